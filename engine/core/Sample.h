@@ -1,0 +1,98 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/Parameter.h"
+
+namespace blobbench {
+
+using Nanos = std::chrono::nanoseconds;
+
+// Phase times of one measured execution. Elapsed (the reference tool's figure) runs from opening
+// the cursor to the last fetch: prepare is excluded.
+struct PhaseTimes {
+    Nanos connect{0};  // of the session the sample ran on
+    Nanos prepare{0};
+    Nanos execute{0};  // execute / open cursor
+    Nanos fetch{0};    // first fetch to last fetch, BLOB reads included
+    Nanos elapsed() const { return execute + fetch; }
+};
+
+// Traffic in both directions as seen from the client. roundTrips is absent where the source
+// does not count them (Firebird's logical counters).
+struct WireCounters {
+    std::uint64_t sendPackets = 0;
+    std::uint64_t recvPackets = 0;
+    std::uint64_t sendBytes = 0;
+    std::uint64_t recvBytes = 0;
+    std::optional<std::uint64_t> roundTrips;
+
+    WireCounters operator-(const WireCounters& earlier) const;
+};
+
+// A set of counters from one source, or why there are none. Never filled with guesses.
+struct WireStats {
+    bool available = false;
+    std::string unavailableReason;  // "not applicable (embedded)", "client 3.0 has no wire counters", ...
+    WireCounters counters;
+
+    static WireStats unavailable(std::string reason) {
+        WireStats s;
+        s.unavailableReason = std::move(reason);
+        return s;
+    }
+    static WireStats of(const WireCounters& c) {
+        WireStats s;
+        s.available = true;
+        s.counters = c;
+        return s;
+    }
+};
+
+enum class SampleStatus { Complete, Failed, Cancelled };
+
+const char* toString(SampleStatus status);
+
+// One measured execution with its full context: a plain value, copyable across threads.
+struct Sample {
+    std::string runId;
+    std::string scenarioId;
+    std::string scenarioTitle;
+    std::string sql;
+    int repetition = 0;  // 0-based; warm-up repetitions are not kept
+    std::string startedAt;  // ISO 8601, UTC
+
+    std::string engine;
+    std::string connection;  // display label, never a password
+    std::string serverVersion;
+    std::string clientVersion;
+    std::map<std::string, std::string> negotiated;  // "compression" -> "on", "protocol" -> "19", ...
+    ParameterValues parameters;                     // as requested, resolved
+    std::vector<ParameterEffect> effects;           // what was really in effect
+
+    PhaseTimes phases;
+    std::uint64_t rows = 0;
+    std::uint64_t contentBytes = 0;  // bytes actually read of value columns
+    std::uint64_t valuesRead = 0;    // non-null values whose content was read
+    std::uint64_t valuesSkipped = 0; // values left unread (ids-only mode)
+    std::optional<std::int64_t> maxId;
+    std::string scalarLabel;  // for single-value scenarios: "Max char length"
+    std::optional<std::string> scalar;
+
+    WireStats tap;             // measured by the wire tap
+    WireStats nativeLogical;   // the client's own counters (Firebird 5.0.2+ items 150-153)
+    WireStats nativePhysical;  // items 154-158
+
+    SampleStatus status = SampleStatus::Complete;
+    std::string error;  // one line, when not complete
+};
+
+// Current UTC time as ISO 8601 with milliseconds.
+std::string isoNow();
+
+}  // namespace blobbench

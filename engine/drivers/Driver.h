@@ -1,0 +1,143 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/CancelToken.h"
+#include "engine/core/Parameter.h"
+#include "engine/core/Sample.h"
+
+namespace blobbench {
+
+// Where to connect. `target` is what the engine's users write: a file path, a libpq conninfo or
+// URI, a Firebird connection string. The password is held only in memory and never serialised.
+struct ConnectionSpec {
+    std::string engine;  // driver id: "sqlite", "firebird", "postgres", "files"
+    std::string target;
+    std::string user;
+    std::string password;
+    std::string role;
+    std::string charset;        // empty: the engine's default (Firebird: UTF8)
+    std::string clientLibrary;  // Firebird: path of libfbclient to load; empty: the system one
+    bool readOnly = false;
+
+    // Safe to print and save: engine and target, with any password in the target masked.
+    std::string label() const;
+};
+
+// Masks password=... in conninfo strings and user:password@ in URIs.
+std::string maskSecrets(std::string_view text);
+
+// SQL families the reference suite and the data set loader speak.
+enum class Dialect { SQLite, Firebird, PostgreSQL, None };
+
+enum class ColumnKind { Integer, Real, Text, Binary, Boolean, Other };
+
+struct ColumnInfo {
+    std::string name;
+    ColumnKind kind = ColumnKind::Other;
+    bool isLob = false;  // BLOB / large object: read through a handle, maybe in segments
+};
+
+// Receives rows as they are fetched. A value may arrive in several chunks (a BLOB read in
+// segments); the data is valid only during the call, so a sink never holds a whole result.
+class RowSink {
+public:
+    virtual ~RowSink() = default;
+    virtual void columns(const std::vector<ColumnInfo>& /*columns*/) {}
+    virtual void integer(std::size_t column, std::int64_t value) = 0;
+    virtual void real(std::size_t /*column*/, double /*value*/) {}
+    virtual void null(std::size_t column) = 0;
+    virtual void chunk(std::size_t column, std::string_view bytes) = 0;
+    virtual void valueEnd(std::size_t /*column*/) {}
+    virtual void lobSkipped(std::size_t /*column*/) {}  // ids-only mode: a LOB left unopened
+    virtual void endRow() = 0;
+};
+
+enum class FetchMode {
+    Content,  // read every value, LOBs included
+    IdsOnly,  // fetch rows but do not open LOBs (the reference's "read only BLOB IDs")
+};
+
+struct QuerySpec {
+    std::string sql;
+    FetchMode fetch = FetchMode::Content;
+    std::optional<std::uint64_t> rowLimit;  // stop fetching after this many rows
+    ParameterValues statementParameters;    // per-statement tunables (perStatement specs)
+};
+
+// What one query cost, measured by the session around its own calls.
+struct QueryStats {
+    Nanos prepare{0};
+    Nanos execute{0};
+    Nanos fetch{0};
+    WireStats nativeLogical;
+    WireStats nativePhysical;
+    std::vector<ParameterEffect> statementEffects;  // per-statement tunables as really applied
+};
+
+// A prepared INSERT for loading data: bind the parameters of one row, then execute.
+class InsertStatement {
+public:
+    virtual ~InsertStatement() = default;
+    virtual void bindInteger(std::size_t index, std::int64_t value) = 0;
+    virtual void bindBoolean(std::size_t index, bool value) = 0;
+    virtual void bindNull(std::size_t index) = 0;
+    virtual void bindText(std::size_t index, std::string_view utf8) = 0;  // a text column or text BLOB
+    virtual void bindBytes(std::size_t index, std::string_view bytes) = 0;
+    virtual void execute() = 0;
+};
+
+struct SessionInfo {
+    std::string engine;
+    std::string serverVersion;  // as the server reports it
+    std::string clientVersion;
+    std::vector<std::string> versionBanner;  // the engine's own version lines, for reports
+    bool embedded = false;
+    std::map<std::string, std::string> negotiated;
+    std::vector<ParameterEffect> effects;
+};
+
+// One open connection. Not thread-safe, except cancel(), which another thread may call at any time.
+class Session {
+public:
+    virtual ~Session() = default;
+    virtual const SessionInfo& info() const = 0;
+    virtual Dialect dialect() const = 0;
+
+    virtual void execute(std::string_view sql) = 0;  // statements without a result
+    virtual QueryStats query(const QuerySpec& spec, RowSink& sink, const CancelToken& cancel) = 0;
+
+    virtual void begin() = 0;
+    virtual void commit() = 0;
+    virtual void rollback() = 0;
+    virtual std::unique_ptr<InsertStatement> prepareInsert(std::string_view sql) = 0;
+    virtual bool tableExists(std::string_view name) = 0;
+
+    // Interrupts the statement running on another thread; it then throws Error(Cancelled).
+    virtual void cancel() {}
+};
+
+// An engine: declares its tunables and opens sessions. Stateless; one instance per engine.
+class Driver {
+public:
+    virtual ~Driver() = default;
+    virtual std::string id() const = 0;
+    virtual std::string displayName() const = 0;
+    virtual bool networked() const = 0;
+    virtual Dialect dialect() const = 0;
+    virtual std::vector<ParameterSpec> parameters() const = 0;
+
+    // Whether this driver takes the given connection string (used to pick an engine when none is named).
+    virtual bool accepts(std::string_view target) const = 0;
+
+    // `values` must come from resolveParameters(parameters(), ...). Throws Error(Connect) with the
+    // engine's own words on failure.
+    virtual std::unique_ptr<Session> connect(const ConnectionSpec& spec, const ParameterValues& values) const = 0;
+};
+
+}  // namespace blobbench

@@ -1,0 +1,35 @@
+#include "engine/drivers/Registry.h"
+
+#include "engine/core/Error.h"
+#include "engine/drivers/sqlite/SqliteDriver.h"
+
+namespace blobbench {
+
+const std::vector<const Driver*>& allDrivers() {
+    static const SqliteDriver sqlite;
+    static const std::vector<const Driver*> drivers = {&sqlite};
+    return drivers;
+}
+
+const Driver& driverById(std::string_view id) {
+    std::string known;
+    for (const Driver* driver : allDrivers()) {
+        if (driver->id() == id) {
+            return *driver;
+        }
+        known += (known.empty() ? "" : ", ") + driver->id();
+    }
+    throw Error(ErrorKind::Usage, "unknown engine '" + std::string(id) + "' (known: " + known + ")");
+}
+
+const Driver& driverForTarget(std::string_view target) {
+    for (const Driver* driver : allDrivers()) {
+        if (driver->accepts(target)) {
+            return *driver;
+        }
+    }
+    throw Error(ErrorKind::Usage, "cannot tell the engine of '" + maskSecrets(target) +
+                                      "' (name it with --engine, or write sqlite:PATH, postgresql://..., inet://...)");
+}
+
+}  // namespace blobbench
