@@ -29,6 +29,11 @@ struct ConnectionSpec {
     std::string label() const;
 };
 
+struct Endpoint {
+    std::string host;
+    std::uint16_t port = 0;
+};
+
 // Masks password=... in conninfo strings and user:password@ in URIs.
 std::string maskSecrets(std::string_view text);
 
@@ -138,6 +143,11 @@ public:
     // `values` must come from resolveParameters(parameters(), ...). Throws Error(Connect) with the
     // engine's own words on failure.
     virtual std::unique_ptr<Session> connect(const ConnectionSpec& spec, const ParameterValues& values) const = 0;
+
+    // Networked engines: the TCP endpoint the connection would reach, and the same connection
+    // redirected to another endpoint (the wire tap's relay on 127.0.0.1). Embedded engines: none.
+    virtual std::optional<Endpoint> endpoint(const ConnectionSpec& /*spec*/) const { return std::nullopt; }
+    virtual ConnectionSpec redirected(const ConnectionSpec& spec, const Endpoint& /*to*/) const { return spec; }
 };
 
 }  // namespace blobbench
