@@ -6,9 +6,11 @@ namespace blobbench {
 
 std::string maskSecrets(std::string_view text) {
     std::string out(text);
-    // conninfo: password=secret or password='se cret'
-    static const std::regex conninfo(R"((password\s*=\s*)('([^'\\]|\\.)*'|\S+))", std::regex::icase);
-    out = std::regex_replace(out, conninfo, "$1***");
+    if (out.find("://") == std::string::npos) {
+        // conninfo: password=secret or password='se cret'
+        static const std::regex conninfo(R"((password\s*=\s*)('([^'\\]|\\.)*'|\S+))", std::regex::icase);
+        return std::regex_replace(out, conninfo, "$1***");
+    }
     // URI: scheme://user:secret@host
     static const std::regex uri(R"(([a-zA-Z][a-zA-Z0-9+.-]*://[^/:@\s]*):[^@/\s]*@)");
     out = std::regex_replace(out, uri, "$1:***@");

@@ -1,0 +1,166 @@
+#include "app/cli/CliOptions.h"
+
+#include <charconv>
+
+#include "engine/core/Error.h"
+
+namespace blobbench::cli {
+namespace {
+
+std::uint64_t parseCount(const std::string& option, const std::string& text, std::uint64_t minimum) {
+    std::uint64_t value = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < minimum) {
+        throw Error(ErrorKind::Usage, option + ": '" + text + "' is not a whole number >= " + std::to_string(minimum));
+    }
+    return value;
+}
+
+}  // namespace
+
+std::string usageText() {
+    return R"(Usage: blobbench-cli [COMMAND] [OPTIONS] [CONNECTION]
+
+Measures how a database moves large values (BLOB, bytea, CLOB) to the client.
+With no arguments: prepares the reference data set in SQLite under the user's data
+directory (once), then runs the reference suite and prints the report.
+
+Commands:
+  run        run the reference suite (or --scenario ...) and print the report
+  prepare    create and fill the reference tables BLOB_SAMPLE and BLOB_TEST
+  engines    list the engines and their tunables (use them with --param)
+  --help     this text
+  --version  the version
+
+Connection:
+  CONNECTION, -d, --database CONN   sqlite:PATH or PATH.db (more engines: see `engines`)
+  -e, --engine ID                   the engine, when the connection string does not tell
+  -u, --username USER               user name
+  -p, --password PASSWORD           password (better: the engine's environment variable)
+  -c, --charset NAME                character set
+      --client-library PATH         client library to load (Firebird)
+  -P, --param ID=VALUE              set an engine tunable (repeatable)
+
+prepare:
+      --from-folder DIR             load every file below DIR into BLOB_SAMPLE, then fill
+                                    BLOB_TEST by the reference rule (cycling in name order)
+      --rows N                      rows of BLOB_TEST (default 10000)
+      --seed N                      seed of the synthetic data (default 20251129)
+      --binary                      incompressible bytes instead of source-like text
+      --batch N                     rows per transaction (default 1000)
+
+run:
+  -s, --scenario ID                 run only this scenario (repeatable): warm-up, short-blobs,
+                                    varchar, all-blobs, mixed, mixed-optimised, blob-ids
+  -r, --repeat N                    measured repetitions; the report shows the median
+  -w, --warmup N                    unmeasured repetitions before them
+  -n, --limit-rows N                stop each fetch after N rows
+      --json FILE                   also write every sample as JSON
+      --csv FILE                    also write every sample as CSV
+  -q, --quiet                       no progress on stderr
+
+Exit codes: 0 success, 1 a run or prepare failed, 2 bad usage.
+)";
+}
+
+CliOptions parseArguments(const std::vector<std::string>& args) {
+    CliOptions o;
+    std::size_t i = 0;
+    if (!args.empty()) {
+        const std::string& first = args[0];
+        if (first == "run") {
+            o.command = Command::Run;
+            ++i;
+        } else if (first == "prepare") {
+            o.command = Command::Prepare;
+            ++i;
+        } else if (first == "engines") {
+            o.command = Command::Engines;
+            ++i;
+        } else if (!first.starts_with("-") && first.find_first_of(":/.") == std::string::npos) {
+            throw Error(ErrorKind::Usage, "unknown command '" + first + "' (try --help)");
+        } else {
+            o.command = Command::Run;
+        }
+    }
+    auto value = [&](const std::string& option) -> std::string {
+        if (i + 1 >= args.size()) {
+            throw Error(ErrorKind::Usage, option + " needs a value");
+        }
+        return args[++i];
+    };
+    for (; i < args.size(); ++i) {
+        std::string arg = args[i];
+        std::string inlineValue;
+        bool hasInline = false;
+        if (arg.starts_with("--") && arg.find('=') != std::string::npos) {
+            inlineValue = arg.substr(arg.find('=') + 1);
+            arg = arg.substr(0, arg.find('='));
+            hasInline = true;
+        }
+        auto take = [&](const std::string& option) { return hasInline ? inlineValue : value(option); };
+        if (arg == "-h" || arg == "--help") {
+            o.command = Command::Help;
+            return o;
+        } else if (arg == "--version") {
+            o.command = Command::Version;
+            return o;
+        } else if (arg == "-d" || arg == "--database") {
+            o.database = take(arg);
+        } else if (arg == "-e" || arg == "--engine") {
+            o.engine = take(arg);
+        } else if (arg == "-u" || arg == "--username") {
+            o.user = take(arg);
+        } else if (arg == "-p" || arg == "--password") {
+            o.password = take(arg);
+        } else if (arg == "-c" || arg == "--charset") {
+            o.charset = take(arg);
+        } else if (arg == "--client-library") {
+            o.clientLibrary = take(arg);
+        } else if (arg == "-P" || arg == "--param") {
+            const std::string assignment = take(arg);
+            const auto eq = assignment.find('=');
+            if (eq == std::string::npos || eq == 0) {
+                throw Error(ErrorKind::Usage, arg + ": '" + assignment + "' is not ID=VALUE");
+            }
+            o.parameters[assignment.substr(0, eq)] = assignment.substr(eq + 1);
+        } else if (arg == "--from-folder") {
+            o.fromFolder = take(arg);
+        } else if (arg == "--rows") {
+            o.rows = parseCount(arg, take(arg), 1);
+        } else if (arg == "--seed") {
+            o.seed = parseCount(arg, take(arg), 0);
+        } else if (arg == "--binary") {
+            o.binary = true;
+        } else if (arg == "--batch") {
+            o.batchRows = parseCount(arg, take(arg), 1);
+        } else if (arg == "-s" || arg == "--scenario") {
+            o.scenarios.push_back(take(arg));
+        } else if (arg == "-r" || arg == "--repeat") {
+            o.repeat = static_cast<int>(parseCount(arg, take(arg), 1));
+        } else if (arg == "-w" || arg == "--warmup") {
+            o.warmup = static_cast<int>(parseCount(arg, take(arg), 0));
+        } else if (arg == "-n" || arg == "--limit-rows") {
+            o.limitRows = parseCount(arg, take(arg), 1);
+        } else if (arg == "--json") {
+            o.jsonPath = take(arg);
+        } else if (arg == "--csv") {
+            o.csvPath = take(arg);
+        } else if (arg == "-q" || arg == "--quiet") {
+            o.quiet = true;
+        } else if (arg.starts_with("-") && arg.size() > 1) {
+            throw Error(ErrorKind::Usage, "unknown option '" + arg + "' (try --help)");
+        } else if (o.database.empty()) {
+            o.database = arg;
+        } else {
+            throw Error(ErrorKind::Usage, "unexpected argument '" + arg + "' (the connection is already '" +
+                                              o.database + "')");
+        }
+    }
+    if (o.repeat > 1000 || o.warmup > 1000) {
+        throw Error(ErrorKind::Usage, "--repeat and --warmup take at most 1000");
+    }
+    return o;
+}
+
+}  // namespace blobbench::cli

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/Parameter.h"
+
+namespace blobbench::cli {
+
+enum class Command { Default, Prepare, Run, Engines, Help, Version };
+
+// What the command line asked for; parseArguments() throws Error(Usage) with one line on bad input.
+struct CliOptions {
+    Command command = Command::Default;
+    std::string engine;    // empty: from the connection string
+    std::string database;  // connection string
+    std::string user;
+    std::string password;
+    std::string charset;
+    std::string clientLibrary;
+    ParameterValues parameters;
+    // prepare
+    std::string fromFolder;
+    std::optional<std::uint64_t> rows;
+    std::optional<std::uint64_t> seed;
+    bool binary = false;
+    std::uint64_t batchRows = 1000;
+    // run
+    std::vector<std::string> scenarios;  // ids; empty: the whole reference suite
+    int repeat = 1;
+    int warmup = 0;
+    std::optional<std::uint64_t> limitRows;
+    std::string jsonPath;
+    std::string csvPath;
+    bool quiet = false;
+};
+
+CliOptions parseArguments(const std::vector<std::string>& args);
+std::string usageText();
+
+}  // namespace blobbench::cli

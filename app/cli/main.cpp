@@ -1,0 +1,344 @@
+// blobbench-cli: the headless runner. Subcommands prepare / run / engines; with no arguments,
+// the default SQLite suite. Exit codes: 0 ok, 1 a run or prepare failed, 2 bad usage.
+#include <unistd.h>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QStandardPaths>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "app/cli/CliOptions.h"
+#include "engine/core/Error.h"
+#include "engine/data/Dataset.h"
+#include "engine/data/ReferenceSuite.h"
+#include "engine/drivers/Registry.h"
+#include "engine/report/TextReport.h"
+#include "engine/run/Runner.h"
+#include "model/SampleJson.h"
+
+namespace blobbench::cli {
+namespace {
+
+constexpr int kOk = 0;
+constexpr int kFailed = 1;
+constexpr int kUsage = 2;
+
+int exitCodeFor(ErrorKind kind) { return kind == ErrorKind::Usage ? kUsage : kFailed; }
+
+void printError(const std::string& message) { std::cerr << "blobbench-cli: " << oneLine(message) << std::endl; }
+
+std::string defaultDatabasePath() {
+    QString dir = qEnvironmentVariable("BLOBBENCH_DATA_DIR");
+    if (dir.isEmpty()) {
+        dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    }
+    if (!QDir().mkpath(dir)) {
+        throw Error(ErrorKind::Io, "cannot create the data directory " + dir.toStdString());
+    }
+    return QDir(dir).filePath(QStringLiteral("reference.sqlite")).toStdString();
+}
+
+ConnectionSpec connectionFrom(const CliOptions& o, const std::string& database) {
+    ConnectionSpec spec;
+    spec.engine = o.engine.empty() ? driverForTarget(database).id() : driverById(o.engine).id();
+    spec.target = database;
+    spec.user = o.user;
+    spec.password = o.password;
+    spec.charset = o.charset;
+    spec.clientLibrary = o.clientLibrary;
+    return spec;
+}
+
+// Progress on stderr, only on a terminal, at most ten times a second.
+class ProgressLine {
+public:
+    explicit ProgressLine(bool enabled) : m_enabled(enabled && isatty(STDERR_FILENO)) {}
+    ~ProgressLine() { clear(); }
+    void show(const std::string& text) {
+        if (!m_enabled) {
+            return;
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (now - m_last < std::chrono::milliseconds(100)) {
+            return;
+        }
+        m_last = now;
+        std::cerr << '\r' << text << "\033[K" << std::flush;
+        m_shown = true;
+    }
+    void clear() {
+        if (m_shown) {
+            std::cerr << "\r\033[K" << std::flush;
+            m_shown = false;
+        }
+    }
+
+private:
+    bool m_enabled;
+    bool m_shown = false;
+    std::chrono::steady_clock::time_point m_last{};
+};
+
+std::unique_ptr<RowSource> rowSourceFor(const CliOptions& o) {
+    if (!o.fromFolder.empty()) {
+        return std::make_unique<FolderRowSource>(o.fromFolder, o.rows.value_or(10000));
+    }
+    SyntheticProfile profile;
+    profile.rows = o.rows.value_or(profile.rows);
+    profile.seed = o.seed.value_or(profile.seed);
+    profile.binary = o.binary;
+    return std::make_unique<SyntheticRowSource>(profile);
+}
+
+DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o) {
+    const Driver& driver = driverById(spec.engine);
+    const ParameterValues values = resolveParameters(driver.parameters(), o.parameters);
+    auto source = rowSourceFor(o);
+    auto session = driver.connect(spec, values);
+    ProgressLine line(!o.quiet);
+    PrepareOptions options;
+    options.batchRows = o.batchRows;
+    options.progress = [&](std::uint64_t done, std::uint64_t total) {
+        line.show("Preparing " + spec.label() + ": " + std::to_string(done) + " / " + std::to_string(total) +
+                  " rows (" + std::to_string(done * 100 / std::max<std::uint64_t>(total, 1)) + "%)");
+    };
+    try {
+        return prepareReferenceTables(*session, *source, options);
+    } catch (...) {
+        try {
+            session->rollback();
+        } catch (const Error&) {
+        }
+        throw;
+    }
+}
+
+void printSummary(const std::string& where, const DatasetSummary& s, Nanos took) {
+    std::cout << "Prepared " << where << ": " << s.rows << " rows, " << s.contentBytes << " content bytes, "
+              << s.shortRows << " short rows (" << s.shortBytes << " bytes), longest " << s.maxLength
+              << " characters";
+    if (s.nonUtf8Samples > 0) {
+        std::cout << ", " << s.nonUtf8Samples << " files not UTF-8 (loaded as bytes)";
+    }
+    std::cout << " in " << wholeMilliseconds(took) << " ms\n";
+}
+
+int commandPrepare(const CliOptions& o) {
+    if (o.database.empty()) {
+        throw Error(ErrorKind::Usage, "prepare: name the database (e.g. sqlite:/tmp/blob_test.sqlite)");
+    }
+    const ConnectionSpec spec = connectionFrom(o, o.database);
+    const auto t0 = std::chrono::steady_clock::now();
+    const DatasetSummary summary = prepareOn(spec, o);
+    printSummary(spec.label(), summary, std::chrono::steady_clock::now() - t0);
+    return kOk;
+}
+
+// The default database: prepared into a temporary file and renamed, so that an interrupted
+// prepare never leaves a file that looks complete.
+void ensureDefaultDatabase(const std::string& path, const CliOptions& o) {
+    namespace fs = std::filesystem;
+    if (fs::exists(path)) {
+        ConnectionSpec spec{"sqlite", path};
+        const Driver& driver = driverById("sqlite");
+        auto session = driver.connect(spec, resolveParameters(driver.parameters(), {}));
+        if (readDatasetSummary(*session)) {
+            return;
+        }
+        std::cerr << "blobbench-cli: " << path << " holds no complete data set; preparing it again\n";
+    }
+    const std::string partial = path + ".part";
+    fs::remove(partial);
+    CliOptions prepare = o;
+    prepare.parameters.clear();
+    const auto t0 = std::chrono::steady_clock::now();
+    DatasetSummary summary;
+    try {
+        summary = prepareOn(ConnectionSpec{"sqlite", partial}, prepare);
+    } catch (...) {
+        fs::remove(partial);
+        throw;
+    }
+    fs::rename(partial, path);
+    printSummary("sqlite:" + path, summary, std::chrono::steady_clock::now() - t0);
+    std::cout << '\n';
+}
+
+class CliObserver final : public RunObserver {
+public:
+    CliObserver(TextReport& report, const CliOptions& o, std::vector<std::string> notes, int repetitions)
+        : m_report(report), m_options(o), m_notes(std::move(notes)), m_repetitions(repetitions), m_line(!o.quiet) {}
+
+    void connected(const SessionInfo& info) override {
+        m_session = info;
+        m_report.header(info, m_notes);
+    }
+    void scenarioStarted(const Scenario& scenario, int repetition) override {
+        m_line.show(scenario.title + (repetition < 0 ? " (warm-up)" : "") + "...");
+    }
+    void progress(const Scenario& scenario, std::uint64_t rows, std::uint64_t bytes) override {
+        m_line.show(scenario.title + ": " + std::to_string(rows) + " rows, " + std::to_string(bytes >> 20) + " MB");
+    }
+    void sampleReady(const Sample& sample) override {
+        m_line.clear();
+        m_samples.push_back(sample);
+        m_pending.push_back(sample);
+        if (static_cast<int>(m_pending.size()) >= m_repetitions || sample.status != SampleStatus::Complete) {
+            m_report.section(m_pending);
+            m_pending.clear();
+        }
+        save();  // after every sample: a later crash or failure loses nothing measured
+    }
+    void save() {
+        if (!m_options.jsonPath.empty()) {
+            writeSamplesJson(QString::fromStdString(m_options.jsonPath), m_session, m_samples);
+        }
+        if (!m_options.csvPath.empty()) {
+            writeSamplesCsv(QString::fromStdString(m_options.csvPath), m_samples);
+        }
+    }
+
+private:
+    TextReport& m_report;
+    const CliOptions& m_options;
+    std::vector<std::string> m_notes;
+    int m_repetitions;
+    ProgressLine m_line;
+    SessionInfo m_session;
+    std::vector<Sample> m_samples;
+    std::vector<Sample> m_pending;
+};
+
+std::vector<Scenario> selectScenarios(Dialect dialect, const std::vector<std::string>& ids) {
+    std::vector<Scenario> suite = referenceSuite(dialect);
+    if (ids.empty()) {
+        return suite;
+    }
+    std::vector<Scenario> chosen;
+    for (const auto& id : ids) {
+        auto it = std::find_if(suite.begin(), suite.end(), [&](const Scenario& s) { return s.id == id; });
+        if (it == suite.end()) {
+            std::string known;
+            for (const auto& s : suite) {
+                known += (known.empty() ? "" : ", ") + s.id;
+            }
+            throw Error(ErrorKind::Usage, "unknown scenario '" + id + "' (known: " + known + ")");
+        }
+        chosen.push_back(*it);
+    }
+    return chosen;
+}
+
+int commandRun(const CliOptions& o) {
+    std::string database = o.database;
+    if (database.empty()) {
+        database = defaultDatabasePath();
+        ensureDefaultDatabase(database, o);
+        database = "sqlite:" + database;
+    }
+    RunPlan plan;
+    plan.runId = isoNow();
+    plan.connection = connectionFrom(o, database);
+    plan.parameters = o.parameters;
+    plan.repetitions = o.repeat;
+    plan.warmups = o.warmup;
+    const Driver& driver = driverById(plan.connection.engine);
+    // Refuse bad tunables before touching the database.
+    resolveParameters(driver.parameters(), plan.parameters);
+    plan.scenarios = selectScenarios(driver.dialect(), o.scenarios);
+
+    std::vector<std::string> notes;
+    {
+        // The data set must be complete before anything is measured.
+        auto check = driver.connect(plan.connection, resolveParameters(driver.parameters(), plan.parameters));
+        const auto summary = readDatasetSummary(*check);
+        if (!summary) {
+            throw Error(ErrorKind::Data, plan.connection.label() +
+                                             ": no complete reference data set (run: blobbench-cli prepare " +
+                                             plan.connection.target + ")");
+        }
+        notes.push_back("Data set: " + summary->source + ", " + std::to_string(summary->contentBytes) +
+                        " content bytes, prepared " + summary->preparedAt);
+    }
+    if (o.limitRows) {
+        plan.rowLimit = o.limitRows;
+        notes.push_back("Rows limited to " + std::to_string(*o.limitRows) + " per statement (the client stops fetching)");
+    }
+
+    TextReport report(std::cout);
+    CliObserver observer(report, o, notes, o.repeat);
+    Runner runner;
+    const RunOutcome outcome = runner.run(plan, observer);
+    if (!outcome.ok) {
+        observer.save();
+        printError(outcome.error);
+        return kFailed;
+    }
+    return kOk;
+}
+
+int commandEngines() {
+    for (const Driver* driver : allDrivers()) {
+        std::cout << driver->id() << "  " << driver->displayName() << (driver->networked() ? "" : " (embedded)")
+                  << '\n';
+        for (const auto& p : driver->parameters()) {
+            std::cout << "  " << p.id << " = " << p.defaultValue;
+            if (p.type == ParameterType::Integer) {
+                std::cout << "  [" << p.minimum << ".." << p.maximum << (p.unit.empty() ? "" : " " + p.unit) << "]";
+            } else if (p.type == ParameterType::Enum) {
+                std::string choices;
+                for (const auto& c : p.choices) {
+                    choices += (choices.empty() ? "" : "|") + c;
+                }
+                std::cout << "  [" << choices << "]";
+            } else if (p.type == ParameterType::Boolean) {
+                std::cout << "  [true|false]";
+            }
+            std::cout << "  " << p.label;
+            if (!p.needs.empty()) {
+                std::cout << " (needs " << p.needs << ")";
+            }
+            std::cout << '\n';
+        }
+    }
+    return kOk;
+}
+
+}  // namespace
+}  // namespace blobbench::cli
+
+int main(int argc, char** argv) {
+    using namespace blobbench;
+    using namespace blobbench::cli;
+    QCoreApplication::setApplicationName(QStringLiteral("blobbench"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(BLOBBENCH_VERSION));
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    try {
+        const CliOptions options = parseArguments(args);
+        switch (options.command) {
+            case Command::Help:
+                std::cout << usageText();
+                return kOk;
+            case Command::Version:
+                std::cout << "blobbench-cli " << BLOBBENCH_VERSION << '\n';
+                return kOk;
+            case Command::Engines:
+                return commandEngines();
+            case Command::Prepare:
+                return commandPrepare(options);
+            case Command::Default:
+            case Command::Run:
+                return commandRun(options);
+        }
+    } catch (const Error& e) {
+        printError(e.what());
+        return exitCodeFor(e.kind());
+    } catch (const std::exception& e) {
+        printError(std::string("internal error: ") + e.what());
+        return kFailed;
+    }
+    return kOk;
+}

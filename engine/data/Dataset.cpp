@@ -1,0 +1,223 @@
+#include "engine/data/Dataset.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include "engine/core/Error.h"
+#include "engine/data/ReferenceSuite.h"
+
+namespace blobbench {
+namespace fs = std::filesystem;
+namespace {
+
+class MetaSink final : public RowSink {
+public:
+    std::map<std::string, std::string> values;
+    void integer(std::size_t column, std::int64_t value) override { part(column) = std::to_string(value); }
+    void null(std::size_t) override {}
+    void chunk(std::size_t column, std::string_view bytes) override { part(column).append(bytes); }
+    void endRow() override {
+        values[m_name] = m_value;
+        m_name.clear();
+        m_value.clear();
+    }
+
+private:
+    std::string& part(std::size_t column) { return column == 0 ? m_name : m_value; }
+    std::string m_name;
+    std::string m_value;
+};
+
+std::uint64_t toNumber(const std::map<std::string, std::string>& values, const std::string& key) {
+    auto it = values.find(key);
+    return it == values.end() ? 0 : std::stoull(it->second);
+}
+
+}  // namespace
+
+std::string SyntheticRowSource::describe() const {
+    return std::string("synthetic ") + (m_profile.binary ? "binary" : "text") + ", seed " +
+           std::to_string(m_profile.seed) + ", " + std::to_string(m_profile.rows) + " rows";
+}
+
+FolderRowSource::FolderRowSource(const fs::path& folder, std::uint64_t rows) : m_folder(folder), m_rows(rows) {
+    std::error_code ec;
+    if (!fs::exists(folder, ec)) {
+        throw Error(ErrorKind::Io, folder.string() + ": no such folder");
+    }
+    if (!fs::is_directory(folder, ec)) {
+        throw Error(ErrorKind::Io, folder.string() + ": not a folder");
+    }
+    fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec);
+    if (ec) {
+        throw Error(ErrorKind::Io, folder.string() + ": " + ec.message());
+    }
+    for (const auto& entry : it) {
+        if (entry.is_regular_file(ec)) {
+            m_files.push_back(fs::relative(entry.path(), folder, ec).generic_string());
+        }
+    }
+    if (m_files.empty()) {
+        throw Error(ErrorKind::Io, folder.string() + ": the folder has no files to load");
+    }
+    if (rows == 0) {
+        throw Error(ErrorKind::Usage, "rows must be at least 1");
+    }
+    std::sort(m_files.begin(), m_files.end());
+}
+
+std::string FolderRowSource::describe() const {
+    return "folder " + m_folder.string() + " (" + std::to_string(m_files.size()) + " files), " +
+           std::to_string(m_rows) + " rows";
+}
+
+void FolderRowSource::sampleContent(std::uint64_t sample, std::string& out) const {
+    const fs::path path = m_folder / m_files[sample];
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw Error(ErrorKind::Io, path.string() + ": cannot be read");
+    }
+    in.seekg(0, std::ios::end);
+    const auto size = static_cast<std::size_t>(in.tellg());
+    in.seekg(0);
+    out.resize(size);
+    if (size > 0 && !in.read(out.data(), static_cast<std::streamsize>(size))) {
+        throw Error(ErrorKind::Io, path.string() + ": read failed");
+    }
+}
+
+DatasetSummary prepareReferenceTables(Session& session, const RowSource& source, const PrepareOptions& options) {
+    const ReferenceSchema schema = referenceSchema(session.dialect());
+    for (const auto& drop : schema.dropStatements) {
+        try {
+            session.execute(drop);
+        } catch (const Error&) {
+            // a missing table is what we want anyway
+        }
+    }
+    for (const auto& create : schema.createStatements) {
+        session.execute(create);
+    }
+
+    DatasetSummary summary;
+    summary.source = source.describe();
+    summary.samples = source.sampleCount();
+    const std::uint64_t total = (source.fillsSampleTable() ? source.sampleCount() : 0) + source.testRows();
+    std::uint64_t done = 0;
+    std::string content;
+    const std::uint64_t batch = std::max<std::uint64_t>(1, options.batchRows);
+
+    auto checkpoint = [&](std::uint64_t index, bool last) {
+        ++done;
+        if ((index + 1) % batch == 0 || last) {
+            session.commit();
+            if (options.progress) {
+                options.progress(done, total);
+            }
+            if (options.cancel.cancelled()) {
+                throw Error(ErrorKind::Cancelled, "prepare cancelled after " + std::to_string(done) + " rows");
+            }
+            if (!last) {
+                session.begin();
+            }
+        }
+    };
+
+    std::vector<bool> sampleIsText(source.sampleCount(), true);
+    if (source.fillsSampleTable()) {
+        auto insert = session.prepareInsert(schema.insertSample);
+        session.begin();
+        for (std::uint64_t i = 0; i < source.sampleCount(); ++i) {
+            source.sampleContent(i, content);
+            const bool text = isValidUtf8(content);
+            sampleIsText[i] = text;
+            summary.nonUtf8Samples += text ? 0 : 1;
+            insert->bindInteger(0, static_cast<std::int64_t>(i + 1));
+            insert->bindText(1, source.sampleName(i));
+            text ? insert->bindText(2, content) : insert->bindBytes(2, content);
+            insert->execute();
+            checkpoint(i, i + 1 == source.sampleCount());
+        }
+    }
+
+    auto insert = session.prepareInsert(schema.insertTest);
+    session.begin();
+    std::uint64_t loaded = std::numeric_limits<std::uint64_t>::max();
+    bool text = true;
+    std::uint64_t length = 0;
+    for (std::uint64_t row = 0; row < source.testRows(); ++row) {
+        const std::uint64_t sample = source.sampleOfTestRow(row);
+        if (sample != loaded) {
+            source.sampleContent(sample, content);
+            text = source.fillsSampleTable() ? sampleIsText[sample] : isValidUtf8(content);
+            length = text ? utf8Length(content) : content.size();
+            loaded = sample;
+        }
+        const bool isShort = length < kShortBlobLimit;
+        insert->bindInteger(0, static_cast<std::int64_t>(row + 1));
+        if (isShort) {
+            text ? insert->bindText(1, content) : insert->bindBytes(1, content);
+        } else {
+            insert->bindNull(1);
+        }
+        text ? insert->bindText(2, content) : insert->bindBytes(2, content);
+        insert->bindBoolean(3, isShort);
+        insert->execute();
+        summary.rows += 1;
+        summary.contentBytes += content.size();
+        summary.maxLength = std::max(summary.maxLength, length);
+        if (isShort) {
+            summary.shortRows += 1;
+            summary.shortBytes += content.size();
+        }
+        checkpoint(row, row + 1 == source.testRows());
+    }
+
+    summary.preparedAt = isoNow();
+    const std::map<std::string, std::string> meta = {
+        {"source", summary.source},
+        {"rows", std::to_string(summary.rows)},
+        {"content_bytes", std::to_string(summary.contentBytes)},
+        {"short_rows", std::to_string(summary.shortRows)},
+        {"short_bytes", std::to_string(summary.shortBytes)},
+        {"max_length", std::to_string(summary.maxLength)},
+        {"samples", std::to_string(summary.samples)},
+        {"non_utf8_samples", std::to_string(summary.nonUtf8Samples)},
+        {"prepared_at", summary.preparedAt},
+        {"complete", "true"},
+    };
+    auto metaInsert = session.prepareInsert(schema.insertMeta);
+    session.begin();
+    for (const auto& [name, value] : meta) {
+        metaInsert->bindText(0, name);
+        metaInsert->bindText(1, value);
+        metaInsert->execute();
+    }
+    session.commit();
+    return summary;
+}
+
+std::optional<DatasetSummary> readDatasetSummary(Session& session) {
+    const ReferenceSchema schema = referenceSchema(session.dialect());
+    if (!session.tableExists(schema.metaTable) || !session.tableExists("BLOB_TEST")) {
+        return std::nullopt;
+    }
+    MetaSink sink;
+    session.query(QuerySpec{schema.selectMeta}, sink, CancelToken());
+    if (sink.values["complete"] != "true") {
+        return std::nullopt;
+    }
+    DatasetSummary s;
+    s.source = sink.values["source"];
+    s.rows = toNumber(sink.values, "rows");
+    s.contentBytes = toNumber(sink.values, "content_bytes");
+    s.shortRows = toNumber(sink.values, "short_rows");
+    s.shortBytes = toNumber(sink.values, "short_bytes");
+    s.maxLength = toNumber(sink.values, "max_length");
+    s.samples = toNumber(sink.values, "samples");
+    s.nonUtf8Samples = toNumber(sink.values, "non_utf8_samples");
+    s.preparedAt = sink.values["prepared_at"];
+    return s;
+}
+
+}  // namespace blobbench

@@ -1,0 +1,96 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/CancelToken.h"
+#include "engine/data/SyntheticSource.h"
+#include "engine/drivers/Driver.h"
+
+namespace blobbench {
+
+// Where the reference tables' content comes from. BLOB_SAMPLE holds the distinct values (files);
+// BLOB_TEST's rows copy them by the reference rule.
+class RowSource {
+public:
+    virtual ~RowSource() = default;
+    virtual std::string describe() const = 0;
+    virtual std::uint64_t sampleCount() const = 0;
+    virtual bool fillsSampleTable() const = 0;  // synthetic data has no files to keep
+    virtual std::string sampleName(std::uint64_t sample) const = 0;
+    virtual void sampleContent(std::uint64_t sample, std::string& out) const = 0;
+    virtual std::uint64_t testRows() const = 0;
+    virtual std::uint64_t sampleOfTestRow(std::uint64_t row) const = 0;
+};
+
+class SyntheticRowSource final : public RowSource {
+public:
+    explicit SyntheticRowSource(const SyntheticProfile& profile) : m_profile(profile), m_source(profile) {}
+    std::string describe() const override;
+    std::uint64_t sampleCount() const override { return m_source.rows(); }
+    bool fillsSampleTable() const override { return false; }
+    std::string sampleName(std::uint64_t sample) const override { return m_source.fileNameOf(sample); }
+    void sampleContent(std::uint64_t sample, std::string& out) const override { m_source.contentOf(sample, out); }
+    std::uint64_t testRows() const override { return m_source.rows(); }
+    std::uint64_t sampleOfTestRow(std::uint64_t row) const override { return row; }
+
+private:
+    SyntheticProfile m_profile;
+    SyntheticSource m_source;
+};
+
+// Every regular file below a folder is a BLOB_SAMPLE row named by its relative path; BLOB_TEST
+// gets `rows` rows cycling through them in FILE_NAME order. Files are read as bytes: text that is
+// not UTF-8 is kept as it is and counted.
+class FolderRowSource final : public RowSource {
+public:
+    FolderRowSource(const std::filesystem::path& folder, std::uint64_t rows);
+    std::string describe() const override;
+    std::uint64_t sampleCount() const override { return m_files.size(); }
+    bool fillsSampleTable() const override { return true; }
+    std::string sampleName(std::uint64_t sample) const override { return m_files[sample]; }
+    void sampleContent(std::uint64_t sample, std::string& out) const override;
+    std::uint64_t testRows() const override { return m_rows; }
+    std::uint64_t sampleOfTestRow(std::uint64_t row) const override { return row % m_files.size(); }
+
+private:
+    std::filesystem::path m_folder;
+    std::vector<std::string> m_files;  // relative, generic format, sorted
+    std::uint64_t m_rows;
+};
+
+// What a prepared data set holds, as written in its BLOBBENCH_DATASET table.
+struct DatasetSummary {
+    std::string source;
+    std::uint64_t rows = 0;
+    std::uint64_t contentBytes = 0;
+    std::uint64_t shortRows = 0;
+    std::uint64_t shortBytes = 0;
+    std::uint64_t maxLength = 0;  // characters
+    std::uint64_t samples = 0;
+    std::uint64_t nonUtf8Samples = 0;
+    std::string preparedAt;
+};
+
+struct PrepareOptions {
+    std::uint64_t batchRows = 1000;  // rows per transaction
+    std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+    CancelToken cancel;
+};
+
+// Drops and creates the reference tables and fills them in batches, one transaction per batch.
+// The summary row that marks the set complete is written last, so an interrupted prepare never
+// looks complete. SHORT_BLOB = character length < 8191; SHORT_CONTENT = CONTENT when short.
+DatasetSummary prepareReferenceTables(Session& session, const RowSource& source, const PrepareOptions& options);
+
+// The summary of a complete data set, or nothing when the tables are missing or incomplete.
+std::optional<DatasetSummary> readDatasetSummary(Session& session);
+
+constexpr std::uint64_t kShortBlobLimit = 8191;
+
+}  // namespace blobbench

@@ -1,0 +1,114 @@
+#include "engine/report/TextReport.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "engine/core/Error.h"
+
+namespace blobbench {
+namespace {
+
+void writeWire(std::ostream& out, const char* title, const WireStats& stats) {
+    out << title << ":\n";
+    out << "  send packets = " << stats.counters.sendPackets << '\n';
+    out << "  recv packets = " << stats.counters.recvPackets << '\n';
+    out << "  send bytes = " << stats.counters.sendBytes << '\n';
+    out << "  recv bytes = " << stats.counters.recvBytes << '\n';
+    if (stats.counters.roundTrips) {
+        out << "  roundtrips = " << *stats.counters.roundTrips << '\n';
+    }
+}
+
+bool sameEffect(const ParameterEffect& a, const ParameterEffect& b) {
+    return a.id == b.id && a.inEffect == b.inEffect && a.actual == b.actual && a.reason == b.reason;
+}
+
+}  // namespace
+
+long long wholeMilliseconds(Nanos n) { return std::chrono::duration_cast<std::chrono::milliseconds>(n).count(); }
+
+const Sample& medianSample(const std::vector<Sample>& samples) {
+    if (samples.empty()) {
+        throw Error(ErrorKind::Internal, "median of no samples");
+    }
+    std::vector<const Sample*> sorted;
+    for (const auto& s : samples) {
+        sorted.push_back(&s);
+    }
+    std::sort(sorted.begin(), sorted.end(),
+              [](const Sample* a, const Sample* b) { return a->phases.elapsed() < b->phases.elapsed(); });
+    return *sorted[(sorted.size() - 1) / 2];
+}
+
+void TextReport::header(const SessionInfo& session, const std::vector<std::string>& notes) {
+    m_sessionEffects = session.effects;
+    m_out << "===== Test of BLOBs transmission =====\n\n";
+    for (const auto& line : session.versionBanner) {
+        m_out << line << '\n';
+    }
+    for (const auto& line : notes) {
+        m_out << line << '\n';
+    }
+    for (const auto& effect : session.effects) {
+        if (!effect.inEffect) {
+            m_out << "Not in effect: " << effect.id << " = " << effect.requested << " (" << effect.reason << ")\n";
+        }
+    }
+    m_out << '\n';
+    m_out.flush();
+}
+
+void TextReport::section(const std::vector<Sample>& repetitions) {
+    const Sample& s = medianSample(repetitions);
+    m_out << "** " << s.scenarioTitle << " **\n" << kRule << "\nSQL:\n\n" << s.sql << "\n\n";
+    for (const auto& effect : s.effects) {
+        const bool known = std::any_of(m_sessionEffects.begin(), m_sessionEffects.end(),
+                                       [&](const ParameterEffect& e) { return sameEffect(e, effect); });
+        if (!effect.inEffect && !known) {
+            m_out << "Not in effect: " << effect.id << " = " << effect.requested << " (" << effect.reason << ")\n";
+        }
+    }
+    if (s.status != SampleStatus::Complete) {
+        m_out << "Failed: " << s.error << "\n\n";
+        m_out.flush();
+        return;
+    }
+    m_out << "Elapsed time: " << wholeMilliseconds(s.phases.elapsed()) << " ms";
+    if (repetitions.size() > 1) {
+        m_out << " (median of " << repetitions.size() << ")";
+    }
+    m_out << '\n';
+    if (s.scalar) {
+        m_out << s.scalarLabel << ": " << *s.scalar << "\n\n";
+        m_out.flush();
+        return;
+    }
+    m_out << "Max id: " << (s.maxId ? std::to_string(*s.maxId) : std::string("none")) << '\n';
+    m_out << "Record count: " << s.rows << '\n';
+    if (s.valuesSkipped == 0 || s.contentBytes > 0) {
+        m_out << "Content size: " << s.contentBytes << " bytes\n";
+    }
+    if (s.tap.available) {
+        writeWire(m_out, "Wire statistics (measured by the wire tap)", s.tap);
+    }
+    if (s.nativeLogical.available) {
+        writeWire(m_out, "Wire logical statistics", s.nativeLogical);
+    }
+    if (s.nativePhysical.available) {
+        writeWire(m_out, "Wire physical statistics", s.nativePhysical);
+    }
+    if (!s.tap.available && !s.nativeLogical.available && !s.nativePhysical.available) {
+        const std::string& why = s.tap.unavailableReason.empty() ? s.nativeLogical.unavailableReason
+                                                                  : s.tap.unavailableReason;
+        m_out << "Wire statistics: " << (why.empty() ? "not measured" : why) << '\n';
+    }
+    m_out << '\n';
+    m_out.flush();
+}
+
+void TextReport::failure(const std::string& oneLineError) {
+    m_out << "Run failed: " << oneLineError << '\n';
+    m_out.flush();
+}
+
+}  // namespace blobbench

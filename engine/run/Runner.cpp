@@ -1,0 +1,152 @@
+#include "engine/run/Runner.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "engine/drivers/Registry.h"
+#include "engine/run/MeasuringSink.h"
+
+namespace blobbench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Sample sampleFor(const RunPlan& plan, const Scenario& scenario, const SessionInfo& info,
+                 const ParameterValues& resolved, int repetition) {
+    Sample s;
+    s.runId = plan.runId;
+    s.scenarioId = scenario.id;
+    s.scenarioTitle = scenario.title;
+    s.sql = scenario.sql;
+    s.repetition = repetition;
+    s.startedAt = isoNow();
+    s.engine = plan.connection.engine;
+    s.connection = plan.connection.label();
+    s.serverVersion = info.serverVersion;
+    s.clientVersion = info.clientVersion;
+    s.negotiated = info.negotiated;
+    s.parameters = resolved;
+    s.effects = info.effects;
+    if (info.embedded) {
+        s.tap = WireStats::unavailable("not applicable (embedded)");
+    } else {
+        s.tap = WireStats::unavailable("wire tap not enabled");
+    }
+    return s;
+}
+
+}  // namespace
+
+void Runner::cancel() {
+    m_cancel.cancel();
+    std::lock_guard lock(m_mutex);
+    if (m_session != nullptr) {
+        m_session->cancel();
+    }
+}
+
+RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
+    RunOutcome outcome;
+    const std::string where = plan.connection.label();
+    // The first failure is the one the user needs; later ones are in their samples.
+    auto fail = [&](const Error& e, const std::string& context) {
+        if (!outcome.ok) {
+            return;
+        }
+        outcome.ok = false;
+        outcome.errorKind = e.kind();
+        outcome.error = context.empty() ? where + ": " + e.what() : where + ": " + context + ": " + e.what();
+    };
+
+    std::unique_ptr<Session> session;
+    ParameterValues resolved;
+    Nanos connectTime{0};
+    try {
+        const Driver& driver = driverById(plan.connection.engine);
+        resolved = resolveParameters(driver.parameters(), plan.parameters);
+        const auto t0 = Clock::now();
+        session = driver.connect(plan.connection, resolved);
+        connectTime = Clock::now() - t0;
+    } catch (const Error& e) {
+        fail(e, "connect");
+        return outcome;
+    }
+    {
+        std::lock_guard lock(m_mutex);
+        m_session = session.get();
+    }
+    struct Detach {
+        Runner* runner;
+        ~Detach() {
+            std::lock_guard lock(runner->m_mutex);
+            runner->m_session = nullptr;
+        }
+    } detach{this};
+
+    outcome.session = session->info();
+    observer.connected(outcome.session);
+
+    for (const Scenario& scenario : plan.scenarios) {
+        bool scenarioFailed = false;
+        for (int rep = -plan.warmups; rep < std::max(1, plan.repetitions) && !scenarioFailed; ++rep) {
+            if (m_cancel.cancelled()) {
+                fail(Error(ErrorKind::Cancelled, "cancelled"), scenario.title);
+                return outcome;
+            }
+            observer.scenarioStarted(scenario, rep);
+            Sample sample = sampleFor(plan, scenario, outcome.session, resolved, rep);
+            sample.phases.connect = connectTime;
+            MeasuringSink sink([&](std::uint64_t rows, std::uint64_t bytes) {
+                observer.progress(scenario, rows, bytes);
+            });
+            try {
+                if (!scenario.setupSql.empty()) {
+                    session->execute(scenario.setupSql);
+                }
+                QuerySpec query{scenario.sql, scenario.fetch, plan.rowLimit};
+                for (const auto& [id, value] : resolved) {
+                    query.statementParameters[id] = value;
+                }
+                const QueryStats stats = session->query(query, sink, m_cancel);
+                sample.phases.prepare = stats.prepare;
+                sample.phases.execute = stats.execute;
+                sample.phases.fetch = stats.fetch;
+                sample.nativeLogical = stats.nativeLogical;
+                sample.nativePhysical = stats.nativePhysical;
+                for (const auto& effect : stats.statementEffects) {
+                    auto it = std::find_if(sample.effects.begin(), sample.effects.end(),
+                                           [&](const ParameterEffect& e) { return e.id == effect.id; });
+                    if (it != sample.effects.end()) {
+                        *it = effect;
+                    } else {
+                        sample.effects.push_back(effect);
+                    }
+                }
+            } catch (const Error& e) {
+                sample.status = e.kind() == ErrorKind::Cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
+                sample.error = oneLine(e.what());
+                scenarioFailed = true;
+                fail(e, scenario.title);
+            }
+            sample.rows = sink.rows();
+            sample.contentBytes = sink.contentBytes();
+            sample.valuesRead = sink.valuesRead();
+            sample.valuesSkipped = sink.valuesSkipped();
+            sample.maxId = sink.maxId();
+            if (scenario.kind == ScenarioKind::Scalar) {
+                sample.scalarLabel = scenario.scalarLabel;
+                sample.scalar = sink.firstValue();
+            }
+            if (rep >= 0 || scenarioFailed) {
+                outcome.samples.push_back(sample);
+                observer.sampleReady(sample);
+            }
+            if (scenarioFailed && outcome.errorKind != ErrorKind::Sql) {
+                return outcome;
+            }
+        }
+    }
+    return outcome;
+}
+
+}  // namespace blobbench

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/CancelToken.h"
+#include "engine/core/Error.h"
+#include "engine/drivers/Driver.h"
+#include "engine/run/Scenario.h"
+
+namespace blobbench {
+
+struct RunPlan {
+    std::string runId;
+    ConnectionSpec connection;
+    ParameterValues parameters;  // as given; the runner resolves them against the driver
+    std::vector<Scenario> scenarios;
+    int repetitions = 1;  // measured executions per scenario
+    int warmups = 0;      // unmeasured executions before them
+    std::optional<std::uint64_t> rowLimit;  // the client stops fetching after this many rows
+};
+
+// Called on the runner's thread. The GUI forwards these as queued signals; the CLI prints.
+class RunObserver {
+public:
+    virtual ~RunObserver() = default;
+    virtual void connected(const SessionInfo& /*info*/) {}
+    virtual void scenarioStarted(const Scenario& /*scenario*/, int /*repetition*/) {}
+    virtual void progress(const Scenario& /*scenario*/, std::uint64_t /*rows*/, std::uint64_t /*bytes*/) {}
+    virtual void sampleReady(const Sample& /*sample*/) {}
+};
+
+struct RunOutcome {
+    std::vector<Sample> samples;  // every measured sample, the failed one included
+    SessionInfo session;
+    bool ok = true;
+    ErrorKind errorKind = ErrorKind::Internal;
+    std::string error;  // one line: connection, scenario, what the engine said
+};
+
+// Runs a plan on the calling thread: connect, then each scenario `warmups + repetitions` times.
+// Samples go to the observer as soon as they exist, so a failure later loses nothing measured.
+// An SQL error fails its scenario and the run goes on; losing the connection or a cancel ends it.
+class Runner {
+public:
+    RunOutcome run(const RunPlan& plan, RunObserver& observer);
+
+    // From any thread: stops the run at the next row or chunk, interrupting the engine call.
+    void cancel();
+
+private:
+    CancelToken m_cancel;
+    std::mutex m_mutex;
+    Session* m_session = nullptr;  // guarded by m_mutex, for cancel()
+};
+
+}  // namespace blobbench
