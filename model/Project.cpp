@@ -1,0 +1,213 @@
+#include "model/Project.h"
+
+#include <QDir>
+#include <QStandardPaths>
+
+#include "engine/data/ReferenceSuite.h"
+
+namespace blobbench {
+
+ConnectionSpec ConnectionProfile::toSpec(const QString& password) const {
+    ConnectionSpec spec;
+    spec.engine = engine.toStdString();
+    spec.target = target.toStdString();
+    spec.user = user.toStdString();
+    spec.password = password.toStdString();
+    spec.role = role.toStdString();
+    spec.charset = charset.toStdString();
+    spec.clientLibrary = clientLibrary.toStdString();
+    return spec;
+}
+
+Scenario ScenarioDef::toScenario() const {
+    Scenario s;
+    s.id = id.toStdString();
+    s.title = title.toStdString();
+    s.kind = kind == QLatin1String("scalar") ? ScenarioKind::Scalar : ScenarioKind::Query;
+    s.fetch = fetch == QLatin1String("ids-only") ? FetchMode::IdsOnly : FetchMode::Content;
+    s.setupSql = setupSql.toStdString();
+    s.sql = sql.toStdString();
+    s.scalarLabel = scalarLabel.toStdString();
+    return s;
+}
+
+ScenarioDef ScenarioDef::fromScenario(const Scenario& s) {
+    ScenarioDef d;
+    d.id = QString::fromStdString(s.id);
+    d.title = QString::fromStdString(s.title);
+    d.kind = s.kind == ScenarioKind::Scalar ? QStringLiteral("scalar") : QStringLiteral("query");
+    d.fetch = s.fetch == FetchMode::IdsOnly ? QStringLiteral("ids-only") : QStringLiteral("content");
+    d.setupSql = QString::fromStdString(s.setupSql);
+    d.sql = QString::fromStdString(s.sql);
+    d.scalarLabel = QString::fromStdString(s.scalarLabel);
+    return d;
+}
+
+const ConnectionProfile* Project::current() const {
+    if (currentConnection < 0 || currentConnection >= static_cast<int>(connections.size())) {
+        return nullptr;
+    }
+    return &connections[static_cast<std::size_t>(currentConnection)];
+}
+
+QString defaultSqlitePath() {
+    QString dir = qEnvironmentVariable("BLOBBENCH_DATA_DIR");
+    if (dir.isEmpty()) {
+        dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    }
+    return QDir(dir).filePath(QStringLiteral("reference.sqlite"));
+}
+
+Project defaultProject(const QString& sqlitePath) {
+    Project p;
+    p.name = QStringLiteral("SQLite reference suite");
+    ConnectionProfile sqlite;
+    sqlite.name = QStringLiteral("SQLite (embedded, reference data)");
+    sqlite.engine = QStringLiteral("sqlite");
+    sqlite.target = QStringLiteral("sqlite:") + sqlitePath;
+    p.connections.push_back(sqlite);
+    for (const Scenario& s : referenceSuite(Dialect::SQLite)) {
+        p.scenarios.push_back(ScenarioDef::fromScenario(s));
+    }
+    return p;
+}
+
+ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent) { qRegisterMetaType<blobbench::Sample>(); }
+
+void ProjectDocument::reset(Project project, const QString& filePath) {
+    m_project = std::move(project);
+    m_filePath = filePath;
+    emit projectReset();
+    markClean();
+}
+
+void ProjectDocument::setFilePath(const QString& path) { m_filePath = path; }
+
+void ProjectDocument::markClean() {
+    if (m_dirty) {
+        m_dirty = false;
+        emit dirtyChanged(false);
+    }
+}
+
+void ProjectDocument::touch() {
+    if (!m_dirty) {
+        m_dirty = true;
+        emit dirtyChanged(true);
+    }
+}
+
+void ProjectDocument::setCurrentConnection(int index) {
+    if (index == m_project.currentConnection || index < 0 || index >= static_cast<int>(m_project.connections.size())) {
+        return;
+    }
+    m_project.currentConnection = index;
+    touch();
+    emit currentConnectionChanged(index);
+}
+
+void ProjectDocument::setConnection(int index, const ConnectionProfile& profile) {
+    if (index < 0 || index >= static_cast<int>(m_project.connections.size()) ||
+        m_project.connections[static_cast<std::size_t>(index)] == profile) {
+        return;
+    }
+    m_project.connections[static_cast<std::size_t>(index)] = profile;
+    touch();
+    emit connectionsChanged();
+    if (index == m_project.currentConnection) {
+        emit currentConnectionChanged(index);
+    }
+}
+
+int ProjectDocument::addConnection(const ConnectionProfile& profile) {
+    m_project.connections.push_back(profile);
+    touch();
+    emit connectionsChanged();
+    return static_cast<int>(m_project.connections.size()) - 1;
+}
+
+void ProjectDocument::removeConnection(int index) {
+    if (index < 0 || index >= static_cast<int>(m_project.connections.size())) {
+        return;
+    }
+    m_project.connections.erase(m_project.connections.begin() + index);
+    if (m_project.currentConnection >= static_cast<int>(m_project.connections.size())) {
+        m_project.currentConnection = std::max(0, static_cast<int>(m_project.connections.size()) - 1);
+    }
+    touch();
+    emit connectionsChanged();
+    emit currentConnectionChanged(m_project.currentConnection);
+}
+
+void ProjectDocument::setScenario(int index, const ScenarioDef& scenario) {
+    if (index < 0 || index >= static_cast<int>(m_project.scenarios.size()) ||
+        m_project.scenarios[static_cast<std::size_t>(index)] == scenario) {
+        return;
+    }
+    m_project.scenarios[static_cast<std::size_t>(index)] = scenario;
+    touch();
+    emit scenariosChanged();
+}
+
+int ProjectDocument::addScenario(const ScenarioDef& scenario, int at) {
+    if (at < 0 || at > static_cast<int>(m_project.scenarios.size())) {
+        at = static_cast<int>(m_project.scenarios.size());
+    }
+    m_project.scenarios.insert(m_project.scenarios.begin() + at, scenario);
+    touch();
+    emit scenariosChanged();
+    return at;
+}
+
+void ProjectDocument::removeScenario(int index) {
+    if (index < 0 || index >= static_cast<int>(m_project.scenarios.size())) {
+        return;
+    }
+    m_project.scenarios.erase(m_project.scenarios.begin() + index);
+    touch();
+    emit scenariosChanged();
+}
+
+void ProjectDocument::moveScenario(int from, int to) {
+    const int n = static_cast<int>(m_project.scenarios.size());
+    if (from < 0 || from >= n || to < 0 || to >= n || from == to) {
+        return;
+    }
+    ScenarioDef moved = m_project.scenarios[static_cast<std::size_t>(from)];
+    m_project.scenarios.erase(m_project.scenarios.begin() + from);
+    m_project.scenarios.insert(m_project.scenarios.begin() + to, moved);
+    touch();
+    emit scenariosChanged();
+}
+
+void ProjectDocument::setParameter(const QString& engine, const QString& id, const QString& value) {
+    auto& values = m_project.parameters[engine];
+    const std::string key = id.toStdString();
+    const std::string v = value.toStdString();
+    auto it = values.find(key);
+    if (it != values.end() && it->second == v) {
+        return;
+    }
+    values[key] = v;
+    touch();
+    emit parametersChanged(engine);
+}
+
+void ProjectDocument::beginRun(const RunRecord& record) {
+    m_project.history.push_back(record);
+    touch();
+    emit runStarted(record.runId);
+}
+
+void ProjectDocument::appendSample(const QString& runId, const Sample& sample) {
+    for (auto it = m_project.history.rbegin(); it != m_project.history.rend(); ++it) {
+        if (it->runId == runId) {
+            it->samples.push_back(sample);
+            touch();
+            emit sampleAppended(runId, sample);
+            return;
+        }
+    }
+}
+
+}  // namespace blobbench
