@@ -186,11 +186,13 @@ public:
         }
         stats.prepare = Clock::now() - t0;
         sink.columns(columns);
+        spec.mark(QueryPhase::Prepared);
 
         const auto t1 = Clock::now();
         int rc = sqlite3_step(stmt);
         const auto t2 = Clock::now();
         stats.execute = t2 - t1;
+        spec.mark(QueryPhase::Executed);
         std::uint64_t rows = 0;
         while (rc == SQLITE_ROW) {
             if (cancel.cancelled()) {
@@ -213,6 +215,7 @@ public:
             throw Error(ErrorKind::Sql, oneLine(sqlite3_errmsg(m_db)));
         }
         stats.fetch = Clock::now() - t2;
+        spec.mark(QueryPhase::Fetched);
         return stats;
     }
 
