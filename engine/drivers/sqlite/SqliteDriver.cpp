@@ -143,6 +143,7 @@ public:
     }
 
     ~SqliteSession() override {
+        closeBlob();
         if (m_db != nullptr) {
             sqlite3_close_v2(m_db);
         }
@@ -179,6 +180,11 @@ public:
         // In blob-API mode, value columns that come straight from a table are read with
         // sqlite3_blob_open in chunks; the statement itself then only carries their type.
         BlobPlan plan = planBlobReads(spec, stmt, columns, stats);
+        // An open blob handle keeps a read transaction: close it with the query, on every path.
+        struct BlobCloser {
+            SqliteSession* session;
+            ~BlobCloser() { session->closeBlob(); }
+        } blobCloser{this};
         std::unique_ptr<Statement> wrapped;
         if (plan.active) {
             wrapped = std::make_unique<Statement>(m_db, plan.sql);
