@@ -112,6 +112,7 @@ struct Flow {
     std::uint64_t writtenTotal = 0;
     std::uint64_t freeUpTo = 0;   // bytes up to here have arrived and may be written
     bool sourceReadable = false;  // edge-triggered readiness, cleared on EAGAIN
+    bool sourceClosing = false;   // the source's FIN or RST has been announced (EPOLLRDHUP)
     bool sinkWritable = false;
     bool sourceEof = false;
     bool shutdownSent = false;
@@ -571,6 +572,7 @@ void WireTap::Relay::onSocketEvent(Connection& c, int side, std::uint32_t events
     Flow& reading = c.flows[side == kClientSide ? kUp : kDown];
     Flow& writing = c.flows[side == kClientSide ? kDown : kUp];
     reading.sourceReadable = reading.sourceReadable || readable;
+    reading.sourceClosing = reading.sourceClosing || (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
     writing.sinkWritable = writing.sinkWritable || writable;
 }
 
@@ -643,8 +645,9 @@ bool WireTap::Relay::pumpFlow(Connection& c, int direction, Clock::time_point no
                 account(c, direction, size);
                 schedule(f, f.readTotal, size, now);
                 f.readTotal += size;
-                // A short read drained the socket; the next edge will say when there is more.
-                if (size < want) {
+                // A short read drained the socket; the next edge will say when there is more. Not so
+                // for an end already announced: its edge has passed and only a read reports it.
+                if (size < want && !f.sourceClosing) {
                     f.sourceReadable = false;
                 }
                 progress = true;
