@@ -281,7 +281,7 @@ std::string withHostPort(const std::string& conninfo, std::uint16_t port) {
 }
 
 void postgres(const std::string& conninfo) {
-    std::printf("== PostgreSQL binary \"read all BLOBs\", 64 x 4 MiB bytea (target tap <= 1.10x direct)\n");
+    std::printf("== PostgreSQL binary \"read all BLOBs\", 32 x 4 MiB bytea (target tap <= 1.10x direct)\n");
     PGconn* conn = PQconnectdb(withHostPort(conninfo, 5432).c_str());
     if (PQstatus(conn) != CONNECTION_OK) {
         std::printf("  skipped: %s\n", oneLine(PQerrorMessage(conn)).c_str());
@@ -289,11 +289,12 @@ void postgres(const std::string& conninfo) {
         return;
     }
     PQclear(PQexec(conn,
+                   "SET client_min_messages = warning;"
                    "DROP TABLE IF EXISTS blobbench_wire_bench;"
                    "CREATE TABLE blobbench_wire_bench (id int PRIMARY KEY, content bytea);"
                    "ALTER TABLE blobbench_wire_bench ALTER content SET STORAGE EXTERNAL;"
                    "INSERT INTO blobbench_wire_bench SELECT g, convert_to(repeat(md5(g::text), 131072), 'UTF8') "
-                   "FROM generate_series(1, 64) g;"));
+                   "FROM generate_series(1, 32) g;"));
     WireTap tap("127.0.0.1", 5432);
     double direct = 0;
     double relayed = 0;
