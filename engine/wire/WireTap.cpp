@@ -349,7 +349,6 @@ void WireTap::Relay::run() {
     ::pthread_setname_np(::pthread_self(), "wiretap");
     std::array<epoll_event, 128> events{};
     while (!m_stop.load()) {
-        applyControl();
         reap();
         armTimer();
         const int timeout = m_ready.empty() ? -1 : 0;
@@ -361,6 +360,9 @@ void WireTap::Relay::run() {
             recordError("wire tap: epoll_wait: " + describeErrno(errno));
             break;
         }
+        // Before the events: a client that connects after setFaults() returned must get the new plan,
+        // and its connection may be reported in the same batch as the wake-up.
+        applyControl();
         ++m_epoch;
         m_touched.clear();
         for (int i = 0; i < count; ++i) {

@@ -2,6 +2,7 @@
 // driven through libpq directly so these tests do not depend on the driver layer. Skipped when
 // the server is not reachable.
 #include <libpq-fe.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -34,10 +35,15 @@ Result exec(PGconn* conn, const char* sql) {
     return Result(PQexec(conn, sql), &PQclear);
 }
 
+// Per process: ctest may run the tests of this file in parallel processes.
+std::string table() {
+    return "blobbench_wire_it_" + std::to_string(::getpid());
+}
+
 // Every row's content concatenated, read in binary result format.
 std::string readAll(PGconn* conn, std::string* error = nullptr) {
-    Result result(PQexecParams(conn, "SELECT id, content FROM blobbench_wire_it ORDER BY id", 0, nullptr, nullptr,
-                               nullptr, nullptr, 1),
+    Result result(PQexecParams(conn, ("SELECT id, content FROM " + table() + " ORDER BY id").c_str(), 0, nullptr,
+                               nullptr, nullptr, nullptr, 1),
                   &PQclear);
     if (PQresultStatus(result.get()) != PGRES_TUPLES_OK) {
         if (error != nullptr) {
@@ -61,14 +67,21 @@ protected:
             return;
         }
         // About 100 KB per row of varied bytes, so a broken relay cannot pass by luck.
-        Result done = exec(conn.get(),
-                           "SET client_min_messages = warning;"
-                           "DROP TABLE IF EXISTS blobbench_wire_it;"
-                           "CREATE TABLE blobbench_wire_it (id int PRIMARY KEY, content bytea);"
-                           "INSERT INTO blobbench_wire_it SELECT g, "
-                           "  (SELECT string_agg(decode(md5(g::text || ':' || i::text), 'hex'), ''::bytea) "
-                           "   FROM generate_series(1, 6400) i) "
-                           "FROM generate_series(1, 8) g;");
+        const std::string setup =
+            "SET client_min_messages = warning;"
+            "DROP TABLE IF EXISTS " +
+            table() +
+            ";"
+            "CREATE TABLE " +
+            table() +
+            " (id int PRIMARY KEY, content bytea);"
+            "INSERT INTO " +
+            table() +
+            " SELECT g, "
+            "  (SELECT string_agg(decode(md5(g::text || ':' || i::text), 'hex'), ''::bytea) "
+            "   FROM generate_series(1, 6400) i) "
+            "FROM generate_series(1, 8) g;";
+        Result done = exec(conn.get(), setup.c_str());
         if (PQresultStatus(done.get()) != PGRES_COMMAND_OK) {
             s_unavailable = PQerrorMessage(conn.get());
             return;
@@ -78,7 +91,7 @@ protected:
     static void TearDownTestSuite() {
         if (s_unavailable.empty()) {
             Connection conn = open(5432);
-            exec(conn.get(), "DROP TABLE IF EXISTS blobbench_wire_it");
+            exec(conn.get(), ("DROP TABLE IF EXISTS " + table()).c_str());
         }
     }
     void SetUp() override {
