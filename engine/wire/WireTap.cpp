@@ -123,6 +123,43 @@ struct Flow {
     std::chrono::nanoseconds stallFor{0};
     bool stalled = false;
     Clock::time_point stallUntil{};
+
+    // Unshaped, fault-free bytes go socket -> pipe -> socket with splice(): the kernel moves pages,
+    // nothing is copied through user space. Bytes in the pipe are read but not yet written.
+    int pipeRead = -1;
+    int pipeWrite = -1;
+    std::size_t pipeCapacity = 0;
+    std::size_t inPipe = 0;
+    bool pipeFailed = false;  // no pipe to be had (EMFILE): the copying path serves
+
+    bool spliceable() const {
+        return !pipeFailed && !shaper.shaping() && frames.empty() && pending.empty() && !cutAt && !stallAt;
+    }
+    bool ensurePipe() {
+        if (pipeRead >= 0) {
+            return true;
+        }
+        int ends[2];
+        if (::pipe2(ends, O_NONBLOCK | O_CLOEXEC) != 0) {
+            pipeFailed = true;
+            return false;
+        }
+        pipeRead = ends[0];
+        pipeWrite = ends[1];
+        // 1 MiB is the unprivileged default maximum; a smaller pipe still works, with more calls.
+        ::fcntl(pipeWrite, F_SETPIPE_SZ, 1 << 20);
+        const int capacity = ::fcntl(pipeWrite, F_GETPIPE_SZ);
+        pipeCapacity = capacity > 0 ? static_cast<std::size_t>(capacity) : 65536;
+        return true;
+    }
+    void closePipe() {
+        for (int* fd : {&pipeRead, &pipeWrite}) {
+            if (*fd >= 0) {
+                ::close(*fd);
+                *fd = -1;
+            }
+        }
+    }
 };
 
 struct Connection {
@@ -632,7 +669,32 @@ bool WireTap::Relay::pumpFlow(Connection& c, int direction, Clock::time_point no
         m_faultsInjected.fetch_add(1);
     }
 
-    if (sourceOpen && f.sourceReadable && !f.sourceEof && !f.stalled) {
+    if (sourceOpen && f.sourceReadable && !f.sourceEof && !f.stalled && f.spliceable() && f.ensurePipe()) {
+        if (f.inPipe < f.pipeCapacity) {
+            const ssize_t n = ::splice(source, nullptr, f.pipeWrite, nullptr, f.pipeCapacity - f.inPipe,
+                                       SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+            if (n > 0) {
+                const auto size = static_cast<std::uint64_t>(n);
+                account(c, direction, size);
+                f.readTotal += size;
+                f.freeUpTo = f.readTotal;
+                f.inPipe += size;
+                progress = true;
+            } else if (n == 0) {
+                f.sourceEof = true;
+                progress = true;
+            } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                // With bytes in the pipe, EAGAIN may mean the pipe is full rather than the socket
+                // empty: keep trying after the pipe drains.
+                if (f.inPipe == 0) {
+                    f.sourceReadable = false;
+                }
+            } else if (errno != EINTR) {
+                abort(c, std::string(direction == kUp ? "client" : "server") + " read: " + describeErrno(errno));
+                return true;
+            }
+        }
+    } else if (sourceOpen && f.sourceReadable && !f.sourceEof && !f.stalled && f.inPipe == 0) {
         const std::size_t queued = f.pending.size();
         const std::size_t limit = f.shaper.queueLimit();
         std::uint64_t want = queued < limit ? std::min(kReadChunk, limit - queued) : 0;
@@ -668,7 +730,19 @@ bool WireTap::Relay::pumpFlow(Connection& c, int direction, Clock::time_point no
         }
     }
 
-    if (sinkOpen && f.sinkWritable && f.freeUpTo > f.writtenTotal) {
+    if (sinkOpen && f.sinkWritable && f.inPipe > 0) {
+        const ssize_t n = ::splice(f.pipeRead, nullptr, sink, nullptr, f.inPipe, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+        if (n > 0) {
+            f.inPipe -= static_cast<std::size_t>(n);
+            f.writtenTotal += static_cast<std::uint64_t>(n);
+            progress = true;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            f.sinkWritable = false;  // the pipe has bytes, so it is the socket that is full
+        } else if (n < 0 && errno != EINTR) {
+            abort(c, std::string(direction == kUp ? "server" : "client") + " write: " + describeErrno(errno));
+            return true;
+        }
+    } else if (sinkOpen && f.sinkWritable && f.freeUpTo > f.writtenTotal) {
         const std::size_t count = f.freeUpTo - f.writtenTotal;
         const ssize_t n = ::send(sink, f.pending.data(), count, MSG_NOSIGNAL);
         if (n > 0) {
@@ -789,6 +863,9 @@ void WireTap::Relay::close(Connection& c, bool withReset) {
     closeSocket(c.client, withReset);
     closeSocket(c.server, withReset);
     c.client = c.server = -1;
+    for (Flow& f : c.flows) {
+        f.closePipe();
+    }
     m_open.fetch_sub(1);
 }
 
