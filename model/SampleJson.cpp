@@ -124,6 +124,13 @@ QJsonObject sampleToJson(const Sample& s) {
     wire[QStringLiteral("tap")] = wireToJson(s.tap);
     wire[QStringLiteral("nativeLogical")] = wireToJson(s.nativeLogical);
     wire[QStringLiteral("nativePhysical")] = wireToJson(s.nativePhysical);
+    if (!s.tapPhases.empty()) {
+        QJsonObject phases;
+        for (const auto& [name, counters] : s.tapPhases) {
+            phases[qs(name)] = wireToJson(WireStats::of(counters));
+        }
+        wire[QStringLiteral("tapPhases")] = phases;
+    }
     o[QStringLiteral("wire")] = wire;
     o[QStringLiteral("status")] = QLatin1String(toString(s.status));
     if (!s.error.empty()) {
@@ -174,6 +181,10 @@ Sample sampleFromJson(const QJsonObject& o) {
     s.tap = wireFromJson(wire[QStringLiteral("tap")].toObject());
     s.nativeLogical = wireFromJson(wire[QStringLiteral("nativeLogical")].toObject());
     s.nativePhysical = wireFromJson(wire[QStringLiteral("nativePhysical")].toObject());
+    const QJsonObject tapPhases = wire[QStringLiteral("tapPhases")].toObject();
+    for (auto it = tapPhases.begin(); it != tapPhases.end(); ++it) {
+        s.tapPhases[it.key().toStdString()] = wireFromJson(it.value().toObject()).counters;
+    }
     const QString status = o[QStringLiteral("status")].toString();
     s.status = status == QLatin1String("failed")      ? SampleStatus::Failed
                : status == QLatin1String("cancelled") ? SampleStatus::Cancelled

@@ -59,6 +59,15 @@ run:
       --csv FILE                    also write every sample as CSV
   -q, --quiet                       no progress on stderr
 
+Wire (networked engines):
+      --wire-tap                    relay the connection through a counting tap on 127.0.0.1:
+                                    bytes, packets (reads) and round trips of every statement
+      --latency MS                  emulate a one-way latency each way (20, 20ms, 500us, 1.5s)
+      --latency-up / --latency-down the same for one direction
+      --bandwidth RATE              cap each direction (2M, 512k, 9.6k, 10G bit/s; 0 = unlimited)
+      --bandwidth-up / --bandwidth-down   the same for one direction
+                                    (any link option turns the wire tap on)
+
 Exit codes: 0 success, 1 a run or prepare failed, 2 bad usage.
 )";
 }
@@ -148,6 +157,26 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.csvPath = take(arg);
         } else if (arg == "-q" || arg == "--quiet") {
             o.quiet = true;
+        } else if (arg == "--wire-tap") {
+            o.wireTap = true;
+        } else if (arg == "--latency" || arg == "--latency-up" || arg == "--latency-down") {
+            const auto latency = parseLatency(take(arg));
+            if (arg != "--latency-down") {
+                o.link.latencyUp = latency;
+            }
+            if (arg != "--latency-up") {
+                o.link.latencyDown = latency;
+            }
+            o.wireTap = true;
+        } else if (arg == "--bandwidth" || arg == "--bandwidth-up" || arg == "--bandwidth-down") {
+            const auto rate = parseBitRate(take(arg));
+            if (arg != "--bandwidth-down") {
+                o.link.bandwidthUp = rate;
+            }
+            if (arg != "--bandwidth-up") {
+                o.link.bandwidthDown = rate;
+            }
+            o.wireTap = true;
         } else if (arg.starts_with("-") && arg.size() > 1) {
             throw Error(ErrorKind::Usage, "unknown option '" + arg + "' (try --help)");
         } else if (o.database.empty()) {
@@ -157,6 +186,7 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
                                               o.database + "')");
         }
     }
+    o.link.validate();
     if (o.repeat > 1000 || o.warmup > 1000) {
         throw Error(ErrorKind::Usage, "--repeat and --warmup take at most 1000");
     }

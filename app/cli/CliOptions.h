@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/core/Parameter.h"
+#include "engine/wire/LinkProfile.h"
 
 namespace blobbench::cli {
 
@@ -35,6 +36,9 @@ struct CliOptions {
     std::string jsonPath;
     std::string csvPath;
     bool quiet = false;
+    // wire tap and link emulation (networked engines)
+    bool wireTap = false;
+    LinkProfile link;
 };
 
 CliOptions parseArguments(const std::vector<std::string>& args);

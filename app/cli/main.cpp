@@ -172,6 +172,9 @@ public:
     CliObserver(TextReport& report, const CliOptions& o, std::vector<std::string> notes, int repetitions)
         : m_report(report), m_options(o), m_notes(std::move(notes)), m_repetitions(repetitions), m_line(!o.quiet) {}
 
+    void wireTapReady(const std::string& relay, const LinkProfile& link) override {
+        m_notes.push_back("Wire tap: " + relay + ", link " + link.describe());
+    }
     void connected(const SessionInfo& info) override {
         m_session = info;
         m_report.header(info, m_notes);
@@ -245,7 +248,13 @@ int commandRun(const CliOptions& o) {
     plan.parameters = o.parameters;
     plan.repetitions = o.repeat;
     plan.warmups = o.warmup;
+    plan.wireTap = o.wireTap;
+    plan.link = o.link;
     const Driver& driver = driverById(plan.connection.engine);
+    if (o.wireTap && !driver.networked()) {
+        throw Error(ErrorKind::Usage, driver.displayName() +
+                                          " is embedded: --wire-tap, --latency and --bandwidth need a networked engine");
+    }
     // Refuse bad tunables before touching the database.
     resolveParameters(driver.parameters(), plan.parameters);
     plan.scenarios = selectScenarios(driver.dialect(), o.scenarios);

@@ -84,7 +84,8 @@ struct Sample {
     std::string scalarLabel;  // for single-value scenarios: "Max char length"
     std::optional<std::string> scalar;
 
-    WireStats tap;             // measured by the wire tap
+    WireStats tap;             // measured by the wire tap over the measured span (execute + fetch)
+    std::map<std::string, WireCounters> tapPhases;  // connect (of the session), prepare, execute, fetch
     WireStats nativeLogical;   // the client's own counters (Firebird 5.0.2+ items 150-153)
     WireStats nativePhysical;  // items 154-158
 

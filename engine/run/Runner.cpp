@@ -5,6 +5,7 @@
 
 #include "engine/drivers/Registry.h"
 #include "engine/run/MeasuringSink.h"
+#include "engine/wire/WireTap.h"
 
 namespace blobbench {
 namespace {
@@ -29,8 +30,11 @@ Sample sampleFor(const RunPlan& plan, const Scenario& scenario, const SessionInf
     s.effects = info.effects;
     if (info.embedded) {
         s.tap = WireStats::unavailable("not applicable (embedded)");
-    } else {
+    } else if (!plan.wireTap) {
         s.tap = WireStats::unavailable("wire tap not enabled");
+    }
+    if (plan.wireTap && !info.embedded) {
+        s.negotiated["link"] = plan.link.describe();
     }
     return s;
 }
@@ -59,14 +63,41 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     };
 
     std::unique_ptr<Session> session;
+    std::unique_ptr<WireTap> tap;
     ParameterValues resolved;
     Nanos connectTime{0};
+    WireCounters connectWire;
+    // The relay's own words ("cannot connect to upstream ...") explain a driver's bare "connection reset".
+    auto tapContext = [&](const Error& e) {
+        const std::string last = tap ? tap->stats().lastError : std::string();
+        return last.empty() ? e : Error(e.kind(), std::string(e.what()) + " (" + last + ")");
+    };
     try {
         const Driver& driver = driverById(plan.connection.engine);
         resolved = resolveParameters(driver.parameters(), plan.parameters);
+        ConnectionSpec spec = plan.connection;
+        if (plan.wireTap) {
+            plan.link.validate();
+            const auto endpoint = driver.endpoint(spec);
+            if (!endpoint) {
+                throw Error(ErrorKind::Unsupported, driver.displayName() +
+                                                        " is embedded: there is no wire to tap (drop the wire tap "
+                                                        "and link options)");
+            }
+            tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, plan.link);
+            spec = driver.redirected(spec, Endpoint{"127.0.0.1", tap->port()});
+            observer.wireTapReady("127.0.0.1:" + std::to_string(tap->port()) + " -> " + tap->upstream(), plan.link);
+        }
         const auto t0 = Clock::now();
-        session = driver.connect(plan.connection, resolved);
+        try {
+            session = driver.connect(spec, resolved);
+        } catch (const Error& e) {
+            throw tapContext(e);
+        }
         connectTime = Clock::now() - t0;
+        if (tap) {
+            connectWire = tap->snapshot();
+        }
     } catch (const Error& e) {
         fail(e, "connect");
         return outcome;
@@ -96,6 +127,9 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             observer.scenarioStarted(scenario, rep);
             Sample sample = sampleFor(plan, scenario, outcome.session, resolved, rep);
             sample.phases.connect = connectTime;
+            // Tap snapshots at the session's phase marks, taken on this thread inside query().
+            WireCounters atStart, atPrepared, atExecuted, atFetched;
+            bool prepared = false, executed = false, fetched = false;
             MeasuringSink sink([&](std::uint64_t rows, std::uint64_t bytes) {
                 observer.progress(scenario, rows, bytes);
             });
@@ -104,6 +138,26 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                     session->execute(scenario.setupSql);
                 }
                 QuerySpec query{scenario.sql, scenario.fetch, plan.rowLimit};
+                if (tap) {
+                    atStart = tap->snapshot();
+                    query.phaseMark = [&](QueryPhase phase) {
+                        const WireCounters now = tap->snapshot();
+                        switch (phase) {
+                            case QueryPhase::Prepared:
+                                atPrepared = now;
+                                prepared = true;
+                                break;
+                            case QueryPhase::Executed:
+                                atExecuted = now;
+                                executed = true;
+                                break;
+                            case QueryPhase::Fetched:
+                                atFetched = now;
+                                fetched = true;
+                                break;
+                        }
+                    };
+                }
                 for (const auto& [id, value] : resolved) {
                     query.statementParameters[id] = value;
                 }
@@ -122,11 +176,33 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                         sample.effects.push_back(effect);
                     }
                 }
-            } catch (const Error& e) {
+            } catch (const Error& raw) {
+                const Error e = tapContext(raw);
                 sample.status = e.kind() == ErrorKind::Cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
                 sample.error = oneLine(e.what());
                 scenarioFailed = true;
                 fail(e, scenario.title);
+            }
+            if (tap) {
+                sample.tapPhases["connect"] = connectWire;
+                if (prepared) {
+                    sample.tapPhases["prepare"] = atPrepared - atStart;
+                }
+                if (prepared && executed) {
+                    sample.tapPhases["execute"] = atExecuted - atPrepared;
+                }
+                if (executed && fetched) {
+                    sample.tapPhases["fetch"] = atFetched - atExecuted;
+                }
+                if (prepared && fetched) {
+                    // The measured span, like Elapsed: from opening the cursor to the last fetch.
+                    sample.tap = WireStats::of(atFetched - atPrepared);
+                } else if (prepared) {
+                    sample.tap = WireStats::unavailable("the statement did not complete; partial counts in tapPhases");
+                    sample.tapPhases["until failure"] = tap->snapshot() - atPrepared;
+                } else {
+                    sample.tap = WireStats::unavailable("the driver reported no phase marks");
+                }
             }
             sample.rows = sink.rows();
             sample.contentBytes = sink.contentBytes();

@@ -10,6 +10,7 @@
 #include "engine/core/Error.h"
 #include "engine/drivers/Driver.h"
 #include "engine/run/Scenario.h"
+#include "engine/wire/LinkProfile.h"
 
 namespace blobbench {
 
@@ -21,6 +22,8 @@ struct RunPlan {
     int repetitions = 1;  // measured executions per scenario
     int warmups = 0;      // unmeasured executions before them
     std::optional<std::uint64_t> rowLimit;  // the client stops fetching after this many rows
+    bool wireTap = false;  // relay a networked engine through a WireTap that counts (and shapes)
+    LinkProfile link;      // emulated link; needs wireTap
 };
 
 // Called on the runner's thread. The GUI forwards these as queued signals; the CLI prints.
@@ -28,6 +31,8 @@ class RunObserver {
 public:
     virtual ~RunObserver() = default;
     virtual void connected(const SessionInfo& /*info*/) {}
+    // The tap in front of the server, when the plan asked for one: "127.0.0.1:41234 -> host:3050".
+    virtual void wireTapReady(const std::string& /*relay*/, const LinkProfile& /*link*/) {}
     virtual void scenarioStarted(const Scenario& /*scenario*/, int /*repetition*/) {}
     virtual void progress(const Scenario& /*scenario*/, std::uint64_t /*rows*/, std::uint64_t /*bytes*/) {}
     virtual void sampleReady(const Sample& /*sample*/) {}

@@ -175,7 +175,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"prepare", "sqlite:@DIR@/x.sqlite", "--from-folder", "@DIR@/empty"}, 1, "no files"},
         BadInput{{"prepare", "sqlite:@DIR@/x.sqlite", "--from-folder", "@DIR@/nothing"}, 1, "no such folder"},
         BadInput{{"prepare"}, 2, "name the database"},
-        BadInput{{"run", "--json"}, 2, "--json needs a value"}));
+        BadInput{{"run", "--json"}, 2, "--json needs a value"},
+        BadInput{{"run", "--latency", "fast", "x.db"}, 2, "fast"},
+        BadInput{{"run", "--bandwidth", "1k", "x.db"}, 2, "1k"},
+        BadInput{{"run", "--wire-tap", "sqlite:@DIR@/a.sqlite"}, 2, "embedded"}));
 
 TEST(CliBasics, HelpAndVersion) {
     const auto help = runCli({"--help"});
