@@ -20,6 +20,10 @@ std::string maskSecrets(std::string_view text) {
     return out;
 }
 
-std::string ConnectionSpec::label() const { return engine + ":" + maskSecrets(target); }
+std::string ConnectionSpec::label() const {
+    // "sqlite:/x.db" already names its engine; "inet://h/db" and "/x.fdb" do not.
+    const bool named = target.starts_with(engine + ":");
+    return (named ? "" : engine + ":") + maskSecrets(target);
+}
 
 }  // namespace blobbench

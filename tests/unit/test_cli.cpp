@@ -177,7 +177,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"prepare"}, 2, "name the database"},
         BadInput{{"run", "--json"}, 2, "--json needs a value"},
         BadInput{{"run", "--latency", "fast", "x.db"}, 2, "fast"},
-        BadInput{{"run", "--bandwidth", "1k", "x.db"}, 2, "1k"},
+        BadInput{{"run", "--bandwidth", "1k", "x.db"}, 2, "between 9.6 kbit/s and 10 Gbit/s"},
         BadInput{{"run", "--wire-tap", "sqlite:@DIR@/a.sqlite"}, 2, "embedded"}));
 
 TEST(CliBasics, HelpAndVersion) {
