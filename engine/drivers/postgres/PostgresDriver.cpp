@@ -247,7 +247,7 @@ std::unique_ptr<Session> PostgresDriver::connect(const ConnectionSpec& spec, con
     PGconn* conn = PQconnectdbParams(keywords.data(), settings.data(), 1);
     auto session = std::make_unique<PostgresSession>(conn, spec.label(), std::move(secrets), values);
     if (!conn || PQstatus(conn) != CONNECTION_OK) {
-        throw Error(ErrorKind::Connect, session->scrub(spec.label() + ": connect: " + pg::messageOf(conn, nullptr)));
+        throw Error(ErrorKind::Connect, spec.label() + ": connect: " + session->scrub(pg::messageOf(conn, nullptr)));
     }
     session->start();
     return session;

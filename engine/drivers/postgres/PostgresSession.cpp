@@ -304,7 +304,7 @@ std::string PostgresSession::scrub(std::string text) const {
 Error PostgresSession::sqlError(const std::string& what, const PGresult* result) const {
     const bool cancelled = result && pg::sqlState(result) == pg::CancelledState && m_cancelRequested.load();
     return Error(cancelled ? ErrorKind::Cancelled : ErrorKind::Sql,
-                 scrub(m_label + ": " + what + ": " + pg::messageOf(m_conn, result)));
+                 m_label + ": " + what + ": " + scrub(pg::messageOf(m_conn, result)));
 }
 
 pg::Result PostgresSession::run(const std::string& sql, const char* what, bool tuplesExpected) {
@@ -633,10 +633,15 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
         fetchCursor(plan, delivery, stats, cancel);
     } else {
         const bool ownTransaction = needsTransaction && PQtransactionStatus(m_conn) == PQTRANS_IDLE;
-        if (ownTransaction) {
-            run("BEGIN", "begin (large object reads)");
-        }
         try {
+            if (ownTransaction) {
+                // BEGIN travels as a simple query, which discards the unnamed statement: prepare it again.
+                run("BEGIN", "begin (large object reads)");
+                pg::Result again(PQprepare(m_conn, "", spec.sql.c_str(), 0, nullptr));
+                if (PQresultStatus(again.get()) != PGRES_COMMAND_OK) {
+                    throw sqlError("prepare", again.get());
+                }
+            }
             fetchStreaming(plan, delivery, stats, cancel);
         } catch (...) {
             if (ownTransaction) {
