@@ -528,12 +528,13 @@ void PostgresSession::applyColumnTunables(std::string_view insertSql) {
     }
     run("ALTER TABLE " + table + " " + alter, "applying column_storage/column_compression");
 
-    pg::Result readBack(PQexecParams(m_conn,
-                                     "SELECT string_agg(attname || ' storage=' || attstorage || ' compression=' || "
-                                     "CASE attcompression WHEN 'p' THEN 'pglz' WHEN 'l' THEN 'lz4' ELSE 'default' "
-                                     "END, '; ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = to_regclass($1) "
-                                     "AND attnum > 0 AND NOT attisdropped AND atttypid IN (17, 25, 1043)",
-                                     1, nullptr, values, nullptr, nullptr, 0));
+    pg::Result readBack(
+        PQexecParams(m_conn,
+                     "SELECT string_agg(attname::text || ' storage=' || attstorage::text || ' compression=' || "
+                     "CASE attcompression WHEN 'p' THEN 'pglz' WHEN 'l' THEN 'lz4' ELSE 'default' "
+                     "END, '; ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = to_regclass($1) "
+                     "AND attnum > 0 AND NOT attisdropped AND atttypid IN (17, 25, 1043)",
+                     1, nullptr, values, nullptr, nullptr, 0));
     if (PQresultStatus(readBack.get()) != PGRES_TUPLES_OK) {
         throw sqlError("reading back column storage of " + table, readBack.get());
     }
