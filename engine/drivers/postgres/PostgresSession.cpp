@@ -630,29 +630,18 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
                          static_cast<std::size_t>(integerValue(values, param::LoChunkSize)));
 
     const bool needsTransaction = largeObjects && spec.fetch == FetchMode::Content;
-    if (plan.mode == Mode::Cursor) {
-        fetchCursor(plan, delivery, stats, cancel);
-    } else {
-        const bool ownTransaction = needsTransaction && PQtransactionStatus(m_conn) == PQTRANS_IDLE;
-        try {
-            if (ownTransaction) {
-                // BEGIN travels as a simple query, which discards the unnamed statement: prepare it again.
-                run("BEGIN", "begin (large object reads)");
-                pg::Result again(PQprepare(m_conn, "", spec.sql.c_str(), 0, nullptr));
-                if (PQresultStatus(again.get()) != PGRES_COMMAND_OK) {
-                    throw sqlError("prepare", again.get());
-                }
-            }
-            fetchStreaming(plan, delivery, stats, cancel);
-        } catch (...) {
-            if (ownTransaction) {
-                pg::Result ignored(PQexec(m_conn, "ROLLBACK"));
-            }
-            throw;
+    try {
+        fetch(plan, delivery, stats, cancel, needsTransaction);
+    } catch (const Error& error) {
+        // The server's words for a value whose text rendering passes its 1 GB allocation limit say nothing of
+        // bytea; say what happened and what helps.
+        if (error.kind() == ErrorKind::Sql && plan.resultFormat == 0 &&
+            std::string_view(error.what()).find("invalid memory alloc request size") != std::string_view::npos) {
+            throw Error(ErrorKind::Sql, std::string(error.what()) +
+                                            " (a value rendered as text passes the server's 1 GB limit: hex "
+                                            "doubles bytea, escape quadruples most bytes; use result_format=binary)");
         }
-        if (ownTransaction) {
-            run("COMMIT", "commit (large object reads)");
-        }
+        throw;
     }
 
     if (delivery.textByteaValues() > 0) {
@@ -665,6 +654,34 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
         stats.statementEffects.push_back(decoded);
     }
     return stats;
+}
+
+void PostgresSession::fetch(const FetchPlan& plan, RowDelivery& delivery, QueryStats& stats, const CancelToken& cancel,
+                            bool needsTransaction) {
+    if (plan.mode == Mode::Cursor) {
+        fetchCursor(plan, delivery, stats, cancel);
+        return;
+    }
+    const bool ownTransaction = needsTransaction && PQtransactionStatus(m_conn) == PQTRANS_IDLE;
+    try {
+        if (ownTransaction) {
+            // BEGIN travels as a simple query, which discards the unnamed statement: prepare it again.
+            run("BEGIN", "begin (large object reads)");
+            pg::Result again(PQprepare(m_conn, "", plan.sql.c_str(), 0, nullptr));
+            if (PQresultStatus(again.get()) != PGRES_COMMAND_OK) {
+                throw sqlError("prepare", again.get());
+            }
+        }
+        fetchStreaming(plan, delivery, stats, cancel);
+    } catch (...) {
+        if (ownTransaction) {
+            pg::Result ignored(PQexec(m_conn, "ROLLBACK"));
+        }
+        throw;
+    }
+    if (ownTransaction) {
+        run("COMMIT", "commit (large object reads)");
+    }
 }
 
 void PostgresSession::fetchStreaming(const FetchPlan& plan, RowDelivery& delivery, QueryStats& stats,

@@ -57,6 +57,8 @@ private:
     void finishOpenWriter();
     void requestServerCancel();
     void applyColumnTunables(std::string_view insertSql);
+    void fetch(const FetchPlan& plan, RowDelivery& delivery, QueryStats& stats, const CancelToken& cancel,
+               bool needsTransaction);
     void fetchStreaming(const FetchPlan& plan, RowDelivery& delivery, QueryStats& stats, const CancelToken& cancel);
     void fetchCursor(const FetchPlan& plan, RowDelivery& delivery, QueryStats& stats, const CancelToken& cancel);
 
