@@ -42,7 +42,7 @@ void expectOneLineWithout(const Error& error, const std::string& secret) {
 }
 
 TEST(PostgresConnect, ReportsVersionsProtocolAndSettings) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto session = connect(conninfo);
     const SessionInfo& info = session->info();
     EXPECT_EQ(info.engine, "postgres");
@@ -59,7 +59,7 @@ TEST(PostgresConnect, ReportsVersionsProtocolAndSettings) {
 }
 
 TEST(PostgresConnect, ReadsBackWhatIsInEffect) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto session = connect(conninfo, {{"bytea_output", "escape"},
                                       {"standard_conforming_strings", "off"},
                                       {"statement_timeout", "1234"},
@@ -72,7 +72,7 @@ TEST(PostgresConnect, ReadsBackWhatIsInEffect) {
 }
 
 TEST(PostgresConnect, SslModeReadBack) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto plain = connect(conninfo, {{"sslmode", "disable"}});
     EXPECT_EQ(plain->info().negotiated.at("ssl"), "off");
     EXPECT_EQ(findEffect(plain->info().effects, "sslmode")->actual, "disable, no ssl");
@@ -95,7 +95,7 @@ TEST(PostgresConnect, SslModeReadBack) {
 }
 
 TEST(PostgresConnect, WrongPasswordInTheUri) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     const std::string secret = "Wr0ngSecretXyz";
     auto error = errorOf([&] { connect(withPassword(conninfo, secret)); });
     ASSERT_TRUE(error);
@@ -105,7 +105,7 @@ TEST(PostgresConnect, WrongPasswordInTheUri) {
 }
 
 TEST(PostgresConnect, WrongPasswordInTheSpecOverridesTheUri) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     const std::string secret = "An0therWrongOne";
     ConnectionSpec spec = pgtest::specFor(conninfo);
     spec.password = secret;
@@ -118,7 +118,7 @@ TEST(PostgresConnect, WrongPasswordInTheSpecOverridesTheUri) {
 }
 
 TEST(PostgresConnect, RefusedPort) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto error = errorOf([&] { connect(withPort(conninfo, "1")); });
     ASSERT_TRUE(error);
     EXPECT_EQ(error->kind(), ErrorKind::Connect);
@@ -127,7 +127,7 @@ TEST(PostgresConnect, RefusedPort) {
 }
 
 TEST(PostgresConnect, MissingDatabase) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto error = errorOf([&] { connect(withDatabase(conninfo, "blobbench_no_such_db")); });
     ASSERT_TRUE(error);
     EXPECT_EQ(error->kind(), ErrorKind::Connect);
@@ -137,7 +137,7 @@ TEST(PostgresConnect, MissingDatabase) {
 }
 
 TEST(PostgresConnect, UnknownHost) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     // .invalid never resolves (RFC 2606): fails in the resolver without leaving the machine.
     auto error = errorOf([&] { connect("host=blobbench.invalid dbname=x user=x password=Sup3rSecret"); });
     ASSERT_TRUE(error);
@@ -154,7 +154,7 @@ TEST(PostgresConnect, InvalidTunableIsAUsageError) {
 }
 
 TEST(PostgresConnect, KeywordConninfoAndEnvironmentReachTheServer) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto endpoint = driver().endpoint(pgtest::specFor(conninfo));
     ASSERT_TRUE(endpoint);
     // key=value form built from the URI's parts, password given through the spec as the GUI would.
@@ -207,7 +207,7 @@ TEST(PostgresDriverUnit, EndpointFollowsLibpq) {
 }
 
 TEST(PostgresConnect, RedirectedConnectionStillReachesTheServer) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     const ConnectionSpec original = pgtest::specFor(conninfo);
     const auto endpoint = driver().endpoint(original);
     ASSERT_TRUE(endpoint);

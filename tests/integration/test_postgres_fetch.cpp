@@ -42,14 +42,7 @@ std::uint64_t escapeLength(const std::string& bytes) {
 class PostgresFetch : public ::testing::Test {
 protected:
     void SetUp() override {
-        const char* conninfo = std::getenv("BLOBBENCH_PG_CONNINFO");
-        if (!conninfo || !*conninfo) {
-            const char* ci = std::getenv("CI");
-            if (ci && std::string(ci) == "true") {
-                FAIL() << "BLOBBENCH_PG_CONNINFO is not set";
-            }
-            GTEST_SKIP() << "BLOBBENCH_PG_CONNINFO is not set";
-        }
+        BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
         m_conninfo = conninfo;
         m_setup = connect(m_conninfo);
         m_table = std::make_unique<pgtest::ScopedTable>(*m_setup, pgtest::tableName("fetch"),
@@ -289,7 +282,7 @@ TEST_F(PostgresFetch, CancelTokenStopsTheFetch) {
 }
 
 TEST(PostgresLargeObjects, WrittenWithLoWriteReadWithLoRead) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto session = connect(conninfo, {{"lo_chunk_size", "8192"}});
     pgtest::ScopedTable table(*session, pgtest::tableName("lo"), "id bigint PRIMARY KEY, content oid");
     const std::vector<std::optional<std::string>> values = {std::nullopt, std::string(), std::string("x"),

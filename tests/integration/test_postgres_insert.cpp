@@ -40,7 +40,7 @@ struct InsertCase {
 class PostgresInsertMethods : public ::testing::TestWithParam<InsertCase> {};
 
 TEST_P(PostgresInsertMethods, ReadBackIsByteExact) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     const InsertCase c = GetParam();
     auto session = connect(conninfo, {{"insert_method", c.method},
                                       {"param_format", c.paramFormat},
@@ -94,7 +94,7 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(PostgresInsert, FailedCopyIsReportedNotPresentedAsComplete) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     for (const char* method : {"copy_text", "copy_binary", "prepared_pipeline"}) {
         const bool pipeline = std::string(method) == "prepared_pipeline";
         auto session = connect(
@@ -118,7 +118,7 @@ TEST(PostgresInsert, FailedCopyIsReportedNotPresentedAsComplete) {
 }
 
 TEST(PostgresInsert, SixtyFourMebibytesRoundTrip) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto session = connect(conninfo, {{"result_format", "binary"}});
     pgtest::ScopedTable table(*session, pgtest::tableName("big"), "id bigint, content bytea");
     const std::string value = pgtest::randomBytes(64u << 20, 64);
@@ -137,7 +137,7 @@ TEST(PostgresInsert, SixtyFourMebibytesRoundTrip) {
 }
 
 TEST(PostgresInsert, ColumnStorageAndCompressionAreAppliedAndReadBack) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto session = connect(conninfo, {{"column_storage", "main"}, {"column_compression", "lz4"}});
     pgtest::ScopedTable table(*session, pgtest::tableName("toast"), "id bigint, content text");
     std::string compressible;
@@ -161,7 +161,7 @@ TEST(PostgresInsert, ColumnStorageAndCompressionAreAppliedAndReadBack) {
 }
 
 TEST(PostgresInsert, ExternalStorageLeavesValuesUncompressed) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto session = connect(conninfo, {{"column_storage", "external"}});
     pgtest::ScopedTable table(*session, pgtest::tableName("external"), "id bigint, content bytea");
     {

@@ -24,7 +24,7 @@ public:
 };
 
 TEST(PostgresLimits, SixHundredMegabyteByteaInHexSaysItPassesTheServerLimit) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto session = connect(conninfo, {{"result_format", "text"}, {"bytea_output", "hex"}});
     CountingSink sink;
     auto error = errorOf([&] { session->query(querySpec(SixHundredMegabytes), sink, CancelToken()); });
@@ -38,7 +38,7 @@ TEST(PostgresLimits, SixHundredMegabyteByteaInHexSaysItPassesTheServerLimit) {
 }
 
 TEST(PostgresLimits, SixHundredMegabyteByteaInBinaryArrives) {
-    BLOBBENCH_REQUIRE_PG(conninfo);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto session = connect(conninfo, {{"result_format", "binary"}});
     CountingSink sink;
     session->query(querySpec(SixHundredMegabytes), sink, CancelToken());

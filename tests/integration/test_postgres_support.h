@@ -1,7 +1,7 @@
 #pragma once
 
-// Shared by the tests/integration/test_postgres*.cpp executables: the server's conninfo, a session
-// factory and a sink that keeps what it is given.
+// Shared by the tests/integration/test_postgres*.cpp executables: a session factory, a sink that keeps
+// what it is given, scratch tables. The server comes from BLOBBENCH_PG_CONNINFO (BLOBBENCH_REQUIRE_ENV).
 
 #include <gtest/gtest.h>
 
@@ -16,20 +16,9 @@
 
 #include "engine/core/Error.h"
 #include "engine/drivers/postgres/PostgresDriver.h"
+#include "support/TestSupport.h"
 
 namespace blobbench::pgtest {
-
-// BLOBBENCH_PG_CONNINFO, or a skip (a failure under CI=true, where the server must be there).
-#define BLOBBENCH_REQUIRE_PG(conninfo)                                                            \
-    const char* conninfo##Env = std::getenv("BLOBBENCH_PG_CONNINFO");                             \
-    if (!conninfo##Env || !*conninfo##Env) {                                                      \
-        const char* ci = std::getenv("CI");                                                       \
-        if (ci && std::string(ci) == "true") {                                                    \
-            FAIL() << "BLOBBENCH_PG_CONNINFO is not set (run scripts/services/start-postgres)";   \
-        }                                                                                         \
-        GTEST_SKIP() << "BLOBBENCH_PG_CONNINFO is not set (run scripts/services/start-postgres)"; \
-    }                                                                                             \
-    const std::string conninfo(conninfo##Env)
 
 inline const PostgresDriver& driver() {
     static const PostgresDriver instance;
