@@ -561,10 +561,16 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
     const auto specs = PostgresDriver().parameters();
     for (const auto& [id, value] : spec.statementParameters) {
         auto it = std::find_if(specs.begin(), specs.end(), [&](const ParameterSpec& s) { return s.id == id; });
-        if (it == specs.end() || !it->perStatement) {
-            throw Error(ErrorKind::Usage, "postgres: parameter '" + id + "' cannot be set per statement");
+        if (it == specs.end()) {
+            throw Error(ErrorKind::Usage, "postgres: unknown parameter '" + id + "'");
         }
-        values[id] = normaliseParameter(*it, value);
+        const std::string normalised = normaliseParameter(*it, value);
+        // Callers may pass every resolved value; only a session-level one that differs is an error.
+        if (!it->perStatement && normalised != textValue(m_values, id)) {
+            throw Error(ErrorKind::Usage, "postgres: parameter '" + id + "' is set per session (connect with " + id +
+                                              "=" + normalised + ")");
+        }
+        values[id] = normalised;
     }
 
     FetchPlan plan;
