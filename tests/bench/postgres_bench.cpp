@@ -2,6 +2,8 @@
 // Prints figures; asserts nothing (tests/ asserts behaviour, never time).
 //
 //   BLOBBENCH_PG_CONNINFO=postgresql://... postgres_bench [--rows 10000] [--reps 5] [--table NAME]
+//   BLOBBENCH_PG_CONNINFO=postgresql://... postgres_bench --bytea 2M [--reps 5]
+//     (the bytea text-vs-binary experiment: one incompressible document in every form)
 //
 // Without --table it creates a table shaped like the reference data set (10,000 values, about 126 MB,
 // sizes spread from 100 B to 25 KB) and drops it at the end.
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "engine/core/Error.h"
+#include "engine/drivers/postgres/ByteaExperiment.h"
 #include "engine/drivers/postgres/PostgresDriver.h"
 
 namespace {
@@ -108,6 +111,7 @@ int main(int argc, char** argv) {
     int rows = 10000;
     int reps = 5;
     std::string table;
+    std::int64_t byteaDocument = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string option = argv[i];
         if (option == "--rows") {
@@ -116,6 +120,8 @@ int main(int argc, char** argv) {
             reps = std::max(1, std::atoi(argv[i + 1]));
         } else if (option == "--table") {
             table = argv[i + 1];
+        } else if (option == "--bytea") {
+            byteaDocument = parseSize(argv[i + 1], "--bytea");
         } else if (option == "--conninfo") {
             conninfo = argv[i + 1];
         }
@@ -125,6 +131,28 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
+        if (byteaDocument > 0) {
+            PostgresDriver driver;
+            ConnectionSpec spec;
+            spec.engine = "postgres";
+            spec.target = conninfo;
+            ByteaExperimentOptions options;
+            options.documentBytes = static_cast<std::uint64_t>(byteaDocument);
+            options.repetitions = reps;
+            const auto trials = runByteaExperiment(driver, spec, {}, options, CancelToken());
+            std::cout << "bytea experiment: " << byteaDocument << " incompressible bytes, median of " << reps << "\n";
+            std::printf("%-13s %10s %7s %10s %7s %12s %12s %7s %s\n", "path", "insert ms", "ratio", "select ms",
+                        "ratio", "sent B", "received B", "ratio", "identical");
+            for (const auto& t : trials) {
+                std::printf("%-13s %10.2f %7.2f %10.2f %7.2f %12llu %12llu %7.3f %s\n", t.path.c_str(),
+                            std::chrono::duration<double, std::milli>(t.insert).count(), t.insertRatio,
+                            std::chrono::duration<double, std::milli>(t.select).count(), t.selectRatio,
+                            static_cast<unsigned long long>(t.sentBytes),
+                            static_cast<unsigned long long>(t.receivedBytes), t.receivedRatio,
+                            t.identical ? "yes" : "NO");
+            }
+            return 0;
+        }
         PGconn* bare = PQconnectdb(conninfo.c_str());
         if (PQstatus(bare) != CONNECTION_OK) {
             throw std::runtime_error(oneLine(PQerrorMessage(bare)));

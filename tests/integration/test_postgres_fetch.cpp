@@ -281,6 +281,28 @@ TEST_F(PostgresFetch, CancelTokenStopsTheFetch) {
     }
 }
 
+TEST_F(PostgresFetch, ServerGoneMidFetchIsOneClearLine) {
+    for (const char* mode : {"single_row", "cursor"}) {
+        auto session = connect(m_conninfo, {{"fetch_mode", mode}, {"fetch_size", "10"}});
+        const std::string pid = session->info().negotiated.at("backend_pid");
+        CollectingSink sink;
+        sink.onRow = [&](std::size_t rows) {
+            if (rows == 5) {
+                m_setup->execute("SELECT pg_terminate_backend(" + pid + ")");
+            }
+        };
+        auto error = errorOf([&] { session->query(querySpec(SlowRows), sink, CancelToken()); });
+        ASSERT_TRUE(error) << mode;
+        EXPECT_EQ(error->kind(), ErrorKind::Sql) << mode;
+        const std::string message = error->what();
+        EXPECT_NE(message.find("terminat"), std::string::npos) << message;
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+        // the dead session fails again, cleanly, instead of hanging or crashing
+        CollectingSink after;
+        EXPECT_TRUE(errorOf([&] { session->query(querySpec("SELECT 1"), after, CancelToken()); })) << mode;
+    }
+}
+
 TEST(PostgresLargeObjects, WrittenWithLoWriteReadWithLoRead) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     auto session = connect(conninfo, {{"lo_chunk_size", "8192"}});
