@@ -138,7 +138,7 @@ public:
                     m_sink.real(column, realOf(m_types[column], data, length));
                     break;
                 case type::ObjectId:
-                    largeObject(column, static_cast<Oid>(integerOf(data, length)));
+                    largeObject(column, oidOf(data, length));
                     break;
                 case type::Bytea:
                     bytea(column, data, length);
@@ -169,6 +169,16 @@ private:
             return static_cast<std::int64_t>(value);
         }
         std::int64_t value = 0;
+        std::from_chars(data, data + length, value);
+        return value;
+    }
+
+    // Oids are unsigned 32-bit: no sign extension.
+    Oid oidOf(const char* data, std::size_t length) const {
+        if (m_binary) {
+            return static_cast<Oid>(bigEndian(data, static_cast<int>(length)));
+        }
+        Oid value = 0;
         std::from_chars(data, data + length, value);
         return value;
     }
