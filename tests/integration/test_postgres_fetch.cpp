@@ -163,6 +163,20 @@ TEST_F(PostgresFetch, EveryFetchModeGivesTheSameRowsAndBytes) {
     }
 }
 
+TEST_F(PostgresFetch, PhaseMarksComeInOrderInEveryMode) {
+    auto session = connect(m_conninfo);
+    for (const char* mode : {"whole", "single_row", "cursor"}) {
+        std::vector<QueryPhase> marks;
+        QuerySpec spec = querySpec(selectAll(), FetchMode::Content, {{"fetch_mode", mode}});
+        spec.phaseMark = [&](QueryPhase phase) { marks.push_back(phase); };
+        CollectingSink sink;
+        sink.onRow = [&](std::size_t) { EXPECT_EQ(marks.size(), 2U) << mode << ": rows arrive between marks"; };
+        session->query(spec, sink, CancelToken());
+        EXPECT_EQ(marks, (std::vector<QueryPhase>{QueryPhase::Prepared, QueryPhase::Executed, QueryPhase::Fetched}))
+            << mode;
+    }
+}
+
 TEST_F(PostgresFetch, RowLimitStopsEveryMode) {
     auto session = connect(m_conninfo);
     for (const char* mode : {"whole", "single_row", "cursor"}) {

@@ -100,6 +100,7 @@ struct PostgresSession::FetchPlan {
     std::int64_t fetchSize = 100;
     std::optional<std::uint64_t> rowLimit;
     std::string sql;
+    const QuerySpec* spec = nullptr;  // for the phase marks
 };
 
 // Turns libpq rows into sink calls and counts what arrived.
@@ -585,6 +586,7 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
 
     FetchPlan plan;
     plan.sql = spec.sql;
+    plan.spec = &spec;
     plan.rowLimit = spec.rowLimit;
     plan.resultFormat = textValue(values, param::ResultFormat) == "binary" ? 1 : 0;
     plan.fetchSize = integerValue(values, param::FetchSize);
@@ -602,6 +604,7 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
         throw sqlError("describe", described.get());
     }
     stats.prepare = since(prepareStart);
+    spec.mark(QueryPhase::Prepared);
 
     std::vector<ColumnInfo> columns;
     std::vector<Oid> types;
@@ -752,6 +755,7 @@ void PostgresSession::fetchStreaming(const FetchPlan& plan, RowDelivery& deliver
     while (pg::Result result{PQgetResult(m_conn)}) {
         if (first) {
             stats.execute = since(executeStart);
+            plan.spec->mark(QueryPhase::Executed);
             fetchStart = Clock::now();
             first = false;
         }
@@ -774,7 +778,15 @@ void PostgresSession::fetchStreaming(const FetchPlan& plan, RowDelivery& deliver
             deliverAll(result.get());
         }
     }
+    if (first) {
+        stats.execute = since(executeStart);  // no result at all: the connection failed
+        plan.spec->mark(QueryPhase::Executed);
+    }
     stats.fetch = first ? Nanos{0} : since(fetchStart);
+    const bool stoppedByLimit = failure && stopping && pg::sqlState(failure.get()) == pg::CancelledState;
+    if ((!failure || stoppedByLimit) && !sinkFailure && !cancelled && !m_cancelRequested) {
+        plan.spec->mark(QueryPhase::Fetched);
+    }
 
     if (sinkFailure) {
         std::rethrow_exception(sinkFailure);
@@ -782,22 +794,24 @@ void PostgresSession::fetchStreaming(const FetchPlan& plan, RowDelivery& deliver
     if (cancelled || (m_cancelRequested && (!failure || pg::sqlState(failure.get()) == pg::CancelledState))) {
         throw Error(ErrorKind::Cancelled, m_label + ": query cancelled");
     }
-    if (failure && !(stopping && pg::sqlState(failure.get()) == pg::CancelledState)) {
+    if (failure && !stoppedByLimit) {
         throw sqlError("query", failure.get());
     }
 }
 
 void PostgresSession::fetchCursor(const FetchPlan& plan, RowDelivery& delivery, QueryStats& stats,
                                   const CancelToken& cancel) {
+    // BEGIN, CLOSE and COMMIT are round trips that cursor mode costs: they count in execute and fetch.
+    const auto executeStart = Clock::now();
     const bool ownTransaction = PQtransactionStatus(m_conn) == PQTRANS_IDLE;
     if (ownTransaction) {
         run("BEGIN", "begin (cursor)");
     }
     bool cancelled = false;
     try {
-        const auto executeStart = Clock::now();
         run("DECLARE blobbench_cursor NO SCROLL CURSOR FOR " + withoutTrailingSemicolons(plan.sql), "declare cursor");
         stats.execute = since(executeStart);
+        plan.spec->mark(QueryPhase::Executed);
 
         const auto fetchStart = Clock::now();
         std::uint64_t delivered = 0;
@@ -828,10 +842,13 @@ void PostgresSession::fetchCursor(const FetchPlan& plan, RowDelivery& delivery, 
                 break;
             }
         }
-        stats.fetch = since(fetchStart);
         run("CLOSE blobbench_cursor", "close cursor");
         if (ownTransaction) {
             run("COMMIT", "commit (cursor)");
+        }
+        stats.fetch = since(fetchStart);
+        if (!cancelled) {
+            plan.spec->mark(QueryPhase::Fetched);
         }
     } catch (...) {
         // Leave the connection as it was: our transaction rolled back, or at least our cursor closed.
