@@ -1,13 +1,15 @@
 #include "engine/drivers/Registry.h"
 
 #include "engine/core/Error.h"
+#include "engine/drivers/postgres/PostgresDriver.h"
 #include "engine/drivers/sqlite/SqliteDriver.h"
 
 namespace blobbench {
 
 const std::vector<const Driver*>& allDrivers() {
     static const SqliteDriver sqlite;
-    static const std::vector<const Driver*> drivers = {&sqlite};
+    static const PostgresDriver postgres;
+    static const std::vector<const Driver*> drivers = {&sqlite, &postgres};
     return drivers;
 }
 

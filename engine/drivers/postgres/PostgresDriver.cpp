@@ -1,0 +1,314 @@
+#include "engine/drivers/postgres/PostgresDriver.h"
+
+#include <arpa/inet.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <map>
+
+#include "engine/drivers/postgres/PgCommon.h"
+#include "engine/drivers/postgres/PostgresSession.h"
+
+namespace blobbench {
+namespace {
+
+ParameterSpec enumSpec(std::string id, std::string label, std::vector<std::string> choices, std::string help,
+                       bool perStatement = false) {
+    ParameterSpec spec;
+    spec.id = std::move(id);
+    spec.label = std::move(label);
+    spec.type = ParameterType::Enum;
+    spec.defaultValue = choices.front();
+    spec.choices = std::move(choices);
+    spec.help = std::move(help);
+    spec.perStatement = perStatement;
+    return spec;
+}
+
+ParameterSpec integerSpec(std::string id, std::string label, std::int64_t def, std::int64_t min, std::int64_t max,
+                          std::string unit, std::string help, ParameterScale scale = ParameterScale::Linear) {
+    ParameterSpec spec;
+    spec.id = std::move(id);
+    spec.label = std::move(label);
+    spec.type = ParameterType::Integer;
+    spec.defaultValue = std::to_string(def);
+    spec.minimum = min;
+    spec.maximum = max;
+    spec.unit = std::move(unit);
+    spec.help = std::move(help);
+    spec.scale = scale;
+    return spec;
+}
+
+ParameterSpec booleanSpec(std::string id, std::string label, bool def, std::string help) {
+    ParameterSpec spec;
+    spec.id = std::move(id);
+    spec.label = std::move(label);
+    spec.type = ParameterType::Boolean;
+    spec.defaultValue = def ? "true" : "false";
+    spec.help = std::move(help);
+    return spec;
+}
+
+struct ConninfoDeleter {
+    void operator()(PQconninfoOption* options) const { PQconninfoFree(options); }
+};
+using Conninfo = std::unique_ptr<PQconninfoOption, ConninfoDeleter>;
+
+// libpq's own parse of a conninfo string or URI; the keyword -> value pairs that were given.
+std::map<std::string, std::string> parseTarget(const std::string& target) {
+    std::map<std::string, std::string> out;
+    if (target.empty()) {
+        return out;
+    }
+    char* error = nullptr;
+    Conninfo options(PQconninfoParse(target.c_str(), &error));
+    if (!options) {
+        std::string message = error ? oneLine(error) : "out of memory";
+        PQfreemem(error);
+        throw Error(ErrorKind::Usage, "postgres:" + maskSecrets(target) + ": " + message);
+    }
+    for (const PQconninfoOption* option = options.get(); option->keyword; ++option) {
+        if (option->val) {
+            out[option->keyword] = option->val;
+        }
+    }
+    return out;
+}
+
+std::string firstOfList(const std::string& list) {
+    return list.substr(0, list.find(','));
+}
+
+std::string fromEnvironment(const char* name) {
+    const char* value = std::getenv(name);
+    return value ? value : "";
+}
+
+bool isSocketPath(const std::string& host) {
+    return !host.empty() && (host.front() == '/' || host.front() == '@');
+}
+
+// conninfo quoting: single quotes around every value, backslash before ' and \.
+std::string quoted(const std::string& value) {
+    std::string out = "'";
+    for (char c : value) {
+        if (c == '\'' || c == '\\') {
+            out.push_back('\\');
+        }
+        out.push_back(c);
+    }
+    out.push_back('\'');
+    return out;
+}
+
+}  // namespace
+
+std::vector<ParameterSpec> PostgresDriver::parameters() const {
+    namespace param = pg::param;
+    std::vector<ParameterSpec> specs;
+    specs.push_back(enumSpec(param::ResultFormat, "Result format", {"text", "binary"},
+                             "Format libpq asks the server to send result values in (resultFormat of "
+                             "PQsendQueryPrepared / FETCH). Text is what psql and most drivers use.",
+                             true));
+    specs.push_back(enumSpec(param::ByteaOutput, "bytea_output", {"hex", "escape"},
+                             "How the server renders bytea in text format: hex is 2 + 2n characters for n "
+                             "bytes, escape keeps printable ASCII as one byte and writes the rest as \\ooo."));
+    specs.push_back(booleanSpec(param::StandardStrings, "standard_conforming_strings", true,
+                                "SET standard_conforming_strings: off makes backslashes in '...' literals escapes "
+                                "(the literal insert methods double them)."));
+    specs.push_back(enumSpec(param::FetchMode, "Fetch mode", {"single_row", "cursor", "whole"},
+                             "single_row: PQsetSingleRowMode, one row in memory at a time; cursor: DECLARE + "
+                             "FETCH n; whole: the complete result in client memory before the first row.",
+                             true));
+    auto fetchSize = integerSpec(param::FetchSize, "Cursor fetch size", 100, 1, 1'000'000, "rows",
+                                 "Rows per FETCH in cursor mode.", ParameterScale::Log);
+    fetchSize.perStatement = true;
+    specs.push_back(fetchSize);
+    specs.push_back(booleanSpec(param::DecodeTextBytea, "Decode text bytea", false,
+                                "Hand decoded bytes (PQunescapeBytea) to the reader instead of the hex/escape "
+                                "text as received; content bytes then count the decoded length."));
+    specs.push_back(enumSpec(param::ParamFormat, "Parameter format", {"binary", "text"},
+                             "Format of bound insert parameters: binary sends bytea as is, text sends \\x hex."));
+    specs.push_back(enumSpec(param::InsertMethod, "Insert method",
+                             {"prepared", "literal", "literal_legacy", "copy_text", "copy_binary"},
+                             "prepared: PQexecPrepared; literal: SQL text with PQescapeByteaConn (hex) and "
+                             "PQescapeLiteral; literal_legacy: PQescapeBytea (escape form); copy_text / "
+                             "copy_binary: COPY ... FROM STDIN. Large-object (oid) columns are written with "
+                             "lo_write whatever the method."));
+    auto pipeline = booleanSpec(param::Pipeline, "Pipeline inserts", false,
+                                "Send prepared inserts in libpq pipeline mode, syncing every 256 rows.");
+    pipeline.needs = "libpq >= 14";
+    specs.push_back(pipeline);
+    specs.push_back(integerSpec(param::LoChunkSize, "Large object chunk", 8192, 1, 64 * 1024 * 1024, "B",
+                                "Bytes per lo_write / lo_read call (lo_import uses 8 KiB).", ParameterScale::Log));
+    specs.push_back(enumSpec(param::SslMode, "sslmode",
+                             {"libpq", "disable", "allow", "prefer", "require", "verify-ca", "verify-full"},
+                             "libpq sslmode; 'libpq' leaves it to the connection string, PGSSLMODE or libpq's "
+                             "default (prefer)."));
+    specs.push_back(integerSpec(param::ConnectTimeout, "Connect timeout", 0, 0, 3600, "s",
+                                "libpq connect_timeout; 0 leaves it to the connection string or libpq."));
+    specs.push_back(integerSpec(param::StatementTimeout, "Statement timeout", 0, 0, 24 * 3600 * 1000, "ms",
+                                "SET statement_timeout; 0 = none."));
+    specs.push_back(enumSpec(param::ToastCompression, "default_toast_compression", {"server", "pglz", "lz4"},
+                             "SET default_toast_compression for values inserted by this session into columns "
+                             "without their own COMPRESSION; 'server' keeps the server's setting."));
+    specs.push_back(enumSpec(param::ColumnStorage, "Column STORAGE", {"default", "extended", "external", "main"},
+                             "ALTER TABLE ... SET STORAGE on the bytea/text columns of a table before rows are "
+                             "inserted into it (prepareInsert); 'default' leaves the table alone."));
+    specs.push_back(enumSpec(param::ColumnCompression, "Column COMPRESSION", {"default", "pglz", "lz4"},
+                             "ALTER TABLE ... SET COMPRESSION on the bytea/text columns of a table before rows "
+                             "are inserted into it (prepareInsert); 'default' leaves the table alone."));
+    return specs;
+}
+
+bool PostgresDriver::accepts(std::string_view target) const {
+    auto startsWith = [&](std::string_view prefix) {
+        if (target.size() < prefix.size()) {
+            return false;
+        }
+        for (std::size_t i = 0; i < prefix.size(); ++i) {
+            if (std::tolower(static_cast<unsigned char>(target[i])) != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    };
+    if (startsWith("postgresql://") || startsWith("postgres://")) {
+        return true;
+    }
+    // conninfo: "keyword=value ..." where libpq knows the keyword (so "a=b.db" paths are not taken).
+    std::size_t i = 0;
+    while (i < target.size() && std::isspace(static_cast<unsigned char>(target[i]))) {
+        ++i;
+    }
+    std::size_t start = i;
+    while (i < target.size() && (std::isalnum(static_cast<unsigned char>(target[i])) || target[i] == '_')) {
+        ++i;
+    }
+    std::size_t end = i;
+    while (i < target.size() && std::isspace(static_cast<unsigned char>(target[i]))) {
+        ++i;
+    }
+    if (end == start || i >= target.size() || target[i] != '=') {
+        return false;
+    }
+    char* error = nullptr;
+    Conninfo options(PQconninfoParse(std::string(target).c_str(), &error));
+    PQfreemem(error);
+    return options != nullptr;
+}
+
+std::unique_ptr<Session> PostgresDriver::connect(const ConnectionSpec& spec, const ParameterValues& values) const {
+    namespace param = pg::param;
+    // Keywords are processed in order and the last one wins: dbname first (expanded as a conninfo or URI),
+    // then what the ConnectionSpec and the tunables set explicitly.
+    std::vector<std::pair<std::string, std::string>> pairs;
+    if (!spec.target.empty()) {
+        pairs.emplace_back("dbname", spec.target);
+    }
+    if (!spec.user.empty()) {
+        pairs.emplace_back("user", spec.user);
+    }
+    if (!spec.password.empty()) {
+        pairs.emplace_back("password", spec.password);
+    }
+    if (const std::string& sslmode = textValue(values, param::SslMode); sslmode != "libpq") {
+        pairs.emplace_back("sslmode", sslmode);
+    }
+    if (const auto timeout = integerValue(values, param::ConnectTimeout); timeout > 0) {
+        pairs.emplace_back("connect_timeout", std::to_string(timeout));
+    }
+    pairs.emplace_back("fallback_application_name", "blobbench");
+
+    std::vector<const char*> keywords;
+    std::vector<const char*> settings;
+    for (const auto& [keyword, value] : pairs) {
+        keywords.push_back(keyword.c_str());
+        settings.push_back(value.c_str());
+    }
+    keywords.push_back(nullptr);
+    settings.push_back(nullptr);
+
+    // Secrets to scrub from any message: the spec's password and one written into the target.
+    std::vector<std::string> secrets;
+    if (!spec.password.empty()) {
+        secrets.push_back(spec.password);
+    }
+    try {
+        auto given = parseTarget(spec.target);
+        if (auto it = given.find("password"); it != given.end() && !it->second.empty()) {
+            secrets.push_back(it->second);
+        }
+    } catch (const Error&) {
+        // libpq reports the same syntax error on connect, in its own words.
+    }
+
+    PGconn* conn = PQconnectdbParams(keywords.data(), settings.data(), 1);
+    auto session = std::make_unique<PostgresSession>(conn, spec.label(), std::move(secrets), values);
+    if (!conn || PQstatus(conn) != CONNECTION_OK) {
+        throw Error(ErrorKind::Connect, spec.label() + ": connect: " + session->scrub(pg::messageOf(conn, nullptr)));
+    }
+    session->start();
+    return session;
+}
+
+std::optional<Endpoint> PostgresDriver::endpoint(const ConnectionSpec& spec) const {
+    auto given = parseTarget(spec.target);
+    auto pick = [&](const char* keyword, const char* variable) {
+        auto it = given.find(keyword);
+        std::string value = it != given.end() ? it->second : fromEnvironment(variable);
+        return firstOfList(value);
+    };
+    std::string host = pick("hostaddr", "PGHOSTADDR");
+    if (host.empty()) {
+        host = pick("host", "PGHOST");
+    }
+    if (isSocketPath(host)) {
+        return std::nullopt;  // a Unix-domain socket: nothing a TCP relay can stand in front of
+    }
+    if (host.empty()) {
+        host = "localhost";  // libpq would use its default socket; the TCP equivalent is localhost
+    }
+    std::string portText = pick("port", "PGPORT");
+    Endpoint endpoint;
+    endpoint.host = host;
+    endpoint.port = 5432;
+    if (!portText.empty()) {
+        char* end = nullptr;
+        long port = std::strtol(portText.c_str(), &end, 10);
+        if (*end != '\0' || port <= 0 || port > 65535) {
+            throw Error(ErrorKind::Usage, spec.label() + ": port '" + portText + "' is not a TCP port");
+        }
+        endpoint.port = static_cast<std::uint16_t>(port);
+    }
+    return endpoint;
+}
+
+ConnectionSpec PostgresDriver::redirected(const ConnectionSpec& spec, const Endpoint& to) const {
+    auto given = parseTarget(spec.target);
+    // Keep a host *name* as host: libpq then still uses it for .pgpass, SSL verify-full and SNI while
+    // hostaddr decides where the TCP connection goes. hostaddr also beats a PGHOSTADDR in the environment.
+    std::string host = firstOfList(given.count("host") ? given["host"] : fromEnvironment("PGHOST"));
+    if (host.empty() || isSocketPath(host)) {
+        host = to.host;
+    }
+    in6_addr address{};
+    if (inet_pton(AF_INET, to.host.c_str(), &address) == 1 || inet_pton(AF_INET6, to.host.c_str(), &address) == 1) {
+        given["host"] = host;
+        given["hostaddr"] = to.host;
+    } else {
+        given["host"] = to.host;
+        given.erase("hostaddr");
+    }
+    given["port"] = std::to_string(to.port);
+    std::string conninfo;
+    for (const auto& [keyword, value] : given) {
+        conninfo += (conninfo.empty() ? "" : " ") + keyword + "=" + quoted(value);
+    }
+    ConnectionSpec out = spec;
+    out.target = conninfo;
+    return out;
+}
+
+}  // namespace blobbench
