@@ -93,6 +93,9 @@ QJsonObject sampleToJson(const Sample& s) {
     o[QStringLiteral("title")] = qs(s.scenarioTitle);
     o[QStringLiteral("sql")] = qs(s.sql);
     o[QStringLiteral("repetition")] = s.repetition;
+    if (!s.point.empty()) {
+        o[QStringLiteral("point")] = mapToJson(s.point);
+    }
     o[QStringLiteral("startedAt")] = qs(s.startedAt);
     o[QStringLiteral("engine")] = qs(s.engine);
     o[QStringLiteral("connection")] = qs(s.connection);
@@ -140,6 +143,7 @@ Sample sampleFromJson(const QJsonObject& o) {
     s.scenarioTitle = str("title");
     s.sql = str("sql");
     s.repetition = o[QStringLiteral("repetition")].toInt();
+    s.point = mapFromJson(o[QStringLiteral("point")].toObject());
     s.startedAt = str("startedAt");
     s.engine = str("engine");
     s.connection = str("connection");
@@ -211,6 +215,14 @@ void writeSamplesJson(const QString& path, const SessionInfo& session, const std
     saveAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 
+QString pointLabel(const std::map<std::string, std::string>& point) {
+    QStringList parts;
+    for (const auto& [k, v] : point) {
+        parts << qs(k) + QLatin1Char('=') + qs(v);
+    }
+    return parts.join(QLatin1Char(';'));
+}
+
 QString csvField(const QString& text) {
     if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')) &&
         !text.contains(QLatin1Char('\r'))) {
@@ -226,7 +238,7 @@ void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
     lines << QStringLiteral(
         "run_id,scenario,repetition,engine,connection,server_version,client_version,status,elapsed_ms,connect_ms,"
         "prepare_ms,execute_ms,fetch_ms,rows,content_bytes,max_id,tap_send_bytes,tap_recv_bytes,tap_roundtrips,"
-        "native_recv_bytes,native_roundtrips,parameters,error");
+        "native_recv_bytes,native_roundtrips,parameters,error,point");
     auto ms = [](Nanos n) { return QString::number(static_cast<double>(n.count()) / 1e6, 'f', 3); };
     for (const auto& s : samples) {
         QStringList params;
@@ -245,7 +257,7 @@ void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
           << opt(s.nativeLogical.available, s.nativeLogical.counters.recvBytes)
           << opt(s.nativePhysical.available && s.nativePhysical.counters.roundTrips.has_value(),
                  s.nativePhysical.counters.roundTrips.value_or(0))
-          << params.join(QLatin1Char(';')) << qs(s.error);
+          << params.join(QLatin1Char(';')) << qs(s.error) << pointLabel(s.point);
         QStringList quoted;
         for (const auto& field : f) {
             quoted << csvField(field);

@@ -23,6 +23,9 @@ void writeSamplesJson(const QString& path, const SessionInfo& session, const std
 void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples);
 QString csvField(const QString& text);
 
+// "blob_api=true;mmap_size=0": a sweep point as one CSV field / label (ids in order); empty outside a sweep.
+QString pointLabel(const std::map<std::string, std::string>& point);
+
 inline QString qs(const std::string& text) { return QString::fromStdString(text); }
 
 }  // namespace blobbench

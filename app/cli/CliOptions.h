@@ -35,6 +35,13 @@ struct CliOptions {
     std::string jsonPath;
     std::string csvPath;
     bool quiet = false;
+    bool repeatSet = false;  // --repeat / --warmup given: they override a sweep's own counts
+    bool warmupSet = false;
+    // run PROJECT.blobbench.json (app/cli/ProjectCommand.cpp)
+    std::string sweep;
+    std::string markdownPath;
+    std::string compare;  // a run id of the project's history, "last", "previous", or a file
+    bool noSave = false;
 };
 
 CliOptions parseArguments(const std::vector<std::string>& args);

@@ -35,7 +35,27 @@ Sample sampleFor(const RunPlan& plan, const Scenario& scenario, const SessionInf
     return s;
 }
 
+// What a session depends on: the connection and the tunables applied at connect time.
+std::string sessionKey(const ConnectionSpec& c, const Driver& driver, const ParameterValues& resolved) {
+    std::string key = c.engine + '\n' + c.target + '\n' + c.user + '\n' + c.password + '\n' + c.role + '\n' +
+                      c.charset + '\n' + c.clientLibrary + '\n' + (c.readOnly ? "ro" : "rw");
+    for (const auto& spec : driver.parameters()) {
+        auto it = resolved.find(spec.id);
+        if (!spec.perStatement && it != resolved.end()) {
+            key += '\n' + spec.id + '=' + it->second;
+        }
+    }
+    return key;
+}
+
 }  // namespace
+
+void Runner::setKeepSession(bool keep) {
+    m_keepSession = keep;
+    if (!keep) {
+        m_kept.reset();
+    }
+}
 
 void Runner::cancel() {
     m_cancel.cancel();
@@ -61,16 +81,39 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     std::unique_ptr<Session> session;
     ParameterValues resolved;
     Nanos connectTime{0};
+    std::string key;
     try {
         const Driver& driver = driverById(plan.connection.engine);
         resolved = resolveParameters(driver.parameters(), plan.parameters);
-        const auto t0 = Clock::now();
-        session = driver.connect(plan.connection, resolved);
-        connectTime = Clock::now() - t0;
+        key = sessionKey(plan.connection, driver, resolved);
+        if (m_keepSession && m_kept && m_keptKey == key) {
+            session = std::move(m_kept);
+            connectTime = m_keptConnectTime;
+        } else {
+            m_kept.reset();  // closed before the new one opens: one connection at a time
+            const auto t0 = Clock::now();
+            session = driver.connect(plan.connection, resolved);
+            connectTime = Clock::now() - t0;
+        }
     } catch (const Error& e) {
         fail(e, "connect");
         return outcome;
     }
+    // Hands a healthy session back for the next run (an SQL error leaves the connection usable).
+    struct KeepForNextRun {
+        Runner* runner;
+        std::unique_ptr<Session>& session;
+        const RunOutcome& outcome;
+        const std::string& key;
+        Nanos connectTime;
+        ~KeepForNextRun() {
+            if (runner->m_keepSession && (outcome.ok || outcome.errorKind == ErrorKind::Sql)) {
+                runner->m_kept = std::move(session);
+                runner->m_keptKey = key;
+                runner->m_keptConnectTime = connectTime;
+            }
+        }
+    } keep{this, session, outcome, key, connectTime};
     {
         std::lock_guard lock(m_mutex);
         m_session = session.get();

@@ -51,8 +51,17 @@ public:
     // From any thread: stops the run at the next row or chunk, interrupting the engine call.
     void cancel();
 
+    // For sweeps: keep the session open after run() and reuse it in the next run() when the
+    // connection and every tunable that is not perStatement are unchanged (a reconnect costs more
+    // than the point it measures). Off by default; turning it off closes a kept session.
+    void setKeepSession(bool keep);
+
 private:
     CancelToken m_cancel;
+    bool m_keepSession = false;
+    std::unique_ptr<Session> m_kept;  // only touched by the thread that calls run()
+    std::string m_keptKey;
+    Nanos m_keptConnectTime{0};
     std::mutex m_mutex;
     Session* m_session = nullptr;  // guarded by m_mutex, for cancel()
 };
