@@ -121,6 +121,9 @@ public:
                 const QJsonValue child = o.value(keys[i]);
                 if (keys[i] == QLatin1String("samples") && child.isArray()) {
                     lines(child.toArray(), depth + 1);  // one sample a line
+                } else if (child.isArray() && keys[i] != QLatin1String("sql") && keys[i] != QLatin1String("setupSql") &&
+                           inlineArray(child.toArray(), depth + 1)) {
+                    // short lists of values on one line: ["0", "1024", "4096"]
                 } else {
                     pretty(child, depth + 1);
                 }
@@ -178,6 +181,26 @@ public:
     }
 
 private:
+    bool inlineArray(const QJsonArray& a, int depth) {
+        QByteArray line = "[";
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            if (a.at(i).isArray() || a.at(i).isObject()) {
+                return false;
+            }
+            if (i > 0) {
+                line += ", ";
+            }
+            JsonWriter one;
+            one.scalar(a.at(i));
+            line += one.m_out;
+        }
+        line += ']';
+        if (a.isEmpty() || line.size() + 2 * depth > 100) {
+            return false;
+        }
+        m_out += line;
+        return true;
+    }
     void lines(const QJsonArray& a, int depth) {
         if (a.isEmpty()) {
             m_out += "[]";
@@ -237,7 +260,8 @@ const QString kPasswordAdvice =
 
 QJsonObject connectionToJson(const ConnectionProfile& c, int index) {
     if (holdsPassword(c.target)) {
-        throw Error(ErrorKind::Usage, QString(L("connections[%1].target: ").arg(index) + kPasswordAdvice).toStdString());
+        throw Error(ErrorKind::Usage,
+                    QString(L("connections[%1].target: ").arg(index) + kPasswordAdvice).toStdString());
     }
     QJsonObject o;
     o[L("name")] = c.name;
@@ -256,14 +280,24 @@ QJsonObject connectionToJson(const ConnectionProfile& c, int index) {
     return o;
 }
 
+// SQL of several lines is written as an array of lines, so that a change diffs as a changed line.
+QJsonValue textOrLines(const QString& text) {
+    if (!text.contains(QLatin1Char('\n'))) {
+        return text;
+    }
+    return QJsonArray::fromStringList(text.split(QLatin1Char('\n')));
+}
+
 QJsonObject scenarioToJson(const ScenarioDef& s) {
     QJsonObject o;
     o[L("id")] = s.id;
     putText(o, "title", s.title);
     o[L("kind")] = s.kind;
     o[L("fetch")] = s.fetch;
-    putText(o, "setupSql", s.setupSql);
-    o[L("sql")] = s.sql;
+    if (!s.setupSql.isEmpty()) {
+        o[L("setupSql")] = textOrLines(s.setupSql);
+    }
+    o[L("sql")] = textOrLines(s.sql);
     putText(o, "scalarLabel", s.scalarLabel);
     if (!s.enabled) {
         o[L("enabled")] = false;
@@ -538,6 +572,27 @@ ConnectionProfile connectionFromJson(const QJsonValue& v, const QString& path) {
     return c;
 }
 
+// A string, or an array of lines (as textOrLines() writes multi-line SQL).
+QString textFromLines(const QJsonValue& v, const QString& path) {
+    if (v.isString()) {
+        return text(v, path, kMaxTextLength);
+    }
+    if (!v.isArray()) {
+        expected(path, "a string or an array of lines", v);
+    }
+    const QJsonArray a = v.toArray();
+    QStringList lines;
+    qsizetype total = 0;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        lines << text(a.at(i), item(path, i), kMaxTextLength);
+        total += lines.back().size() + 1;
+        if (total > kMaxTextLength) {
+            refuse(path, L("text longer than the limit of %1 characters").arg(kMaxTextLength));
+        }
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 ScenarioDef scenarioFromJson(const QJsonValue& v, const QString& path) {
     const QJsonObject o = object(v, path);
     Fields f(o, path, {"id", "title", "kind", "fetch", "setupSql", "sql", "scalarLabel", "enabled"}, {"id", "sql"});
@@ -553,8 +608,8 @@ ScenarioDef scenarioFromJson(const QJsonValue& v, const QString& path) {
     if (f.has("fetch")) {
         s.fetch = oneOf(f["fetch"], f.path("fetch"), {"content", "ids-only"});
     }
-    s.setupSql = f.text("setupSql", kMaxTextLength);
-    s.sql = f.text("sql", kMaxTextLength);
+    s.setupSql = f.has("setupSql") ? textFromLines(f["setupSql"], f.path("setupSql")) : QString();
+    s.sql = textFromLines(f["sql"], f.path("sql"));
     s.scalarLabel = f.text("scalarLabel");
     s.enabled = f.boolean("enabled", true);
     return s;
