@@ -124,8 +124,12 @@ public:
     void pointFinished(const SweepPoint& point, const RunOutcome& outcome) override {
         clear();
         for (const auto& p : summariseSamples(outcome.samples)) {
-            std::cout << (point.values.empty() ? std::string() : point.label() + ": ") << p.scenarioId.toStdString()
-                      << " median " << QString::number(p.elapsed.median, 'f', 3).toStdString()
+            std::cout << (point.values.empty() ? std::string() : point.label() + ": ") << p.scenarioId.toStdString();
+            if (p.elapsed.count == 0) {
+                std::cout << " failed\n";
+                continue;
+            }
+            std::cout << " median " << QString::number(p.elapsed.median, 'f', 3).toStdString()
                       << " ms (n=" << p.elapsed.count
                       << (p.failed ? ", " + std::to_string(p.failed) + " failed" : std::string()) << ")\n";
         }
@@ -209,6 +213,22 @@ int commandRunProject(const CliOptions& o) {
         spec.user = o.user;
     }
     const Driver& driver = driverById(spec.engine);
+    if (spec.engine == "sqlite") {
+        // Opening a missing SQLite file would create an empty one and fail on every scenario.
+        std::string file = spec.target;
+        for (const char* prefix : {"sqlite://", "sqlite:"}) {
+            if (file.starts_with(prefix)) {
+                file = file.substr(std::string(prefix).size());
+                break;
+            }
+        }
+        if (!QFileInfo::exists(q(file))) {
+            throw Error(ErrorKind::Data, o.database + ": the database " + file +
+                                             " does not exist (create the reference data set with: blobbench-cli "
+                                             "prepare sqlite:" +
+                                             file + ")");
+        }
+    }
     RunPlan plan;
     plan.runId = isoNow();
     plan.connection = spec;
