@@ -619,3 +619,19 @@ TEST(SampleJson, PointSurvivesJson) {
     EXPECT_EQ(back.point, s.point);
     EXPECT_FALSE(sampleToJson(makeSample("a", 0, 1)).contains(QStringLiteral("point")));
 }
+
+TEST(ProjectFile, TheDocumentedExampleLoads) {
+    QFile doc(QStringLiteral(BLOBBENCH_SOURCE_DIR "/docs/project-format.md"));
+    ASSERT_TRUE(doc.open(QIODevice::ReadOnly));
+    const QByteArray text = doc.readAll();
+    const qsizetype start = text.indexOf("```json\n");
+    ASSERT_GE(start, 0);
+    const qsizetype end = text.indexOf("```", start + 8);
+    const QByteArray example = text.mid(start + 8, end - start - 8);
+    const Project p = projectFromJson(example);
+    ASSERT_EQ(p.history.size(), 1u);
+    ASSERT_EQ(p.history[0].samples.size(), 1u);
+    EXPECT_EQ(p.history[0].samples[0].point.at("max_inline_blob_size"), "0");
+    EXPECT_EQ(p.history[0].samples[0].engine, "firebird");  // from sampleDefaults
+    EXPECT_EQ(expandSweep(p.sweeps[0].toSpec()).size(), 14u);
+}
