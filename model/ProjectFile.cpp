@@ -305,6 +305,15 @@ QJsonObject scenarioToJson(const ScenarioDef& s) {
     return o;
 }
 
+// Seeds are kept below 2^63 so that they read back as the whole numbers they are.
+qint64 seedValue(quint64 seed, const QString& what) {
+    if (seed > static_cast<quint64>(std::numeric_limits<qint64>::max())) {
+        throw Error(ErrorKind::Usage,
+                    QString(what + QLatin1String(": a seed above 2^63 - 1 cannot be saved")).toStdString());
+    }
+    return static_cast<qint64>(seed);
+}
+
 QJsonObject sweepToJson(const SweepDef& s) {
     QJsonObject o;
     o[L("name")] = s.name;
@@ -329,7 +338,7 @@ QJsonObject sweepToJson(const SweepDef& s) {
     o[L("warmups")] = s.warmups;
     o[L("randomOrder")] = s.randomOrder;
     if (s.seed != 0) {
-        o[L("seed")] = static_cast<qint64>(s.seed);
+        o[L("seed")] = seedValue(s.seed, L("sweeps: seed"));
     }
     return o;
 }
@@ -347,7 +356,7 @@ QJsonObject runToJson(const RunRecord& r) {
     putText(o, "sweep", r.sweepName);
     putText(o, "toolVersion", r.toolVersion);
     if (r.orderSeed != 0) {
-        o[L("orderSeed")] = static_cast<qint64>(r.orderSeed);
+        o[L("orderSeed")] = seedValue(r.orderSeed, L("history: orderSeed"));
     }
     if (r.link != LinkSettings{}) {
         o[L("link")] = linkToJson(r.link);

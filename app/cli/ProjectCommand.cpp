@@ -260,7 +260,9 @@ int commandRunProject(const CliOptions& o) {
         }
         SweepSpec sweep = it->toSpec();
         if (sweep.randomOrder && sweep.seed == 0) {
-            sweep.seed = (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+            // 53 bits: exact in every JSON reader (JavaScript's numbers included), never 0
+            std::random_device entropy;
+            sweep.seed = (((static_cast<std::uint64_t>(entropy()) << 32) ^ entropy()) & ((1ULL << 53) - 1)) | 1;
         }
         points = validatedPoints(sweep, driver.parameters());
         plan.repetitions = o.repeatSet ? o.repeat : sweep.repetitions;

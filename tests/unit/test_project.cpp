@@ -635,3 +635,14 @@ TEST(ProjectFile, TheDocumentedExampleLoads) {
     EXPECT_EQ(p.history[0].samples[0].engine, "firebird");  // from sampleDefaults
     EXPECT_EQ(expandSweep(p.sweeps[0].toSpec()).size(), 14u);
 }
+
+TEST(ProjectFile, SeedsRoundTripOrAreRefused) {
+    Project p = richProject();
+    p.sweeps[0].seed = (1ULL << 63) - 1;
+    p.history[0].orderSeed = (1ULL << 53) + 1;
+    const Project back = projectFromJson(projectToJson(p));
+    EXPECT_EQ(back.sweeps[0].seed, p.sweeps[0].seed);
+    EXPECT_EQ(back.history[0].orderSeed, p.history[0].orderSeed);
+    p.history[0].orderSeed = 1ULL << 63;
+    EXPECT_THROW(projectToJson(p), Error);
+}
