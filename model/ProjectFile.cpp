@@ -7,6 +7,8 @@
 #include <QJsonObject>
 #include <QSaveFile>
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <limits>
 #include <set>
 #include <utility>
@@ -31,65 +33,21 @@ QString L(const char* text) {
 // Writing: a small pretty printer, because QJsonDocument sorts the root like any other object and
 // indents the samples of a long history over dozens of lines each.
 
-void appendString(QByteArray& out, const QString& text) {
-    out += '"';
-    const QByteArray utf8 = text.toUtf8();
-    for (const char c : utf8) {
-        const auto u = static_cast<unsigned char>(c);
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            case '\b':
-                out += "\\b";
-                break;
-            case '\f':
-                out += "\\f";
-                break;
-            default:
-                if (u < 0x20) {
-                    static const char hex[] = "0123456789abcdef";
-                    out += "\\u00";
-                    out += hex[u >> 4];
-                    out += hex[u & 15];
-                } else {
-                    out += c;
-                }
-        }
-    }
-    out += '"';
-}
-
 void appendNumber(QByteArray& out, const QJsonValue& v) {
     constexpr qint64 none = std::numeric_limits<qint64>::min();
     const qint64 whole = v.toInteger(none);
     if (whole != none) {
         out += QByteArray::number(whole);
-        return;
+    } else {
+        appendJsonNumber(out, v.toDouble());
     }
-    const double d = v.toDouble();
-    if (!std::isfinite(d)) {
-        out += "null";
-        return;
-    }
-    out += QByteArray::number(d, 'g', QLocale::FloatingPointShortest);
 }
 
 class JsonWriter {
 public:
     QByteArray take() { return std::move(m_out); }
+    QByteArray& raw() { return m_out; }
+    void indent(int depth) { m_out.append(2 * depth, ' '); }
 
     void pretty(const QJsonValue& v, int depth, const QStringList* order = nullptr) {
         if (v.isObject()) {
@@ -116,11 +74,11 @@ public:
             m_out += "{\n";
             for (qsizetype i = 0; i < keys.size(); ++i) {
                 indent(depth + 1);
-                appendString(m_out, keys[i]);
+                appendJsonString(m_out, keys[i]);
                 m_out += ": ";
                 const QJsonValue child = o.value(keys[i]);
-                if (keys[i] == QLatin1String("samples") && child.isArray()) {
-                    lines(child.toArray(), depth + 1);  // one sample a line
+                if (auto raw = m_raw.find({depth, keys[i]}); raw != m_raw.end()) {
+                    raw->second(depth + 1);
                 } else if (child.isArray() && keys[i] != QLatin1String("sql") && keys[i] != QLatin1String("setupSql") &&
                            inlineArray(child.toArray(), depth + 1)) {
                     // short lists of values on one line: ["0", "1024", "4096"]
@@ -150,6 +108,12 @@ public:
         }
     }
 
+    // The value of `key` in the objects at `objectDepth` is written by `writer` instead (the
+    // history, too long to go through QJsonObject); the object holds a placeholder for it.
+    void setRaw(int objectDepth, const QString& key, std::function<void(int depth)> writer) {
+        m_raw[{objectDepth, key}] = std::move(writer);
+    }
+
     void compact(const QJsonValue& v) {
         if (v.isObject()) {
             const QJsonObject o = v.toObject();
@@ -160,7 +124,7 @@ public:
                     m_out += ',';
                 }
                 first = false;
-                appendString(m_out, it.key());
+                appendJsonString(m_out, it.key());
                 m_out += ':';
                 compact(it.value());
             }
@@ -201,23 +165,9 @@ private:
         m_out += line;
         return true;
     }
-    void lines(const QJsonArray& a, int depth) {
-        if (a.isEmpty()) {
-            m_out += "[]";
-            return;
-        }
-        m_out += "[\n";
-        for (qsizetype i = 0; i < a.size(); ++i) {
-            indent(depth + 1);
-            compact(a.at(i));
-            m_out += i + 1 < a.size() ? ",\n" : "\n";
-        }
-        indent(depth);
-        m_out += ']';
-    }
     void scalar(const QJsonValue& v) {
         if (v.isString()) {
-            appendString(m_out, v.toString());
+            appendJsonString(m_out, v.toString());
         } else if (v.isBool()) {
             m_out += v.toBool() ? "true" : "false";
         } else if (v.isDouble()) {
@@ -226,8 +176,8 @@ private:
             m_out += "null";
         }
     }
-    void indent(int depth) { m_out.append(2 * depth, ' '); }
     QByteArray m_out;
+    std::map<std::pair<int, QString>, std::function<void(int)>> m_raw;
 };
 
 void putText(QJsonObject& o, const char* key, const QString& value) {
@@ -343,66 +293,140 @@ QJsonObject sweepToJson(const SweepDef& s) {
     return o;
 }
 
-// Samples of one run share most of their context (SQL, versions, tunables): what every sample of
-// a scenario has in common is written once in sampleDefaults, each sample keeps only the rest.
-QJsonObject runToJson(const RunRecord& r) {
-    QJsonObject o;
-    o[L("runId")] = r.runId;
-    putText(o, "startedAt", r.startedAt);
-    putText(o, "finishedAt", r.finishedAt);
-    putText(o, "outcome", r.outcome);
-    putText(o, "machine", r.machine);
-    putText(o, "connection", r.connectionName);
-    putText(o, "sweep", r.sweepName);
-    putText(o, "toolVersion", r.toolVersion);
+// Samples of one run share most of their context (SQL, versions, tunables and their effects): what
+// every sample of a scenario at a sweep point has in common is written once, in sampleDefaults,
+// and each sample keeps only the rest (always its scenario and point, which find its group).
+// Written from sampleJsonFields() straight to bytes: a history of 100,000 samples is too long to
+// go through QJsonObject.
+void writeRun(JsonWriter& w, const RunRecord& r, int depth) {
+    QJsonObject header;
+    header[L("runId")] = r.runId;
+    putText(header, "startedAt", r.startedAt);
+    putText(header, "finishedAt", r.finishedAt);
+    putText(header, "outcome", r.outcome);
+    putText(header, "machine", r.machine);
+    putText(header, "connection", r.connectionName);
+    putText(header, "sweep", r.sweepName);
+    putText(header, "toolVersion", r.toolVersion);
     if (r.orderSeed != 0) {
-        o[L("orderSeed")] = seedValue(r.orderSeed, L("history: orderSeed"));
+        header[L("orderSeed")] = seedValue(r.orderSeed, L("history: orderSeed"));
     }
     if (r.link != LinkSettings{}) {
-        o[L("link")] = linkToJson(r.link);
+        header[L("link")] = linkToJson(r.link);
     }
-    std::vector<QJsonObject> samples;
+    std::vector<SampleFields> samples;
     samples.reserve(r.samples.size());
-    std::map<QString, std::vector<std::size_t>> byScenario;
+    // (scenario, point) -> the samples of the group, in order
+    std::map<std::pair<QByteArray, QByteArray>, std::vector<std::size_t>> groups;
     for (const auto& s : r.samples) {
-        samples.push_back(sampleToJson(s));
-        byScenario[qs(s.scenarioId)].push_back(samples.size() - 1);
+        samples.push_back(sampleJsonFields(s));
+        QByteArray scenario;
+        QByteArray point;
+        for (const auto& [key, value] : samples.back()) {
+            if (std::strcmp(key, "scenario") == 0) {
+                scenario = value;
+            } else if (std::strcmp(key, "point") == 0) {
+                point = value;
+            }
+        }
+        groups[{scenario, point}].push_back(samples.size() - 1);
     }
-    QJsonObject defaults;
-    for (const auto& [scenario, indices] : byScenario) {
-        if (indices.size() < 2) {
+    std::vector<std::vector<bool>> elided(samples.size());
+    QByteArray defaults;
+    for (const auto& [key, members] : groups) {
+        if (members.size() < 2) {
             continue;
         }
-        QJsonObject common = samples[indices.front()];
-        common.remove(L("scenario"));  // the key that finds the defaults stays in each sample
-        for (std::size_t i = 1; i < indices.size() && !common.isEmpty(); ++i) {
-            const QJsonObject& other = samples[indices[i]];
-            for (const QString& key : common.keys()) {
-                auto it = other.constFind(key);
-                if (it == other.constEnd() || it.value() != common.value(key)) {
-                    common.remove(key);
+        const SampleFields& first = samples[members.front()];
+        std::vector<bool> common(first.size(), true);
+        for (std::size_t k = 0; k < first.size(); ++k) {
+            const char* name = first[k].first;
+            if (std::strcmp(name, "scenario") == 0 || std::strcmp(name, "point") == 0) {
+                common[k] = false;
+                continue;
+            }
+            for (std::size_t m = 1; m < members.size() && common[k]; ++m) {
+                const SampleFields& other = samples[members[m]];
+                auto it = std::find_if(other.begin(), other.end(),
+                                       [&](const auto& f) { return std::strcmp(f.first, name) == 0; });
+                common[k] = it != other.end() && it->second == first[k].second;
+            }
+        }
+        if (std::none_of(common.begin(), common.end(), [](bool c) { return c; })) {
+            continue;
+        }
+        QByteArray values = "{";
+        for (std::size_t k = 0; k < first.size(); ++k) {
+            if (common[k]) {
+                if (values.size() > 1) {
+                    values += ',';
+                }
+                values += '"' + QByteArray(first[k].first) + "\":" + first[k].second;
+            }
+        }
+        values += '}';
+        defaults += defaults.isEmpty() ? "[\n" : ",\n";
+        defaults.append(2 * (depth + 2), ' ');
+        defaults += key.second.isEmpty() ? QByteArray() : "{\"point\":" + key.second + ',';
+        defaults +=
+            (key.second.isEmpty() ? "{" : "") + QByteArray("\"scenario\":") + key.first + ",\"values\":" + values + '}';
+        for (std::size_t m : members) {
+            const SampleFields& fields = samples[m];
+            std::vector<bool>& skip = elided[m];
+            skip.assign(fields.size(), false);
+            for (std::size_t k = 0; k < first.size(); ++k) {
+                if (!common[k]) {
+                    continue;
+                }
+                for (std::size_t j = 0; j < fields.size(); ++j) {
+                    if (std::strcmp(fields[j].first, first[k].first) == 0) {
+                        skip[j] = true;
+                    }
                 }
             }
         }
-        if (common.isEmpty()) {
-            continue;
-        }
-        for (std::size_t i : indices) {
-            for (auto it = common.begin(); it != common.end(); ++it) {
-                samples[i].remove(it.key());
+    }
+    const bool hasDefaults = !defaults.isEmpty();
+    if (hasDefaults) {
+        defaults += '\n';
+        defaults.append(2 * (depth + 1), ' ');
+        defaults += ']';
+        header[L("sampleDefaults")] = QJsonValue();  // placeholders for the raw writer
+    }
+    header[L("samples")] = QJsonValue();
+    QByteArray samplesText;
+    if (samples.empty()) {
+        samplesText = "[]";
+    } else {
+        samplesText.reserve(static_cast<qsizetype>(samples.size()) * 256);
+        samplesText += "[\n";
+        for (std::size_t m = 0; m < samples.size(); ++m) {
+            samplesText.append(2 * (depth + 2), ' ');
+            samplesText += '{';
+            bool firstKey = true;
+            for (std::size_t j = 0; j < samples[m].size(); ++j) {
+                if (!elided[m].empty() && elided[m][j]) {
+                    continue;
+                }
+                if (!firstKey) {
+                    samplesText += ',';
+                }
+                firstKey = false;
+                samplesText += '"';
+                samplesText += samples[m][j].first;
+                samplesText += "\":";
+                samplesText += samples[m][j].second;
             }
+            samplesText += m + 1 < samples.size() ? "},\n" : "}\n";
         }
-        defaults[scenario] = common;
+        samplesText.append(2 * (depth + 1), ' ');
+        samplesText += ']';
     }
-    if (!defaults.isEmpty()) {
-        o[L("sampleDefaults")] = defaults;
-    }
-    QJsonArray array;
-    for (auto& s : samples) {
-        array.append(std::move(s));
-    }
-    o[L("samples")] = array;
-    return o;
+    JsonWriter out;
+    out.setRaw(depth, L("sampleDefaults"), [&](int) { out.raw() += defaults; });
+    out.setRaw(depth, L("samples"), [&](int) { out.raw() += samplesText; });
+    out.pretty(header, depth);
+    w.raw() += out.take();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -700,13 +724,14 @@ void wireStatsCheck(const QJsonValue& v, const QString& path) {
 }
 
 // The sample as sampleToJson() writes it, checked before sampleFromJson() reads it.
-void sampleCheck(const QJsonObject& o, const QString& path) {
+void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
     Fields f(o, path,
              {"runId",  "scenario",   "title",         "sql",           "repetition",    "point",      "startedAt",
               "engine", "connection", "serverVersion", "clientVersion", "negotiated",    "parameters", "effects",
               "phases", "rows",       "contentBytes",  "valuesRead",    "valuesSkipped", "maxId",      "scalarLabel",
               "scalar", "wire",       "status",        "error"},
-             {"scenario", "repetition", "phases", "status"});
+             complete ? std::initializer_list<const char*>{"scenario", "repetition", "phases", "status"}
+                      : std::initializer_list<const char*>{});
     constexpr qint64 maxCount = std::numeric_limits<qint64>::max();
     for (const char* k : {"runId", "scenario", "title", "startedAt", "engine", "connection", "serverVersion",
                           "clientVersion", "scalarLabel"}) {
@@ -733,13 +758,16 @@ void sampleCheck(const QJsonObject& o, const QString& path) {
             e.boolean("inEffect", true);
         }
     }
-    const QJsonObject phases = object(f["phases"], f.path("phases"));
-    Fields p(phases, f.path("phases"), {"connectNs", "prepareNs", "executeNs", "fetchNs", "elapsedNs", "elapsedMs"});
-    for (const char* k : {"connectNs", "prepareNs", "executeNs", "fetchNs", "elapsedNs"}) {
-        p.whole(k, 0, maxCount, 0);
-    }
-    if (p.has("elapsedMs") && !p["elapsedMs"].isDouble()) {
-        expected(p.path("elapsedMs"), "a number", p["elapsedMs"]);
+    if (f.has("phases")) {
+        const QJsonObject phases = object(f["phases"], f.path("phases"));
+        Fields p(phases, f.path("phases"),
+                 {"connectNs", "prepareNs", "executeNs", "fetchNs", "elapsedNs", "elapsedMs"});
+        for (const char* k : {"connectNs", "prepareNs", "executeNs", "fetchNs", "elapsedNs"}) {
+            p.whole(k, 0, maxCount, 0);
+        }
+        if (p.has("elapsedMs") && !p["elapsedMs"].isDouble()) {
+            expected(p.path("elapsedMs"), "a number", p["elapsedMs"]);
+        }
     }
     for (const char* k : {"rows", "contentBytes", "valuesRead", "valuesSkipped"}) {
         f.whole(k, 0, maxCount, 0);
@@ -754,7 +782,9 @@ void sampleCheck(const QJsonObject& o, const QString& path) {
             }
         }
     }
-    oneOf(f["status"], f.path("status"), {"complete", "failed", "cancelled"});
+    if (f.has("status")) {
+        oneOf(f["status"], f.path("status"), {"complete", "failed", "cancelled"});
+    }
 }
 
 RunRecord runFromJson(QJsonObject o, const QString& path) {
@@ -778,14 +808,37 @@ RunRecord runFromJson(QJsonObject o, const QString& path) {
     if (f.has("link")) {
         r.link = linkFromJson(f["link"], f.path("link"));
     }
-    QJsonObject defaults;
+    // (scenario, point) -> the group's sample and which keys it sets
+    struct Group {
+        Sample base;
+        QStringList keys;
+    };
+    std::map<std::pair<std::string, std::map<std::string, std::string>>, Group> groups;
     if (f.has("sampleDefaults")) {
-        defaults = object(f["sampleDefaults"], f.path("sampleDefaults"));
-        for (auto it = defaults.begin(); it != defaults.end(); ++it) {
-            const QString at = child(f.path("sampleDefaults"), it.key().left(64));
-            const QJsonObject d = object(it.value(), at);
-            if (d.contains(L("scenario"))) {
-                refuse(child(at, L("scenario")), L("unknown key"));
+        const QString dp = f.path("sampleDefaults");
+        const QJsonArray defaults = array(f["sampleDefaults"], dp, static_cast<qsizetype>(kMaxCount));
+        for (qsizetype i = 0; i < defaults.size(); ++i) {
+            const QString at = item(dp, i);
+            const QJsonObject go = object(defaults.at(i), at);
+            Fields g(go, at, {"scenario", "point", "values"}, {"scenario", "values"});
+            const QString scenario = g.text("scenario");
+            std::map<std::string, std::string> point;
+            if (g.has("point")) {
+                stringMap(g["point"], g.path("point"));
+                point = sampleFromJson(QJsonObject{{L("point"), g["point"]}}).point;
+            }
+            const QJsonObject values = object(g["values"], g.path("values"));
+            if (values.contains(L("scenario")) || values.contains(L("point"))) {
+                refuse(g.path("values"), L("scenario and point belong beside values, not in them"));
+            }
+            sampleCheck(values, g.path("values"), false);
+            Group group;
+            group.base.scenarioId = scenario.toStdString();
+            group.base.point = point;
+            applySampleJson(group.base, values);
+            group.keys = values.keys();
+            if (!groups.emplace(std::make_pair(group.base.scenarioId, point), std::move(group)).second) {
+                refuse(at, L("a second group for scenario '%1' at the same point").arg(scenario.left(64)));
             }
         }
     }
@@ -796,24 +849,33 @@ RunRecord runFromJson(QJsonObject o, const QString& path) {
     QJsonArray samples = array(f["samples"], samplesPath, std::numeric_limits<int>::max());
     o = QJsonObject();  // the samples array now holds the only reference: each sample is freed once read
     r.samples.reserve(static_cast<std::size_t>(samples.size()));
+    const Group none;
     for (qsizetype i = 0; i < samples.size(); ++i) {
         const QString at = item(samplesPath, i);
-        QJsonObject s = object(samples.at(i), at);
+        const QJsonObject s = object(samples.at(i), at);
         samples[i] = QJsonValue();
-        const QJsonValue scenario = s.value(L("scenario"));
-        if (scenario.isString()) {
-            const QJsonValue d = defaults.value(scenario.toString());
-            if (d.isObject()) {
-                const QJsonObject common = d.toObject();
-                for (auto it = common.begin(); it != common.end(); ++it) {
-                    if (!s.contains(it.key())) {
-                        s.insert(it.key(), it.value());
-                    }
-                }
+        sampleCheck(s, at, false);
+        if (!s.contains(L("scenario"))) {
+            refuse(child(at, L("scenario")), L("missing"));
+        }
+        std::map<std::string, std::string> point;
+        const QJsonValue pv = s.value(L("point"));
+        if (pv.isObject()) {
+            const QJsonObject po = pv.toObject();
+            for (auto it = po.begin(); it != po.end(); ++it) {
+                point[it.key().toStdString()] = it.value().toString().toStdString();
             }
         }
-        sampleCheck(s, at);
-        r.samples.push_back(sampleFromJson(s));
+        auto g = groups.find({s.value(L("scenario")).toString().toStdString(), point});
+        const Group& group = g == groups.end() ? none : g->second;
+        for (const char* required : {"repetition", "phases", "status"}) {
+            if (!s.contains(L(required)) && !group.keys.contains(L(required))) {
+                refuse(child(at, L(required)), L("missing"));
+            }
+        }
+        Sample sample = group.base;
+        applySampleJson(sample, s);
+        r.samples.push_back(std::move(sample));
     }
     return r;
 }
@@ -937,12 +999,23 @@ QByteArray projectToJson(const Project& project) {
     }
     root[L("sweeps")] = sweeps;
     root[L("chartSettings")] = project.chartSettings;
-    QJsonArray history;
-    for (const auto& r : project.history) {
-        history.append(runToJson(r));
-    }
-    root[L("history")] = history;
+    root[L("history")] = QJsonValue();  // written raw, below
     JsonWriter writer;
+    writer.setRaw(0, L("history"), [&](int depth) {
+        QByteArray& out = writer.raw();
+        if (project.history.empty()) {
+            out += "[]";
+            return;
+        }
+        out += "[\n";
+        for (std::size_t i = 0; i < project.history.size(); ++i) {
+            writer.indent(depth + 1);
+            writeRun(writer, project.history[i], depth + 1);
+            out += i + 1 < project.history.size() ? ",\n" : "\n";
+        }
+        writer.indent(depth);
+        out += ']';
+    });
     writer.pretty(root, 0, &kRootOrder);
     QByteArray out = writer.take();
     out += '\n';

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -212,7 +213,8 @@ TEST(ProjectFile, RoundTripIsByteIdentical) {
     EXPECT_TRUE(text.contains(QStringLiteral("\"sql\": [\n")));
     EXPECT_TRUE(text.contains(QStringLiteral("\"values\": [\"false\", \"true\"]")));
     EXPECT_TRUE(text.contains(QStringLiteral("\"sampleDefaults\"")));
-    EXPECT_EQ(text.count(QStringLiteral("\"serverVersion\"")), 3);  // all-blobs' defaults, warm-up, varchar
+    // Defaults of all-blobs at its two points, and the single samples of warm-up and varchar.
+    EXPECT_EQ(text.count(QStringLiteral("\"serverVersion\"")), 4);
     EXPECT_TRUE(text.endsWith(QLatin1Char('\n')));
 }
 
@@ -368,8 +370,17 @@ TEST(ProjectFile, BrokenFilesAreRefusedWithTheirPath) {
          R"({"formatVersion": 1, "history": [{"runId": "r", "samples": [{"scenario": "a", "repetition": 0, "status": "complete"}]}]})",
          "history[0].samples[0].phases: missing"},
         {"defaults with a wrong type",
-         R"({"formatVersion": 1, "history": [{"runId": "r", "sampleDefaults": {"a": {"rows": true}}, "samples": [{"scenario": "a", "repetition": 0, "phases": {}, "status": "complete"}]}]})",
-         "history[0].samples[0].rows: expected a whole number, found a boolean"},
+         R"({"formatVersion": 1, "history": [{"runId": "r", "sampleDefaults": [{"scenario": "a", "values": {"rows": true}}], "samples": [{"scenario": "a", "repetition": 0, "phases": {}, "status": "complete"}]}]})",
+         "history[0].sampleDefaults[0].values.rows: expected a whole number, found a boolean"},
+        {"defaults without status, sample without status",
+         R"({"formatVersion": 1, "history": [{"runId": "r", "sampleDefaults": [{"scenario": "a", "values": {"rows": 1}}], "samples": [{"scenario": "a", "repetition": 0, "phases": {}}]}]})",
+         "history[0].samples[0].status: missing"},
+        {"sample without scenario",
+         R"({"formatVersion": 1, "history": [{"runId": "r", "samples": [{"repetition": 0, "phases": {}, "status": "complete"}]}]})",
+         "history[0].samples[0].scenario: missing"},
+        {"two groups for one point",
+         R"({"formatVersion": 1, "history": [{"runId": "r", "sampleDefaults": [{"scenario": "a", "values": {}}, {"scenario": "a", "values": {}}]}]})",
+         "history[0].sampleDefaults[1]: a second group for scenario 'a'"},
         {"wire counters wrong",
          R"({"formatVersion": 1, "history": [{"runId": "r", "samples": [{"scenario": "a", "repetition": 0, "phases": {}, "status": "complete", "wire": {"tap": {"available": 1}}}]}]})",
          "history[0].samples[0].wire.tap.available: expected true or false, found a number"},
@@ -630,8 +641,9 @@ TEST(ProjectFile, TheDocumentedExampleLoads) {
     const QByteArray example = text.mid(start + 8, end - start - 8);
     const Project p = projectFromJson(example);
     ASSERT_EQ(p.history.size(), 1u);
-    ASSERT_EQ(p.history[0].samples.size(), 1u);
-    EXPECT_EQ(p.history[0].samples[0].point.at("max_inline_blob_size"), "0");
+    ASSERT_EQ(p.history[0].samples.size(), 2u);
+    EXPECT_EQ(p.history[0].samples[1].point.at("max_inline_blob_size"), "0");
+    EXPECT_EQ(p.history[0].samples[1].rows, 10000u);
     EXPECT_EQ(p.history[0].samples[0].engine, "firebird");  // from sampleDefaults
     EXPECT_EQ(expandSweep(p.sweeps[0].toSpec()).size(), 14u);
 }
@@ -645,4 +657,35 @@ TEST(ProjectFile, SeedsRoundTripOrAreRefused) {
     EXPECT_EQ(back.history[0].orderSeed, p.history[0].orderSeed);
     p.history[0].orderSeed = 1ULL << 63;
     EXPECT_THROW(projectToJson(p), Error);
+}
+
+TEST(SampleJson, FastFieldsAgreeWithSampleToJson) {
+    std::vector<Sample> samples = richProject().history[0].samples;
+    Sample odd = makeSample("x", 2, 0.001);
+    odd.tap = WireStats::of(WireCounters{1, 2, 3, 4, std::nullopt});
+    odd.error = std::string("control \x01 chars, \"quotes\", back\\slash, unicode \xc3\xa9, tab\t");
+    odd.effects.push_back({"k", "v", "", false, "why\nnot"});
+    odd.phases.fetch = Nanos(std::int64_t(1) << 60);
+    odd.contentBytes = std::uint64_t(1) << 62;
+    samples.push_back(odd);
+    for (const auto& s : samples) {
+        QByteArray line = "{";
+        const char* previous = "";
+        for (const auto& [key, value] : sampleJsonFields(s)) {
+            EXPECT_LT(std::strcmp(previous, key), 0) << "keys out of order at " << key;
+            previous = key;
+            line += (line.size() > 1 ? ",\"" : "\"") + QByteArray(key) + "\":" + value;
+        }
+        line += '}';
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
+        ASSERT_EQ(error.error, QJsonParseError::NoError) << error.errorString().toStdString() << line.toStdString();
+        EXPECT_EQ(doc.object(), sampleToJson(s)) << line.toStdString();
+        Sample back = makeSample("other", 9, 99);  // applied onto a different sample (no point: keys absent stay)
+        back.maxId.reset();
+        back.scalar.reset();
+        back.error.clear();
+        applySampleJson(back, doc.object());
+        EXPECT_EQ(sampleToJson(back), sampleToJson(s));
+    }
 }
