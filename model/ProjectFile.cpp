@@ -347,6 +347,11 @@ void writeRun(JsonWriter& w, const RunRecord& r, int depth) {
             }
             for (std::size_t m = 1; m < members.size() && common[k]; ++m) {
                 const SampleFields& other = samples[members[m]];
+                // The keys are the same literals in the same order unless optional ones differ.
+                if (k < other.size() && other[k].first == name) {
+                    common[k] = other[k].second == first[k].second;
+                    continue;
+                }
                 auto it = std::find_if(other.begin(), other.end(),
                                        [&](const auto& f) { return std::strcmp(f.first, name) == 0; });
                 common[k] = it != other.end() && it->second == first[k].second;
@@ -376,6 +381,10 @@ void writeRun(JsonWriter& w, const RunRecord& r, int depth) {
             skip.assign(fields.size(), false);
             for (std::size_t k = 0; k < first.size(); ++k) {
                 if (!common[k]) {
+                    continue;
+                }
+                if (k < fields.size() && fields[k].first == first[k].first) {
+                    skip[k] = true;
                     continue;
                 }
                 for (std::size_t j = 0; j < fields.size(); ++j) {
@@ -850,6 +859,9 @@ RunRecord runFromJson(QJsonObject o, const QString& path) {
     o = QJsonObject();  // the samples array now holds the only reference: each sample is freed once read
     r.samples.reserve(static_cast<std::size_t>(samples.size()));
     const Group none;
+    const Group* group = nullptr;
+    QJsonValue lastScenario;
+    QJsonValue lastPoint;
     for (qsizetype i = 0; i < samples.size(); ++i) {
         const QString at = item(samplesPath, i);
         const QJsonObject s = object(samples.at(i), at);
@@ -858,22 +870,28 @@ RunRecord runFromJson(QJsonObject o, const QString& path) {
         if (!s.contains(L("scenario"))) {
             refuse(child(at, L("scenario")), L("missing"));
         }
-        std::map<std::string, std::string> point;
-        const QJsonValue pv = s.value(L("point"));
-        if (pv.isObject()) {
-            const QJsonObject po = pv.toObject();
-            for (auto it = po.begin(); it != po.end(); ++it) {
-                point[it.key().toStdString()] = it.value().toString().toStdString();
+        // Consecutive samples mostly share their group: look it up only when scenario or point change.
+        const QJsonValue scenarioValue = s.value(L("scenario"));
+        const QJsonValue pointValue = s.value(L("point"));
+        if (group == nullptr || scenarioValue != lastScenario || pointValue != lastPoint) {
+            std::map<std::string, std::string> point;
+            if (pointValue.isObject()) {
+                const QJsonObject po = pointValue.toObject();
+                for (auto it = po.begin(); it != po.end(); ++it) {
+                    point[it.key().toStdString()] = it.value().toString().toStdString();
+                }
             }
+            auto g = groups.find({scenarioValue.toString().toStdString(), point});
+            group = g == groups.end() ? &none : &g->second;
+            lastScenario = scenarioValue;
+            lastPoint = pointValue;
         }
-        auto g = groups.find({s.value(L("scenario")).toString().toStdString(), point});
-        const Group& group = g == groups.end() ? none : g->second;
         for (const char* required : {"repetition", "phases", "status"}) {
-            if (!s.contains(L(required)) && !group.keys.contains(L(required))) {
+            if (!s.contains(L(required)) && !group->keys.contains(L(required))) {
                 refuse(child(at, L(required)), L("missing"));
             }
         }
-        Sample sample = group.base;
+        Sample sample = group->base;
         applySampleJson(sample, s);
         r.samples.push_back(std::move(sample));
     }

@@ -226,10 +226,17 @@ void applySampleJson(Sample& s, const QJsonObject& o) {
 
 void appendJsonString(QByteArray& out, std::string_view utf8) {
     static const char hex[] = "0123456789abcdef";
+    out.reserve(out.size() + static_cast<qsizetype>(utf8.size()) + 2);
     out += '"';
-    for (const char c : utf8) {
-        const auto u = static_cast<unsigned char>(c);
-        switch (c) {
+    std::size_t run = 0;  // start of the characters that need no escape, appended in one go
+    for (std::size_t i = 0; i < utf8.size(); ++i) {
+        const auto u = static_cast<unsigned char>(utf8[i]);
+        if (u >= 0x20 && u != '"' && u != '\\') {
+            continue;
+        }
+        out.append(utf8.data() + run, static_cast<qsizetype>(i - run));
+        run = i + 1;
+        switch (u) {
             case '"':
                 out += "\\\"";
                 break;
@@ -252,15 +259,12 @@ void appendJsonString(QByteArray& out, std::string_view utf8) {
                 out += "\\f";
                 break;
             default:
-                if (u < 0x20) {
-                    out += "\\u00";
-                    out += hex[u >> 4];
-                    out += hex[u & 15];
-                } else {
-                    out += c;
-                }
+                out += "\\u00";
+                out += hex[u >> 4];
+                out += hex[u & 15];
         }
     }
+    out.append(utf8.data() + run, static_cast<qsizetype>(utf8.size() - run));
     out += '"';
 }
 
