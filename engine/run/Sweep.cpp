@@ -162,7 +162,10 @@ std::vector<SweepPoint> validatedPoints(const SweepSpec& sweep, const std::vecto
         }
     }
     for (auto& point : points) {
-        for (auto& [id, value] : point.values) {
+        for (auto& entry : point.values) {
+            // (a named entry rather than a structured binding: clang before 16 cannot capture those)
+            const std::string& id = entry.first;
+            std::string& value = entry.second;
             const auto& spec =
                 *std::find_if(specs.begin(), specs.end(), [&](const ParameterSpec& s) { return s.id == id; });
             try {
