@@ -101,10 +101,10 @@ struct RunRecord {
     QString sweepName;
     LinkSettings link;
     std::vector<Sample> samples;
-    QString toolVersion;  // blobbench's version
+    QString toolVersion;    // blobbench's version
     quint64 orderSeed = 0;  // the seed of a randomised point order (0: natural order)
-    QString finishedAt;   // empty while running, or when the run was cut short by a crash
-    QString outcome;      // "complete", "failed: <one line>", "cancelled"; empty while running
+    QString finishedAt;     // empty while running, or when the run was cut short by a crash
+    QString outcome;        // "complete", "failed: <one line>", "cancelled"; empty while running
 };
 
 struct Project {
