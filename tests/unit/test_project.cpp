@@ -97,7 +97,10 @@ Project richProject() {
     grid.seed = 42;
     p.sweeps.push_back(grid);
     p.chartSettings = QJsonObject{{QStringLiteral("x"), QStringLiteral("mmap_size")},
-                                  {QStringLiteral("series"), QJsonArray{1, 2.5, QStringLiteral("three")}}};
+                                  {QStringLiteral("series"), QJsonArray{1, 2.5, QStringLiteral("three")}},
+                                  // keys the writer treats specially elsewhere: ordinary here
+                                  {QStringLiteral("history"), QJsonObject{{QStringLiteral("samples"), 3}}},
+                                  {QStringLiteral("samples"), QJsonArray{QJsonObject{{QStringLiteral("a"), 1}}}}};
     RunRecord run;
     run.runId = QStringLiteral("2026-11-29T10:00:00.000Z");
     run.startedAt = run.runId;
