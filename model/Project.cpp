@@ -1,6 +1,8 @@
 #include "model/Project.h"
 
+#include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
 #include <QStandardPaths>
 
 #include "engine/data/ReferenceSuite.h"
@@ -10,7 +12,11 @@ namespace blobbench {
 ConnectionSpec ConnectionProfile::toSpec(const QString& password) const {
     ConnectionSpec spec;
     spec.engine = engine.toStdString();
-    spec.target = target.toStdString();
+    QString expanded = target;
+    if (expanded.contains(QLatin1String("${DATA}"))) {
+        expanded.replace(QLatin1String("${DATA}"), QFileInfo(defaultSqlitePath()).path());
+    }
+    spec.target = expanded.toStdString();
     spec.user = user.toStdString();
     spec.password = password.toStdString();
     spec.role = role.toStdString();
@@ -41,6 +47,38 @@ ScenarioDef ScenarioDef::fromScenario(const Scenario& s) {
     d.sql = QString::fromStdString(s.sql);
     d.scalarLabel = QString::fromStdString(s.scalarLabel);
     return d;
+}
+
+SweepSpec SweepDef::toSpec() const {
+    SweepSpec spec;
+    spec.name = name.toStdString();
+    for (const auto& axis : axes) {
+        SweepAxisSpec a;
+        a.parameter = axis.parameter.toStdString();
+        for (const auto& v : axis.values) {
+            a.values.push_back(v.toStdString());
+        }
+        if (axis.range) {
+            a.range = SweepRange{axis.range->from, axis.range->to, axis.range->points,
+                                 axis.range->logarithmic ? SweepSpacing::Log : SweepSpacing::Linear};
+        }
+        spec.axes.push_back(std::move(a));
+    }
+    spec.repetitions = repetitions;
+    spec.warmups = warmups;
+    spec.randomOrder = randomOrder;
+    spec.seed = seed;
+    return spec;
+}
+
+QStringList axisValues(const SweepAxis& axis) {
+    SweepDef one;
+    one.axes.push_back(axis);
+    QStringList out;
+    for (const auto& v : expandAxis(one.toSpec().axes.front())) {
+        out << QString::fromStdString(v);
+    }
+    return out;
 }
 
 const ConnectionProfile* Project::current() const {
@@ -205,6 +243,18 @@ void ProjectDocument::appendSample(const QString& runId, const Sample& sample) {
             it->samples.push_back(sample);
             touch();
             emit sampleAppended(runId, sample);
+            return;
+        }
+    }
+}
+
+void ProjectDocument::finishRun(const QString& runId, const QString& outcome) {
+    for (auto it = m_project.history.rbegin(); it != m_project.history.rend(); ++it) {
+        if (it->runId == runId) {
+            it->finishedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+            it->outcome = outcome;
+            touch();
+            emit runFinished(runId);
             return;
         }
     }

@@ -5,11 +5,13 @@
 #include <QString>
 #include <QStringList>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "engine/core/Sample.h"
 #include "engine/drivers/Driver.h"
 #include "engine/run/Scenario.h"
+#include "engine/run/Sweep.h"
 
 namespace blobbench {
 
@@ -36,6 +38,8 @@ struct ConnectionProfile {
     LinkSettings link;
     bool operator==(const ConnectionProfile&) const = default;
 
+    // `target` may name the data directory as ${DATA} (BLOBBENCH_DATA_DIR or the user's data
+    // directory), so that shipped presets run as they are; toSpec() expands it.
     ConnectionSpec toSpec(const QString& password = {}) const;
 };
 
@@ -55,10 +59,21 @@ struct ScenarioDef {
     static ScenarioDef fromScenario(const Scenario& scenario);
 };
 
-// One swept tunable: the values it takes, in order (ranges are expanded when defined).
+// A range of whole numbers for a sweep axis (see SweepRange in engine/run/Sweep.h).
+struct SweepRangeDef {
+    qint64 from = 0;
+    qint64 to = 0;
+    int points = 0;
+    bool logarithmic = false;
+    bool operator==(const SweepRangeDef&) const = default;
+};
+
+// One swept tunable: the values it takes, in order, or a range (then `values` stays empty and
+// axisValues() expands the range).
 struct SweepAxis {
     QString parameter;
     QStringList values;
+    std::optional<SweepRangeDef> range;
     bool operator==(const SweepAxis&) const = default;
 };
 
@@ -68,8 +83,14 @@ struct SweepDef {
     int repetitions = 1;
     int warmups = 0;
     bool randomOrder = false;
+    quint64 seed = 0;  // randomOrder: 0 = a new order each run (the seed used is kept in the run)
     bool operator==(const SweepDef&) const = default;
+
+    SweepSpec toSpec() const;
 };
+
+// The values of an axis, a range expanded; throws Error(Usage) for an empty or inverted one.
+QStringList axisValues(const SweepAxis& axis);
 
 // One run with its full context; samples are appended as they arrive.
 struct RunRecord {
@@ -80,6 +101,10 @@ struct RunRecord {
     QString sweepName;
     LinkSettings link;
     std::vector<Sample> samples;
+    QString toolVersion;    // blobbench's version
+    quint64 orderSeed = 0;  // the seed of a randomised point order (0: natural order)
+    QString finishedAt;     // empty while running, or when the run was cut short by a crash
+    QString outcome;        // "complete", "failed: <one line>", "cancelled"; empty while running
 };
 
 struct Project {
@@ -131,6 +156,7 @@ public:
 
     void beginRun(const RunRecord& record);
     void appendSample(const QString& runId, const Sample& sample);
+    void finishRun(const QString& runId, const QString& outcome);
 
 signals:
     void projectReset();
@@ -140,6 +166,7 @@ signals:
     void parametersChanged(const QString& engine);
     void runStarted(const QString& runId);
     void sampleAppended(const QString& runId, const blobbench::Sample& sample);
+    void runFinished(const QString& runId);
     void dirtyChanged(bool dirty);
 
 private:

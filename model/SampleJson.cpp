@@ -4,14 +4,19 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QStringList>
+#include <cmath>
 
 #include "engine/core/Error.h"
 
 namespace blobbench {
 namespace {
 
-QJsonValue number(std::uint64_t n) { return QJsonValue(static_cast<qint64>(n)); }
-qint64 nanos(Nanos n) { return static_cast<qint64>(n.count()); }
+QJsonValue number(std::uint64_t n) {
+    return QJsonValue(static_cast<qint64>(n));
+}
+qint64 nanos(Nanos n) {
+    return static_cast<qint64>(n.count());
+}
 
 QJsonObject wireToJson(const WireStats& w) {
     QJsonObject o;
@@ -93,6 +98,9 @@ QJsonObject sampleToJson(const Sample& s) {
     o[QStringLiteral("title")] = qs(s.scenarioTitle);
     o[QStringLiteral("sql")] = qs(s.sql);
     o[QStringLiteral("repetition")] = s.repetition;
+    if (!s.point.empty()) {
+        o[QStringLiteral("point")] = mapToJson(s.point);
+    }
     o[QStringLiteral("startedAt")] = qs(s.startedAt);
     o[QStringLiteral("engine")] = qs(s.engine);
     o[QStringLiteral("connection")] = qs(s.connection);
@@ -141,56 +149,287 @@ QJsonObject sampleToJson(const Sample& s) {
 
 Sample sampleFromJson(const QJsonObject& o) {
     Sample s;
-    auto str = [&](const char* key) { return o[QLatin1String(key)].toString().toStdString(); };
-    s.runId = str("runId");
-    s.scenarioId = str("scenario");
-    s.scenarioTitle = str("title");
-    s.sql = str("sql");
-    s.repetition = o[QStringLiteral("repetition")].toInt();
-    s.startedAt = str("startedAt");
-    s.engine = str("engine");
-    s.connection = str("connection");
-    s.serverVersion = str("serverVersion");
-    s.clientVersion = str("clientVersion");
-    s.negotiated = mapFromJson(o[QStringLiteral("negotiated")].toObject());
-    s.parameters = mapFromJson(o[QStringLiteral("parameters")].toObject());
-    for (const auto& v : o[QStringLiteral("effects")].toArray()) {
-        const QJsonObject e = v.toObject();
-        s.effects.push_back({e[QStringLiteral("id")].toString().toStdString(),
-                             e[QStringLiteral("requested")].toString().toStdString(),
-                             e[QStringLiteral("actual")].toString().toStdString(), e[QStringLiteral("inEffect")].toBool(),
-                             e[QStringLiteral("reason")].toString().toStdString()});
-    }
-    const QJsonObject phases = o[QStringLiteral("phases")].toObject();
-    s.phases.connect = Nanos(phases[QStringLiteral("connectNs")].toInteger());
-    s.phases.prepare = Nanos(phases[QStringLiteral("prepareNs")].toInteger());
-    s.phases.execute = Nanos(phases[QStringLiteral("executeNs")].toInteger());
-    s.phases.fetch = Nanos(phases[QStringLiteral("fetchNs")].toInteger());
-    s.rows = static_cast<std::uint64_t>(o[QStringLiteral("rows")].toInteger());
-    s.contentBytes = static_cast<std::uint64_t>(o[QStringLiteral("contentBytes")].toInteger());
-    s.valuesRead = static_cast<std::uint64_t>(o[QStringLiteral("valuesRead")].toInteger());
-    s.valuesSkipped = static_cast<std::uint64_t>(o[QStringLiteral("valuesSkipped")].toInteger());
-    if (o.contains(QStringLiteral("maxId"))) {
-        s.maxId = o[QStringLiteral("maxId")].toInteger();
-    }
-    if (o.contains(QStringLiteral("scalar"))) {
-        s.scalarLabel = str("scalarLabel");
-        s.scalar = str("scalar");
-    }
-    const QJsonObject wire = o[QStringLiteral("wire")].toObject();
-    s.tap = wireFromJson(wire[QStringLiteral("tap")].toObject());
-    s.nativeLogical = wireFromJson(wire[QStringLiteral("nativeLogical")].toObject());
-    s.nativePhysical = wireFromJson(wire[QStringLiteral("nativePhysical")].toObject());
-    const QJsonObject tapPhases = wire[QStringLiteral("tapPhases")].toObject();
-    for (auto it = tapPhases.begin(); it != tapPhases.end(); ++it) {
-        s.tapPhases[it.key().toStdString()] = wireFromJson(it.value().toObject()).counters;
-    }
-    const QString status = o[QStringLiteral("status")].toString();
-    s.status = status == QLatin1String("failed")      ? SampleStatus::Failed
-               : status == QLatin1String("cancelled") ? SampleStatus::Cancelled
-                                                      : SampleStatus::Complete;
-    s.error = str("error");
+    applySampleJson(s, o);
     return s;
+}
+
+void applySampleJson(Sample& s, const QJsonObject& o) {
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString key = it.key();
+        const QJsonValue v = it.value();
+        auto text = [&] { return v.toString().toStdString(); };
+        auto count = [&] { return static_cast<std::uint64_t>(v.toInteger()); };
+        if (key == QLatin1String("runId")) {
+            s.runId = text();
+        } else if (key == QLatin1String("scenario")) {
+            s.scenarioId = text();
+        } else if (key == QLatin1String("title")) {
+            s.scenarioTitle = text();
+        } else if (key == QLatin1String("sql")) {
+            s.sql = text();
+        } else if (key == QLatin1String("repetition")) {
+            s.repetition = v.toInt();
+        } else if (key == QLatin1String("point")) {
+            s.point = mapFromJson(v.toObject());
+        } else if (key == QLatin1String("startedAt")) {
+            s.startedAt = text();
+        } else if (key == QLatin1String("engine")) {
+            s.engine = text();
+        } else if (key == QLatin1String("connection")) {
+            s.connection = text();
+        } else if (key == QLatin1String("serverVersion")) {
+            s.serverVersion = text();
+        } else if (key == QLatin1String("clientVersion")) {
+            s.clientVersion = text();
+        } else if (key == QLatin1String("negotiated")) {
+            s.negotiated = mapFromJson(v.toObject());
+        } else if (key == QLatin1String("parameters")) {
+            s.parameters = mapFromJson(v.toObject());
+        } else if (key == QLatin1String("effects")) {
+            s.effects.clear();
+            for (const auto& item : v.toArray()) {
+                const QJsonObject e = item.toObject();
+                s.effects.push_back({e[QStringLiteral("id")].toString().toStdString(),
+                                     e[QStringLiteral("requested")].toString().toStdString(),
+                                     e[QStringLiteral("actual")].toString().toStdString(),
+                                     e[QStringLiteral("inEffect")].toBool(),
+                                     e[QStringLiteral("reason")].toString().toStdString()});
+            }
+        } else if (key == QLatin1String("phases")) {
+            const QJsonObject phases = v.toObject();
+            s.phases.connect = Nanos(phases[QStringLiteral("connectNs")].toInteger());
+            s.phases.prepare = Nanos(phases[QStringLiteral("prepareNs")].toInteger());
+            s.phases.execute = Nanos(phases[QStringLiteral("executeNs")].toInteger());
+            s.phases.fetch = Nanos(phases[QStringLiteral("fetchNs")].toInteger());
+        } else if (key == QLatin1String("rows")) {
+            s.rows = count();
+        } else if (key == QLatin1String("contentBytes")) {
+            s.contentBytes = count();
+        } else if (key == QLatin1String("valuesRead")) {
+            s.valuesRead = count();
+        } else if (key == QLatin1String("valuesSkipped")) {
+            s.valuesSkipped = count();
+        } else if (key == QLatin1String("maxId")) {
+            s.maxId = v.toInteger();
+        } else if (key == QLatin1String("scalarLabel")) {
+            s.scalarLabel = text();
+        } else if (key == QLatin1String("scalar")) {
+            s.scalar = text();
+        } else if (key == QLatin1String("wire")) {
+            const QJsonObject wire = v.toObject();
+            s.tap = wireFromJson(wire[QStringLiteral("tap")].toObject());
+            s.nativeLogical = wireFromJson(wire[QStringLiteral("nativeLogical")].toObject());
+            s.nativePhysical = wireFromJson(wire[QStringLiteral("nativePhysical")].toObject());
+            s.tapPhases.clear();
+            const QJsonObject tapPhases = wire[QStringLiteral("tapPhases")].toObject();
+            for (auto phase = tapPhases.begin(); phase != tapPhases.end(); ++phase) {
+                s.tapPhases[phase.key().toStdString()] = wireFromJson(phase.value().toObject()).counters;
+            }
+        } else if (key == QLatin1String("status")) {
+            const QString status = v.toString();
+            s.status = status == QLatin1String("failed")      ? SampleStatus::Failed
+                       : status == QLatin1String("cancelled") ? SampleStatus::Cancelled
+                                                              : SampleStatus::Complete;
+        } else if (key == QLatin1String("error")) {
+            s.error = text();
+        }
+    }
+}
+
+void appendJsonString(QByteArray& out, std::string_view utf8) {
+    static const char hex[] = "0123456789abcdef";
+    out.reserve(out.size() + static_cast<qsizetype>(utf8.size()) + 2);
+    out += '"';
+    std::size_t run = 0;  // start of the characters that need no escape, appended in one go
+    for (std::size_t i = 0; i < utf8.size(); ++i) {
+        const auto u = static_cast<unsigned char>(utf8[i]);
+        if (u >= 0x20 && u != '"' && u != '\\') {
+            continue;
+        }
+        out.append(utf8.data() + run, static_cast<qsizetype>(i - run));
+        run = i + 1;
+        switch (u) {
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            case '\b':
+                out += "\\b";
+                break;
+            case '\f':
+                out += "\\f";
+                break;
+            default:
+                out += "\\u00";
+                out += hex[u >> 4];
+                out += hex[u & 15];
+        }
+    }
+    out.append(utf8.data() + run, static_cast<qsizetype>(utf8.size() - run));
+    out += '"';
+}
+
+void appendJsonString(QByteArray& out, const QString& text) {
+    const QByteArray utf8 = text.toUtf8();
+    appendJsonString(out, std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())));
+}
+
+void appendJsonNumber(QByteArray& out, double value) {
+    // As QJsonDocument writes numbers: whole values as integers, others in the shortest form that
+    // reads back to the same double.
+    if (!std::isfinite(value)) {
+        out += "null";
+    } else if (value == std::floor(value) && std::fabs(value) < 9007199254740992.0) {
+        out += QByteArray::number(static_cast<qint64>(value));
+    } else {
+        out += QByteArray::number(value, 'g', QLocale::FloatingPointShortest);
+    }
+}
+
+namespace {
+
+QByteArray jsonText(const std::string& text) {
+    QByteArray out;
+    out.reserve(static_cast<qsizetype>(text.size()) + 2);
+    appendJsonString(out, text);
+    return out;
+}
+
+QByteArray jsonMap(const std::map<std::string, std::string>& map) {
+    QByteArray out = "{";
+    for (const auto& [k, v] : map) {
+        if (out.size() > 1) {
+            out += ',';
+        }
+        appendJsonString(out, k);
+        out += ':';
+        appendJsonString(out, v);
+    }
+    out += '}';
+    return out;
+}
+
+void appendWire(QByteArray& out, const WireStats& w) {
+    if (!w.available) {
+        out += "{\"available\":false,\"reason\":";
+        appendJsonString(out, w.unavailableReason);
+        out += '}';
+        return;
+    }
+    out += "{\"available\":true,\"recvBytes\":" + QByteArray::number(static_cast<qint64>(w.counters.recvBytes)) +
+           ",\"recvPackets\":" + QByteArray::number(static_cast<qint64>(w.counters.recvPackets));
+    if (w.counters.roundTrips) {
+        out += ",\"roundTrips\":" + QByteArray::number(static_cast<qint64>(*w.counters.roundTrips));
+    }
+    out += ",\"sendBytes\":" + QByteArray::number(static_cast<qint64>(w.counters.sendBytes)) +
+           ",\"sendPackets\":" + QByteArray::number(static_cast<qint64>(w.counters.sendPackets)) + '}';
+}
+
+}  // namespace
+
+SampleFields sampleJsonFields(const Sample& s) {
+    // Keys in sorted order, as QJsonObject keeps them; the values as sampleToJson() writes them.
+    SampleFields f;
+    f.reserve(26);
+    auto number = [](std::uint64_t n) { return QByteArray::number(static_cast<qint64>(n)); };
+    f.emplace_back("clientVersion", jsonText(s.clientVersion));
+    f.emplace_back("connection", jsonText(s.connection));
+    f.emplace_back("contentBytes", number(s.contentBytes));
+    {
+        QByteArray e = "[";
+        for (const auto& effect : s.effects) {
+            if (e.size() > 1) {
+                e += ',';
+            }
+            e += "{\"actual\":";
+            appendJsonString(e, effect.actual);
+            e += ",\"id\":";
+            appendJsonString(e, effect.id);
+            e += effect.inEffect ? ",\"inEffect\":true" : ",\"inEffect\":false";
+            if (!effect.reason.empty()) {
+                e += ",\"reason\":";
+                appendJsonString(e, effect.reason);
+            }
+            e += ",\"requested\":";
+            appendJsonString(e, effect.requested);
+            e += '}';
+        }
+        e += ']';
+        f.emplace_back("effects", std::move(e));
+    }
+    f.emplace_back("engine", jsonText(s.engine));
+    if (!s.error.empty()) {
+        f.emplace_back("error", jsonText(s.error));
+    }
+    if (s.maxId) {
+        f.emplace_back("maxId", QByteArray::number(static_cast<qint64>(*s.maxId)));
+    }
+    f.emplace_back("negotiated", jsonMap(s.negotiated));
+    f.emplace_back("parameters", jsonMap(s.parameters));
+    {
+        QByteArray p =
+            "{\"connectNs\":" + QByteArray::number(static_cast<qint64>(s.phases.connect.count())) + ",\"elapsedMs\":";
+        appendJsonNumber(p, static_cast<double>(s.phases.elapsed().count()) / 1e6);
+        p += ",\"elapsedNs\":" + QByteArray::number(static_cast<qint64>(s.phases.elapsed().count())) +
+             ",\"executeNs\":" + QByteArray::number(static_cast<qint64>(s.phases.execute.count())) +
+             ",\"fetchNs\":" + QByteArray::number(static_cast<qint64>(s.phases.fetch.count())) +
+             ",\"prepareNs\":" + QByteArray::number(static_cast<qint64>(s.phases.prepare.count())) + '}';
+        f.emplace_back("phases", std::move(p));
+    }
+    if (!s.point.empty()) {
+        f.emplace_back("point", jsonMap(s.point));
+    }
+    f.emplace_back("repetition", QByteArray::number(s.repetition));
+    f.emplace_back("rows", number(s.rows));
+    f.emplace_back("runId", jsonText(s.runId));
+    if (s.scalar) {
+        f.emplace_back("scalar", jsonText(*s.scalar));
+        f.emplace_back("scalarLabel", jsonText(s.scalarLabel));
+    }
+    f.emplace_back("scenario", jsonText(s.scenarioId));
+    f.emplace_back("serverVersion", jsonText(s.serverVersion));
+    f.emplace_back("sql", jsonText(s.sql));
+    f.emplace_back("startedAt", jsonText(s.startedAt));
+    f.emplace_back("status", QByteArray("\"") + toString(s.status) + '"');
+    f.emplace_back("title", jsonText(s.scenarioTitle));
+    f.emplace_back("valuesRead", number(s.valuesRead));
+    f.emplace_back("valuesSkipped", number(s.valuesSkipped));
+    {
+        QByteArray w = "{\"nativeLogical\":";
+        appendWire(w, s.nativeLogical);
+        w += ",\"nativePhysical\":";
+        appendWire(w, s.nativePhysical);
+        w += ",\"tap\":";
+        appendWire(w, s.tap);
+        if (!s.tapPhases.empty()) {
+            w += ",\"tapPhases\":{";
+            bool first = true;
+            for (const auto& [name, counters] : s.tapPhases) {
+                if (!first) {
+                    w += ',';
+                }
+                first = false;
+                appendJsonString(w, name);
+                w += ':';
+                appendWire(w, WireStats::of(counters));
+            }
+            w += '}';
+        }
+        w += '}';
+        f.emplace_back("wire", std::move(w));
+    }
+    return f;
 }
 
 QJsonObject sessionToJson(const SessionInfo& session) {
@@ -222,6 +461,14 @@ void writeSamplesJson(const QString& path, const SessionInfo& session, const std
     saveAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 
+QString pointLabel(const std::map<std::string, std::string>& point) {
+    QStringList parts;
+    for (const auto& [k, v] : point) {
+        parts << qs(k) + QLatin1Char('=') + qs(v);
+    }
+    return parts.join(QLatin1Char(';'));
+}
+
 QString csvField(const QString& text) {
     if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')) &&
         !text.contains(QLatin1Char('\r'))) {
@@ -237,7 +484,7 @@ void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
     lines << QStringLiteral(
         "run_id,scenario,repetition,engine,connection,server_version,client_version,status,elapsed_ms,connect_ms,"
         "prepare_ms,execute_ms,fetch_ms,rows,content_bytes,max_id,tap_send_bytes,tap_recv_bytes,tap_roundtrips,"
-        "native_recv_bytes,native_roundtrips,parameters,error");
+        "native_recv_bytes,native_roundtrips,parameters,error,point");
     auto ms = [](Nanos n) { return QString::number(static_cast<double>(n.count()) / 1e6, 'f', 3); };
     for (const auto& s : samples) {
         QStringList params;
@@ -256,7 +503,7 @@ void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
           << opt(s.nativeLogical.available, s.nativeLogical.counters.recvBytes)
           << opt(s.nativePhysical.available && s.nativePhysical.counters.roundTrips.has_value(),
                  s.nativePhysical.counters.roundTrips.value_or(0))
-          << params.join(QLatin1Char(';')) << qs(s.error);
+          << params.join(QLatin1Char(';')) << qs(s.error) << pointLabel(s.point);
         QStringList quoted;
         for (const auto& field : f) {
             quoted << csvField(field);

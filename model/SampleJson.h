@@ -1,7 +1,10 @@
 #pragma once
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QString>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/core/Sample.h"
@@ -13,6 +16,23 @@ namespace blobbench {
 // milliseconds copy for people reading the file. Never carries a password: samples hold none.
 QJsonObject sampleToJson(const Sample& sample);
 Sample sampleFromJson(const QJsonObject& object);
+
+// Sets the fields whose keys `object` holds and leaves the others as they are (a sample of a
+// project's history is its group's defaults plus its own keys). sampleFromJson() is this on a
+// default Sample.
+void applySampleJson(Sample& sample, const QJsonObject& object);
+
+// The fast path of long histories: the same keys and values as sampleToJson(), each value
+// already written as compact JSON, keys in sorted order (QJsonObject's order). A test keeps the
+// two in step.
+using SampleFields = std::vector<std::pair<const char*, QByteArray>>;
+SampleFields sampleJsonFields(const Sample& sample);
+
+// JSON text as QJsonDocument writes it: strings escaped (", \, control characters), UTF-8
+// kept; whole numbers as integers, others in the shortest form that reads back exactly.
+void appendJsonString(QByteArray& out, std::string_view utf8);
+void appendJsonString(QByteArray& out, const QString& text);
+void appendJsonNumber(QByteArray& out, double value);
 QJsonObject sessionToJson(const SessionInfo& session);
 
 // Writes {"formatVersion", "tool", "session", "samples": [...]} atomically (temp file + rename).
@@ -23,6 +43,11 @@ void writeSamplesJson(const QString& path, const SessionInfo& session, const std
 void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples);
 QString csvField(const QString& text);
 
-inline QString qs(const std::string& text) { return QString::fromStdString(text); }
+// "blob_api=true;mmap_size=0": a sweep point as one CSV field / label (ids in order); empty outside a sweep.
+QString pointLabel(const std::map<std::string, std::string>& point);
+
+inline QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
 
 }  // namespace blobbench

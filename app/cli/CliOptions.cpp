@@ -26,7 +26,8 @@ With no arguments: prepares the reference data set in SQLite under the user's da
 directory (once), then runs the reference suite and prints the report.
 
 Commands:
-  run        run the reference suite (or --scenario ...) and print the report
+  run        run the reference suite (or --scenario ...) and print the report;
+             run PROJECT.blobbench.json runs a saved project (see "projects" below)
   prepare    create and fill the reference tables BLOB_SAMPLE and BLOB_TEST
   engines    list the engines and their tunables (use them with --param)
   --help     this text
@@ -67,6 +68,18 @@ Wire (networked engines):
       --bandwidth RATE              cap each direction (2M, 512k, 9.6k, 10G bit/s; 0 = unlimited)
       --bandwidth-up / --bandwidth-down   the same for one direction
                                     (any link option turns the wire tap on)
+
+projects (run PROJECT.blobbench.json):
+  -s, --scenario NAME               a scenario of the project by id or title (repeatable;
+                                    default: every enabled scenario)
+      --sweep NAME                  run the project's sweep NAME (one point after another)
+  -r, --repeat N / -w, --warmup N   override the sweep's repetitions / warm-ups
+      --markdown FILE               also write a Markdown summary (and the comparison)
+      --compare RUN                 compare with a run of the history (its id, "last",
+                                    "previous") or a file (a project: its last run; or
+                                    the samples JSON of --json); prints ratio and p-value
+      --no-save                     do not append the run to the project's history
+                                    (by default the project is saved after every point)
 
 Exit codes: 0 success, 1 a run or prepare failed, 2 bad usage.
 )";
@@ -147,14 +160,24 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.scenarios.push_back(take(arg));
         } else if (arg == "-r" || arg == "--repeat") {
             o.repeat = static_cast<int>(parseCount(arg, take(arg), 1));
+            o.repeatSet = true;
         } else if (arg == "-w" || arg == "--warmup") {
             o.warmup = static_cast<int>(parseCount(arg, take(arg), 0));
+            o.warmupSet = true;
         } else if (arg == "-n" || arg == "--limit-rows") {
             o.limitRows = parseCount(arg, take(arg), 1);
         } else if (arg == "--json") {
             o.jsonPath = take(arg);
         } else if (arg == "--csv") {
             o.csvPath = take(arg);
+        } else if (arg == "--sweep") {
+            o.sweep = take(arg);
+        } else if (arg == "--markdown") {
+            o.markdownPath = take(arg);
+        } else if (arg == "--compare") {
+            o.compare = take(arg);
+        } else if (arg == "--no-save") {
+            o.noSave = true;
         } else if (arg == "-q" || arg == "--quiet") {
             o.quiet = true;
         } else if (arg == "--wire-tap") {

@@ -39,6 +39,13 @@ struct CliOptions {
     // wire tap and link emulation (networked engines)
     bool wireTap = false;
     LinkProfile link;
+    bool repeatSet = false;  // --repeat / --warmup given: they override a sweep's own counts
+    bool warmupSet = false;
+    // run PROJECT.blobbench.json (app/cli/ProjectCommand.cpp)
+    std::string sweep;
+    std::string markdownPath;
+    std::string compare;  // a run id of the project's history, "last", "previous", or a file
+    bool noSave = false;
 };
 
 CliOptions parseArguments(const std::vector<std::string>& args);

@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "app/cli/CliOptions.h"
+#include "app/cli/ProjectCommand.h"
 #include "engine/core/Error.h"
 #include "engine/data/Dataset.h"
 #include "engine/data/ReferenceSuite.h"
@@ -236,6 +237,10 @@ std::vector<Scenario> selectScenarios(Dialect dialect, const std::vector<std::st
 }
 
 int commandRun(const CliOptions& o) {
+    if (isProjectRun(o)) {
+        return commandRunProject(o);
+    }
+    refuseProjectOnlyOptions(o);
     std::string database = o.database;
     if (database.empty()) {
         database = defaultDatabasePath();

@@ -65,6 +65,9 @@ struct Sample {
     std::string scenarioTitle;
     std::string sql;
     int repetition = 0;  // 0-based; warm-up repetitions are not kept
+    // The sweep point this sample belongs to: swept tunable -> value ("mmap_size" -> "65536").
+    // Empty outside a sweep. Samples of one scenario with equal points are repetitions of each other.
+    std::map<std::string, std::string> point;
     std::string startedAt;  // ISO 8601, UTC
 
     std::string engine;

@@ -39,7 +39,33 @@ Sample sampleFor(const RunPlan& plan, const Scenario& scenario, const SessionInf
     return s;
 }
 
+// What a session depends on: the connection, the tunables applied at connect time, and the link.
+std::string sessionKey(const RunPlan& plan, const Driver& driver, const ParameterValues& resolved) {
+    const ConnectionSpec& c = plan.connection;
+    std::string key = c.engine + '\n' + c.target + '\n' + c.user + '\n' + c.password + '\n' + c.role + '\n' +
+                      c.charset + '\n' + c.clientLibrary + '\n' + (c.readOnly ? "ro" : "rw");
+    key += plan.wireTap ? "\ntap " + plan.link.describe() : "\nno tap";
+    for (const auto& spec : driver.parameters()) {
+        auto it = resolved.find(spec.id);
+        if (!spec.perStatement && it != resolved.end()) {
+            key += '\n' + spec.id + '=' + it->second;
+        }
+    }
+    return key;
+}
+
 }  // namespace
+
+Runner::Runner() = default;
+Runner::~Runner() = default;
+
+void Runner::setKeepSession(bool keep) {
+    m_keepSession = keep;
+    if (!keep) {
+        m_kept.reset();
+        m_keptTap.reset();
+    }
+}
 
 void Runner::cancel() {
     m_cancel.cancel();
@@ -62,8 +88,9 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         outcome.error = context.empty() ? where + ": " + e.what() : where + ": " + context + ": " + e.what();
     };
 
-    std::unique_ptr<Session> session;
+    // The relay outlives the session that talks through it (members die in reverse order).
     std::unique_ptr<WireTap> tap;
+    std::unique_ptr<Session> session;
     ParameterValues resolved;
     Nanos connectTime{0};
     WireCounters connectWire;
@@ -72,36 +99,69 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         const std::string last = tap ? tap->stats().lastError : std::string();
         return last.empty() ? e : Error(e.kind(), std::string(e.what()) + " (" + last + ")");
     };
+    std::string key;
     try {
         const Driver& driver = driverById(plan.connection.engine);
         resolved = resolveParameters(driver.parameters(), plan.parameters);
-        ConnectionSpec spec = plan.connection;
-        if (plan.wireTap) {
-            plan.link.validate();
-            const auto endpoint = driver.endpoint(spec);
-            if (!endpoint) {
-                throw Error(ErrorKind::Unsupported, driver.displayName() +
-                                                        " is embedded: there is no wire to tap (drop the wire tap "
-                                                        "and link options)");
+        key = sessionKey(plan, driver, resolved);
+        if (m_keepSession && m_kept && m_keptKey == key) {
+            session = std::move(m_kept);
+            tap = std::move(m_keptTap);
+            connectTime = m_keptConnectTime;
+            connectWire = m_keptConnectWire;
+        } else {
+            m_kept.reset();  // closed before the new one opens: one connection at a time
+            m_keptTap.reset();
+            ConnectionSpec spec = plan.connection;
+            if (plan.wireTap) {
+                plan.link.validate();
+                const auto endpoint = driver.endpoint(spec);
+                if (!endpoint) {
+                    throw Error(ErrorKind::Unsupported, driver.displayName() +
+                                                            " is embedded: there is no wire to tap (drop the wire "
+                                                            "tap and link options)");
+                }
+                tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, plan.link);
+                spec = driver.redirected(spec, Endpoint{"127.0.0.1", tap->port()});
             }
-            tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, plan.link);
-            spec = driver.redirected(spec, Endpoint{"127.0.0.1", tap->port()});
-            observer.wireTapReady("127.0.0.1:" + std::to_string(tap->port()) + " -> " + tap->upstream(), plan.link);
+            const auto t0 = Clock::now();
+            try {
+                session = driver.connect(spec, resolved);
+            } catch (const Error& e) {
+                throw tapContext(e);
+            }
+            connectTime = Clock::now() - t0;
+            if (tap) {
+                connectWire = tap->snapshot();
+            }
         }
-        const auto t0 = Clock::now();
-        try {
-            session = driver.connect(spec, resolved);
-        } catch (const Error& e) {
-            throw tapContext(e);
-        }
-        connectTime = Clock::now() - t0;
         if (tap) {
-            connectWire = tap->snapshot();
+            observer.wireTapReady("127.0.0.1:" + std::to_string(tap->port()) + " -> " + tap->upstream(), plan.link);
         }
     } catch (const Error& e) {
         fail(e, "connect");
         return outcome;
     }
+    // Hands a healthy session (and its relay) back for the next run: an SQL error leaves the
+    // connection usable.
+    struct KeepForNextRun {
+        Runner* runner;
+        std::unique_ptr<Session>& session;
+        std::unique_ptr<WireTap>& tap;
+        const RunOutcome& outcome;
+        const std::string& key;
+        Nanos connectTime;
+        WireCounters connectWire;
+        ~KeepForNextRun() {
+            if (runner->m_keepSession && (outcome.ok || outcome.errorKind == ErrorKind::Sql)) {
+                runner->m_kept = std::move(session);
+                runner->m_keptTap = std::move(tap);
+                runner->m_keptKey = key;
+                runner->m_keptConnectTime = connectTime;
+                runner->m_keptConnectWire = connectWire;
+            }
+        }
+    } keep{this, session, tap, outcome, key, connectTime, connectWire};
     {
         std::lock_guard lock(m_mutex);
         m_session = session.get();

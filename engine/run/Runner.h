@@ -14,6 +14,8 @@
 
 namespace blobbench {
 
+class WireTap;
+
 struct RunPlan {
     std::string runId;
     ConnectionSpec connection;
@@ -51,13 +53,26 @@ struct RunOutcome {
 // An SQL error fails its scenario and the run goes on; losing the connection or a cancel ends it.
 class Runner {
 public:
+    Runner();
+    ~Runner();  // out of line: WireTap is only declared here
     RunOutcome run(const RunPlan& plan, RunObserver& observer);
 
     // From any thread: stops the run at the next row or chunk, interrupting the engine call.
     void cancel();
 
+    // For sweeps: keep the session open after run() and reuse it in the next run() when the
+    // connection and every tunable that is not perStatement are unchanged (a reconnect costs more
+    // than the point it measures). Off by default; turning it off closes a kept session.
+    void setKeepSession(bool keep);
+
 private:
     CancelToken m_cancel;
+    bool m_keepSession = false;
+    std::unique_ptr<Session> m_kept;  // only touched by the thread that calls run()
+    std::unique_ptr<WireTap> m_keptTap;  // the relay the kept session talks through
+    WireCounters m_keptConnectWire;
+    std::string m_keptKey;
+    Nanos m_keptConnectTime{0};
     std::mutex m_mutex;
     Session* m_session = nullptr;  // guarded by m_mutex, for cancel()
 };

@@ -1,0 +1,315 @@
+#include "app/cli/ProjectCommand.h"
+
+#include <unistd.h>
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSysInfo>
+#include <chrono>
+#include <iostream>
+#include <random>
+
+#include "engine/core/Error.h"
+#include "engine/drivers/Registry.h"
+#include "engine/run/Runner.h"
+#include "engine/run/Sweep.h"
+#include "model/MarkdownExport.h"
+#include "model/ProjectFile.h"
+#include "model/RunComparison.h"
+#include "model/SampleJson.h"
+
+namespace blobbench::cli {
+namespace {
+
+QString q(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+std::vector<Scenario> chooseScenarios(const Project& project, const std::vector<std::string>& names) {
+    std::vector<Scenario> out;
+    if (names.empty()) {
+        for (const auto& s : project.scenarios) {
+            if (s.enabled) {
+                out.push_back(s.toScenario());
+            }
+        }
+        if (out.empty()) {
+            throw Error(ErrorKind::Usage, "the project has no enabled scenario (name one with --scenario)");
+        }
+        return out;
+    }
+    for (const auto& name : names) {
+        auto it = std::find_if(project.scenarios.begin(), project.scenarios.end(),
+                               [&](const ScenarioDef& s) { return s.id == q(name) || s.title == q(name); });
+        if (it == project.scenarios.end()) {
+            std::string known;
+            for (const auto& s : project.scenarios) {
+                known += (known.empty() ? "" : ", ") + s.id.toStdString();
+            }
+            throw Error(ErrorKind::Usage, "unknown scenario '" + name + "' (the project has: " + known + ")");
+        }
+        out.push_back(it->toScenario());
+    }
+    return out;
+}
+
+// The base of --compare: a run of this project's history, or a file (a project's last run, or a
+// samples file written by --json).
+RunRecord baseRun(const Project& project, const std::string& what) {
+    const QString name = q(what);
+    if (QFileInfo(name).isFile()) {
+        if (looksLikeProjectFile(name)) {
+            const Project other = loadProject(name);
+            if (other.history.empty()) {
+                throw Error(ErrorKind::Usage, "--compare: " + what + " has no run in its history");
+            }
+            return other.history.back();
+        }
+        QFile file(name);
+        if (!file.open(QIODevice::ReadOnly) || file.size() > kMaxProjectFileBytes) {
+            throw Error(ErrorKind::Io, "--compare: cannot read " + what);
+        }
+        const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
+        const QJsonArray samples = doc.object().value(QStringLiteral("samples")).toArray();
+        if (!doc.isObject() || samples.isEmpty()) {
+            throw Error(ErrorKind::Usage, "--compare: " + what + " is neither a project nor a samples file of --json");
+        }
+        RunRecord r;
+        for (const auto& v : samples) {
+            r.samples.push_back(sampleFromJson(v.toObject()));
+        }
+        r.runId = q(r.samples.front().runId);
+        return r;
+    }
+    if (const RunRecord* r = findRun(project, name)) {
+        return *r;
+    }
+    std::string known;
+    for (const auto& r : project.history) {
+        known += (known.empty() ? "" : ", ") + r.runId.toStdString();
+    }
+    throw Error(ErrorKind::Usage,
+                "--compare: no run '" + what + "' in the project's history and no such file" +
+                    (known.empty() ? std::string(" (the history is empty)") : " (runs: " + known + ")"));
+}
+
+class ProjectObserver final : public SweepObserver {
+public:
+    ProjectObserver(ProjectDocument& doc, const QString& runId, const CliOptions& o, bool save)
+        : m_doc(doc), m_runId(runId), m_options(o), m_save(save), m_progress(!o.quiet && isatty(STDERR_FILENO)) {}
+
+    void connected(const SessionInfo& info) override {
+        if (m_session.engine.empty()) {
+            m_session = info;
+        }
+    }
+    void pointStarted(const SweepPoint& point, std::size_t ordinal, std::size_t count) override {
+        m_point = point.values.empty()
+                      ? std::string()
+                      : "[" + std::to_string(ordinal + 1) + "/" + std::to_string(count) + " " + point.label() + "] ";
+    }
+    void scenarioStarted(const Scenario& scenario, int repetition) override {
+        show(m_point + scenario.title + (repetition < 0 ? " (warm-up)" : " #" + std::to_string(repetition + 1)));
+    }
+    void progress(const Scenario& scenario, std::uint64_t rows, std::uint64_t bytes) override {
+        show(m_point + scenario.title + ": " + std::to_string(rows) + " rows, " + std::to_string(bytes >> 20) + " MB");
+    }
+    void sampleReady(const Sample& sample) override {
+        m_doc.appendSample(m_runId, sample);
+        m_samples.push_back(sample);
+    }
+    void pointFinished(const SweepPoint& point, const RunOutcome& outcome) override {
+        clear();
+        for (const auto& p : summariseSamples(outcome.samples)) {
+            std::cout << (point.values.empty() ? std::string() : point.label() + ": ") << p.scenarioId.toStdString();
+            if (p.elapsed.count == 0) {
+                std::cout << " failed\n";
+                continue;
+            }
+            std::cout << " median " << QString::number(p.elapsed.median, 'f', 3).toStdString()
+                      << " ms (n=" << p.elapsed.count
+                      << (p.failed ? ", " + std::to_string(p.failed) + " failed" : std::string()) << ")\n";
+        }
+        std::cout << std::flush;
+        persist();
+    }
+    // After every point: a crash or a Stop later loses nothing measured.
+    void persist() {
+        if (m_save) {
+            saveProject(m_doc.filePath(), m_doc.project());
+            m_doc.markClean();
+        }
+        if (!m_options.jsonPath.empty()) {
+            writeSamplesJson(q(m_options.jsonPath), m_session, m_samples);
+        }
+        if (!m_options.csvPath.empty()) {
+            writeSamplesCsv(q(m_options.csvPath), m_samples);
+        }
+    }
+
+private:
+    void show(const std::string& text) {
+        if (!m_progress) {
+            return;
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (now - m_last < std::chrono::milliseconds(100)) {
+            return;
+        }
+        m_last = now;
+        std::cerr << '\r' << text << "\033[K" << std::flush;
+        m_shown = true;
+    }
+    void clear() {
+        if (m_shown) {
+            std::cerr << "\r\033[K" << std::flush;
+            m_shown = false;
+        }
+    }
+
+    ProjectDocument& m_doc;
+    QString m_runId;
+    const CliOptions& m_options;
+    bool m_save;
+    bool m_progress;
+    bool m_shown = false;
+    std::chrono::steady_clock::time_point m_last{};
+    std::string m_point;
+    SessionInfo m_session;
+    std::vector<Sample> m_samples;
+};
+
+}  // namespace
+
+bool isProjectRun(const CliOptions& o) {
+    return !o.database.empty() && looksLikeProjectFile(q(o.database));
+}
+
+void refuseProjectOnlyOptions(const CliOptions& o) {
+    const char* option = !o.sweep.empty()          ? "--sweep"
+                         : !o.markdownPath.empty() ? "--markdown"
+                         : !o.compare.empty()      ? "--compare"
+                         : o.noSave                ? "--no-save"
+                                                   : nullptr;
+    if (option != nullptr) {
+        throw Error(ErrorKind::Usage, std::string(option) + " needs a project file (run PROJECT.blobbench.json)");
+    }
+}
+
+int commandRunProject(const CliOptions& o) {
+    const QString path = q(o.database);
+    ProjectDocument doc;
+    doc.reset(loadProject(path), path);
+    const Project& project = doc.project();
+    const ConnectionProfile* profile = project.current();
+    if (profile == nullptr) {
+        throw Error(ErrorKind::Usage, o.database + ": the project has no connection");
+    }
+    ConnectionSpec spec = profile->toSpec(q(o.password));
+    if (!o.user.empty()) {
+        spec.user = o.user;
+    }
+    const Driver& driver = driverById(spec.engine);
+    if (spec.engine == "sqlite") {
+        // Opening a missing SQLite file would create an empty one and fail on every scenario.
+        std::string file = spec.target;
+        for (const char* prefix : {"sqlite://", "sqlite:"}) {
+            if (file.starts_with(prefix)) {
+                file = file.substr(std::string(prefix).size());
+                break;
+            }
+        }
+        if (!QFileInfo::exists(q(file))) {
+            throw Error(ErrorKind::Data, o.database + ": the database " + file +
+                                             " does not exist (create the reference data set with: blobbench-cli "
+                                             "prepare sqlite:" +
+                                             file + ")");
+        }
+    }
+    RunPlan plan;
+    plan.runId = isoNow();
+    plan.connection = spec;
+    if (auto it = project.parameters.find(profile->engine); it != project.parameters.end()) {
+        plan.parameters = it->second;
+    }
+    for (const auto& [id, value] : o.parameters) {
+        plan.parameters[id] = value;
+    }
+    resolveParameters(driver.parameters(), plan.parameters);  // bad tunables refused before connecting
+    plan.scenarios = chooseScenarios(project, o.scenarios);
+    plan.rowLimit = o.limitRows;
+    plan.repetitions = o.repeat;
+    plan.warmups = o.warmup;
+
+    std::vector<SweepPoint> points{SweepPoint{}};
+    RunRecord record;
+    record.runId = q(plan.runId);
+    if (!o.sweep.empty()) {
+        auto it = std::find_if(project.sweeps.begin(), project.sweeps.end(),
+                               [&](const SweepDef& s) { return s.name == q(o.sweep); });
+        if (it == project.sweeps.end()) {
+            std::string known;
+            for (const auto& s : project.sweeps) {
+                known += (known.empty() ? "" : ", ") + s.name.toStdString();
+            }
+            throw Error(ErrorKind::Usage, "unknown sweep '" + o.sweep + "' (the project has: " +
+                                              (known.empty() ? std::string("none") : known) + ")");
+        }
+        SweepSpec sweep = it->toSpec();
+        if (sweep.randomOrder && sweep.seed == 0) {
+            // 53 bits: exact in every JSON reader (JavaScript's numbers included), never 0
+            std::random_device entropy;
+            sweep.seed = (((static_cast<std::uint64_t>(entropy()) << 32) ^ entropy()) & ((1ULL << 53) - 1)) | 1;
+        }
+        points = validatedPoints(sweep, driver.parameters());
+        plan.repetitions = o.repeatSet ? o.repeat : sweep.repetitions;
+        plan.warmups = o.warmupSet ? o.warmup : sweep.warmups;
+        record.sweepName = it->name;
+        record.orderSeed = sweep.randomOrder ? sweep.seed : 0;
+    }
+    std::optional<RunRecord> base;
+    if (!o.compare.empty()) {
+        base = baseRun(project, o.compare);  // before measuring: a typo costs nothing
+    }
+
+    record.startedAt = record.runId;
+    record.machine = QSysInfo::machineHostName();
+    record.connectionName = profile->name;
+    record.link = profile->link;
+    record.toolVersion = QStringLiteral(BLOBBENCH_VERSION);
+    doc.beginRun(record);
+    const bool save = !o.noSave;
+    ProjectObserver observer(doc, record.runId, o, save);
+    observer.persist();  // a read-only folder or a full disk shows now, before anything is measured
+
+    Runner runner;
+    const RunOutcome outcome = runSweep(runner, plan, points, observer);
+    doc.finishRun(record.runId, outcome.ok ? QStringLiteral("complete")
+                                : outcome.errorKind == ErrorKind::Cancelled
+                                    ? QStringLiteral("cancelled")
+                                    : QStringLiteral("failed: ") + q(oneLine(outcome.error)));
+    observer.persist();
+
+    const RunRecord& done = doc.project().history.back();
+    QString markdown = markdownRunSummary(done);
+    if (base) {
+        markdown += QLatin1Char('\n') + markdownComparison(*base, done, compareRuns(base->samples, done.samples));
+    }
+    std::cout << '\n' << markdown.toStdString() << std::flush;
+    if (!o.markdownPath.empty()) {
+        writeMarkdown(q(o.markdownPath), markdown);
+    }
+    if (save) {
+        std::cerr << "Saved run " << record.runId.toStdString() << " in " << o.database << '\n';
+    }
+    if (!outcome.ok) {
+        std::cerr << "blobbench-cli: " << oneLine(outcome.error) << std::endl;
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace blobbench::cli

@@ -1,0 +1,156 @@
+#include "model/MarkdownExport.h"
+
+#include <QSaveFile>
+#include <QStringList>
+
+#include "engine/core/Error.h"
+#include "model/SampleJson.h"
+
+namespace blobbench {
+namespace {
+
+QString ms(double v) {
+    return QString::number(v, 'f', v < 10 ? 3 : 1);
+}
+QString percent(double v) {
+    return QString::number(v * 100, 'f', 1) + QLatin1Char('%');
+}
+
+// Pipes and line breaks would break a table cell.
+QString cell(QString text) {
+    text.replace(QLatin1Char('|'), QLatin1String("\\|"));
+    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return text;
+}
+
+QString row(const QStringList& cells) {
+    QStringList escaped;
+    for (const auto& c : cells) {
+        escaped << cell(c);
+    }
+    return QLatin1String("| ") + escaped.join(QLatin1String(" | ")) + QLatin1String(" |\n");
+}
+
+QString separator(int columns) {
+    QStringList dashes;
+    for (int i = 0; i < columns; ++i) {
+        dashes << QStringLiteral("---");
+    }
+    return QLatin1Char('|') + dashes.join(QLatin1Char('|')) + QLatin1String("|\n");
+}
+
+QString optionalNumber(const std::optional<double>& v) {
+    return v ? QString::number(*v, 'f', 0) : QStringLiteral("n/a");
+}
+
+QString contextLines(const RunRecord& run) {
+    QString out;
+    auto line = [&](const char* label, const QString& value) {
+        if (!value.isEmpty()) {
+            out += QLatin1String("- ") + QLatin1String(label) + QLatin1String(": ") + value + QLatin1Char('\n');
+        }
+    };
+    line("Run", run.runId);
+    line("Started", run.startedAt);
+    line("Finished", run.finishedAt);
+    line("Outcome", run.outcome.isEmpty() ? QStringLiteral("incomplete (no end recorded)") : run.outcome);
+    line("Machine", run.machine);
+    line("Connection", run.connectionName);
+    line("Sweep", run.sweepName);
+    line("BlobBench", run.toolVersion);
+    if (!run.samples.empty()) {
+        const Sample& s = run.samples.front();
+        line("Engine", qs(s.engine) + QLatin1String(" (server ") + qs(s.serverVersion) + QLatin1String(", client ") +
+                           qs(s.clientVersion) + QLatin1Char(')'));
+        QStringList negotiated;
+        for (const auto& [k, v] : s.negotiated) {
+            negotiated << qs(k) + QLatin1Char('=') + qs(v);
+        }
+        line("Negotiated", negotiated.join(QLatin1String(", ")));
+        QStringList params;
+        for (const auto& [k, v] : s.parameters) {
+            if (s.point.find(k) == s.point.end()) {
+                params << qs(k) + QLatin1Char('=') + qs(v);
+            }
+        }
+        line("Tunables", params.join(QLatin1String(", ")));
+    }
+    if (run.link != LinkSettings{}) {
+        line("Link", QStringLiteral("latency %1/%2 ms, bandwidth %3/%4 bit/s (up/down)")
+                         .arg(run.link.latencyUpMs)
+                         .arg(run.link.latencyDownMs)
+                         .arg(run.link.bandwidthUpBits)
+                         .arg(run.link.bandwidthDownBits));
+    }
+    return out;
+}
+
+}  // namespace
+
+QString markdownRunSummary(const RunRecord& run) {
+    QString out =
+        QLatin1String("## BlobBench run ") + run.runId + QLatin1String("\n\n") + contextLines(run) + QLatin1Char('\n');
+    out +=
+        row({QStringLiteral("Scenario"), QStringLiteral("Point"), QStringLiteral("n"), QStringLiteral("Median ms"),
+             QStringLiteral("Min ms"), QStringLiteral("Max ms"), QStringLiteral("Stddev ms"), QStringLiteral("p95 ms"),
+             QStringLiteral("CV"), QStringLiteral("Outliers"), QStringLiteral("Content bytes"),
+             QStringLiteral("Received bytes"), QStringLiteral("Round trips"), QStringLiteral("Failed")});
+    out += separator(14);
+    for (const auto& p : summariseSamples(run.samples)) {
+        const Summary& s = p.elapsed;
+        out += row({p.scenarioTitle.isEmpty() ? p.scenarioId : p.scenarioTitle, pointText(p.point),
+                    QString::number(s.count), ms(s.median), ms(s.min), ms(s.max), ms(s.stddev), ms(s.p95),
+                    percent(s.cv), QString::number(s.outlierCount()), QString::number(p.medianContentBytes, 'f', 0),
+                    optionalNumber(p.medianRecvBytes), optionalNumber(p.medianRoundTrips), QString::number(p.failed)});
+    }
+    out += QLatin1String(
+        "\nMedians over the complete repetitions; stddev is the sample standard deviation; CV = stddev / mean; "
+        "outliers lie beyond 1.5 IQR from the quartiles (Tukey).\n");
+    return out;
+}
+
+QString markdownComparison(const RunRecord& base, const RunRecord& candidate, const std::vector<PointComparison>& rows,
+                           double alpha) {
+    QString out = QLatin1String("## Comparison: ") + candidate.runId + QLatin1String(" vs base ") + base.runId +
+                  QLatin1String("\n\n");
+    out += row({QStringLiteral("Scenario"), QStringLiteral("Point"), QStringLiteral("Base median ms"),
+                QStringLiteral("New median ms"), QStringLiteral("Ratio"), QStringLiteral("p (Mann-Whitney)"),
+                QStringLiteral("Significant"), QStringLiteral("n base/new")});
+    out += separator(8);
+    for (const auto& c : rows) {
+        const QString baseMs = c.base && c.base->elapsed.count ? ms(c.base->elapsed.median) : QStringLiteral("-");
+        const QString newMs =
+            c.candidate && c.candidate->elapsed.count ? ms(c.candidate->elapsed.median) : QStringLiteral("-");
+        QString verdict = QStringLiteral("-");
+        QString p = QStringLiteral("-");
+        if (c.base && c.candidate && c.test.valid) {
+            p = QString::number(c.test.pValue, 'g', 3) + (c.test.exact ? QString() : QStringLiteral(" (approx.)"));
+            verdict = c.significant
+                          ? (c.ratio && *c.ratio < 1 ? QStringLiteral("yes: faster") : QStringLiteral("yes: slower"))
+                          : QStringLiteral("no");
+        } else if (!c.base) {
+            verdict = QStringLiteral("new only");
+        } else if (!c.candidate) {
+            verdict = QStringLiteral("base only");
+        }
+        out += row({c.scenarioTitle.isEmpty() ? c.scenarioId : c.scenarioTitle, pointText(c.point), baseMs, newMs,
+                    c.ratio ? QString::number(*c.ratio, 'f', 3) : QStringLiteral("-"), p, verdict,
+                    QString::number(c.base ? c.base->elapsed.count : 0) + QLatin1Char('/') +
+                        QString::number(c.candidate ? c.candidate->elapsed.count : 0)});
+    }
+    out += QStringLiteral(
+               "\nRatio = new median / base median (below 1: faster now). Significant: two-sided Mann-Whitney U "
+               "test over the repetitions, p < %1.\n")
+               .arg(alpha);
+    return out;
+}
+
+void writeMarkdown(const QString& path, const QString& markdown) {
+    const QByteArray data = markdown.toUtf8();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+        throw Error(ErrorKind::Io, "cannot write " + path.toStdString() + ": " + file.errorString().toStdString());
+    }
+}
+
+}  // namespace blobbench

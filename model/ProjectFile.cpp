@@ -1,0 +1,1188 @@
+#include "model/ProjectFile.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include "engine/core/Error.h"
+#include "engine/drivers/Registry.h"
+#include "model/SampleJson.h"
+
+namespace blobbench {
+namespace {
+
+constexpr qint64 kMaxCount = 1000000;              // repetitions, warm-ups, points
+constexpr qint64 kMaxLatencyMs = 3600 * 1000;      // an hour each way
+constexpr qint64 kMaxBandwidth = qint64(1) << 50;  // bit/s: far above any link
+constexpr int kMaxShortText = 4096;                // names, ids, versions
+
+QString L(const char* text) {
+    return QString::fromLatin1(text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing: a small pretty printer, because QJsonDocument sorts the root like any other object and
+// indents the samples of a long history over dozens of lines each.
+
+void appendNumber(QByteArray& out, const QJsonValue& v) {
+    constexpr qint64 none = std::numeric_limits<qint64>::min();
+    const qint64 whole = v.toInteger(none);
+    if (whole != none) {
+        out += QByteArray::number(whole);
+    } else {
+        appendJsonNumber(out, v.toDouble());
+    }
+}
+
+class JsonWriter {
+public:
+    QByteArray take() { return std::move(m_out); }
+    QByteArray& raw() { return m_out; }
+    void indent(int depth) { m_out.append(2 * depth, ' '); }
+
+    void pretty(const QJsonValue& v, int depth, const QStringList* order = nullptr) {
+        if (v.isObject()) {
+            const QJsonObject o = v.toObject();
+            if (o.isEmpty()) {
+                m_out += "{}";
+                return;
+            }
+            QStringList keys = o.keys();  // sorted
+            if (order) {
+                QStringList ordered;
+                for (const auto& k : *order) {
+                    if (o.contains(k)) {
+                        ordered << k;
+                    }
+                }
+                for (const auto& k : keys) {
+                    if (!ordered.contains(k)) {
+                        ordered << k;
+                    }
+                }
+                keys = ordered;
+            }
+            m_out += "{\n";
+            for (qsizetype i = 0; i < keys.size(); ++i) {
+                indent(depth + 1);
+                appendJsonString(m_out, keys[i]);
+                m_out += ": ";
+                const QJsonValue child = o.value(keys[i]);
+                if (auto raw = m_raw.find({depth, keys[i]}); raw != m_raw.end()) {
+                    raw->second(depth + 1);
+                } else if (child.isArray() && keys[i] != QLatin1String("sql") && keys[i] != QLatin1String("setupSql") &&
+                           inlineArray(child.toArray(), depth + 1)) {
+                    // short lists of values on one line: ["0", "1024", "4096"]
+                } else {
+                    pretty(child, depth + 1);
+                }
+                m_out += i + 1 < keys.size() ? ",\n" : "\n";
+            }
+            indent(depth);
+            m_out += '}';
+        } else if (v.isArray()) {
+            const QJsonArray a = v.toArray();
+            if (a.isEmpty()) {
+                m_out += "[]";
+                return;
+            }
+            m_out += "[\n";
+            for (qsizetype i = 0; i < a.size(); ++i) {
+                indent(depth + 1);
+                pretty(a.at(i), depth + 1);
+                m_out += i + 1 < a.size() ? ",\n" : "\n";
+            }
+            indent(depth);
+            m_out += ']';
+        } else {
+            scalar(v);
+        }
+    }
+
+    // The value of `key` in the objects at `objectDepth` is written by `writer` instead (the
+    // history, too long to go through QJsonObject); the object holds a placeholder for it.
+    void setRaw(int objectDepth, const QString& key, std::function<void(int depth)> writer) {
+        m_raw[{objectDepth, key}] = std::move(writer);
+    }
+
+    void compact(const QJsonValue& v) {
+        if (v.isObject()) {
+            const QJsonObject o = v.toObject();
+            m_out += '{';
+            bool first = true;
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                if (!first) {
+                    m_out += ',';
+                }
+                first = false;
+                appendJsonString(m_out, it.key());
+                m_out += ':';
+                compact(it.value());
+            }
+            m_out += '}';
+        } else if (v.isArray()) {
+            const QJsonArray a = v.toArray();
+            m_out += '[';
+            for (qsizetype i = 0; i < a.size(); ++i) {
+                if (i > 0) {
+                    m_out += ',';
+                }
+                compact(a.at(i));
+            }
+            m_out += ']';
+        } else {
+            scalar(v);
+        }
+    }
+
+private:
+    bool inlineArray(const QJsonArray& a, int depth) {
+        QByteArray line = "[";
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            if (a.at(i).isArray() || a.at(i).isObject()) {
+                return false;
+            }
+            if (i > 0) {
+                line += ", ";
+            }
+            JsonWriter one;
+            one.scalar(a.at(i));
+            line += one.m_out;
+        }
+        line += ']';
+        if (a.isEmpty() || line.size() + 2 * depth > 100) {
+            return false;
+        }
+        m_out += line;
+        return true;
+    }
+    void scalar(const QJsonValue& v) {
+        if (v.isString()) {
+            appendJsonString(m_out, v.toString());
+        } else if (v.isBool()) {
+            m_out += v.toBool() ? "true" : "false";
+        } else if (v.isDouble()) {
+            appendNumber(m_out, v);
+        } else {
+            m_out += "null";
+        }
+    }
+    QByteArray m_out;
+    std::map<std::pair<int, QString>, std::function<void(int)>> m_raw;
+};
+
+void putText(QJsonObject& o, const char* key, const QString& value) {
+    if (!value.isEmpty()) {
+        o[L(key)] = value;
+    }
+}
+
+QJsonObject linkToJson(const LinkSettings& l) {
+    QJsonObject o;
+    o[L("latencyUpMs")] = l.latencyUpMs;
+    o[L("latencyDownMs")] = l.latencyDownMs;
+    o[L("bandwidthUpBits")] = l.bandwidthUpBits;
+    o[L("bandwidthDownBits")] = l.bandwidthDownBits;
+    return o;
+}
+
+[[noreturn]] void refuse(const QString& path, const QString& what) {
+    throw Error(ErrorKind::Data, (path.isEmpty() ? what : QString(path + QLatin1String(": ") + what)).toStdString());
+}
+
+bool holdsPassword(const QString& target) {
+    const std::string t = target.toStdString();
+    return maskSecrets(t) != t;
+}
+
+const QString kPasswordAdvice =
+    L("holds a password; remove it (passwords come at connect time, from the engine's environment "
+      "variables such as PGPASSWORD or ISC_PASSWORD, .pgpass, or the keyring)");
+
+QJsonObject connectionToJson(const ConnectionProfile& c, int index) {
+    if (holdsPassword(c.target)) {
+        throw Error(ErrorKind::Usage,
+                    QString(L("connections[%1].target: ").arg(index) + kPasswordAdvice).toStdString());
+    }
+    QJsonObject o;
+    o[L("name")] = c.name;
+    o[L("engine")] = c.engine;
+    o[L("target")] = c.target;
+    putText(o, "user", c.user);
+    putText(o, "role", c.role);
+    putText(o, "charset", c.charset);
+    putText(o, "clientLibrary", c.clientLibrary);
+    if (c.useWireTap) {
+        o[L("useWireTap")] = true;
+    }
+    if (c.link != LinkSettings{}) {
+        o[L("link")] = linkToJson(c.link);
+    }
+    return o;
+}
+
+// SQL of several lines is written as an array of lines, so that a change diffs as a changed line.
+QJsonValue textOrLines(const QString& text) {
+    if (!text.contains(QLatin1Char('\n'))) {
+        return text;
+    }
+    return QJsonArray::fromStringList(text.split(QLatin1Char('\n')));
+}
+
+QJsonObject scenarioToJson(const ScenarioDef& s) {
+    QJsonObject o;
+    o[L("id")] = s.id;
+    putText(o, "title", s.title);
+    o[L("kind")] = s.kind;
+    o[L("fetch")] = s.fetch;
+    if (!s.setupSql.isEmpty()) {
+        o[L("setupSql")] = textOrLines(s.setupSql);
+    }
+    o[L("sql")] = textOrLines(s.sql);
+    putText(o, "scalarLabel", s.scalarLabel);
+    if (!s.enabled) {
+        o[L("enabled")] = false;
+    }
+    return o;
+}
+
+// Seeds are kept below 2^63 so that they read back as the whole numbers they are.
+qint64 seedValue(quint64 seed, const QString& what) {
+    if (seed > static_cast<quint64>(std::numeric_limits<qint64>::max())) {
+        throw Error(ErrorKind::Usage,
+                    QString(what + QLatin1String(": a seed above 2^63 - 1 cannot be saved")).toStdString());
+    }
+    return static_cast<qint64>(seed);
+}
+
+QJsonObject sweepToJson(const SweepDef& s) {
+    QJsonObject o;
+    o[L("name")] = s.name;
+    QJsonArray axes;
+    for (const auto& a : s.axes) {
+        QJsonObject axis;
+        axis[L("parameter")] = a.parameter;
+        if (a.range) {
+            QJsonObject r;
+            r[L("from")] = a.range->from;
+            r[L("to")] = a.range->to;
+            r[L("points")] = a.range->points;
+            r[L("spacing")] = a.range->logarithmic ? L("log") : L("linear");
+            axis[L("range")] = r;
+        } else {
+            axis[L("values")] = QJsonArray::fromStringList(a.values);
+        }
+        axes.append(axis);
+    }
+    o[L("axes")] = axes;
+    o[L("repetitions")] = s.repetitions;
+    o[L("warmups")] = s.warmups;
+    o[L("randomOrder")] = s.randomOrder;
+    if (s.seed != 0) {
+        o[L("seed")] = seedValue(s.seed, L("sweeps: seed"));
+    }
+    return o;
+}
+
+// Samples of one run share most of their context (SQL, versions, tunables and their effects): what
+// every sample of a scenario at a sweep point has in common is written once, in sampleDefaults,
+// and each sample keeps only the rest (always its scenario and point, which find its group).
+// Written from sampleJsonFields() straight to bytes: a history of 100,000 samples is too long to
+// go through QJsonObject.
+void writeRun(JsonWriter& w, const RunRecord& r, int depth) {
+    QJsonObject header;
+    header[L("runId")] = r.runId;
+    putText(header, "startedAt", r.startedAt);
+    putText(header, "finishedAt", r.finishedAt);
+    putText(header, "outcome", r.outcome);
+    putText(header, "machine", r.machine);
+    putText(header, "connection", r.connectionName);
+    putText(header, "sweep", r.sweepName);
+    putText(header, "toolVersion", r.toolVersion);
+    if (r.orderSeed != 0) {
+        header[L("orderSeed")] = seedValue(r.orderSeed, L("history: orderSeed"));
+    }
+    if (r.link != LinkSettings{}) {
+        header[L("link")] = linkToJson(r.link);
+    }
+    std::vector<SampleFields> samples;
+    samples.reserve(r.samples.size());
+    // (scenario, point) -> the samples of the group, in order
+    std::map<std::pair<QByteArray, QByteArray>, std::vector<std::size_t>> groups;
+    for (const auto& s : r.samples) {
+        samples.push_back(sampleJsonFields(s));
+        QByteArray scenario;
+        QByteArray point;
+        for (const auto& [key, value] : samples.back()) {
+            if (std::strcmp(key, "scenario") == 0) {
+                scenario = value;
+            } else if (std::strcmp(key, "point") == 0) {
+                point = value;
+            }
+        }
+        groups[{scenario, point}].push_back(samples.size() - 1);
+    }
+    std::vector<std::vector<bool>> elided(samples.size());
+    QByteArray defaults;
+    for (const auto& [key, members] : groups) {
+        if (members.size() < 2) {
+            continue;
+        }
+        const SampleFields& first = samples[members.front()];
+        std::vector<bool> common(first.size(), true);
+        for (std::size_t k = 0; k < first.size(); ++k) {
+            const char* name = first[k].first;
+            if (std::strcmp(name, "scenario") == 0 || std::strcmp(name, "point") == 0) {
+                common[k] = false;
+                continue;
+            }
+            for (std::size_t m = 1; m < members.size() && common[k]; ++m) {
+                const SampleFields& other = samples[members[m]];
+                // The keys are the same literals in the same order unless optional ones differ.
+                if (k < other.size() && other[k].first == name) {
+                    common[k] = other[k].second == first[k].second;
+                    continue;
+                }
+                auto it = std::find_if(other.begin(), other.end(),
+                                       [&](const auto& f) { return std::strcmp(f.first, name) == 0; });
+                common[k] = it != other.end() && it->second == first[k].second;
+            }
+        }
+        if (std::none_of(common.begin(), common.end(), [](bool c) { return c; })) {
+            continue;
+        }
+        QByteArray values = "{";
+        for (std::size_t k = 0; k < first.size(); ++k) {
+            if (common[k]) {
+                if (values.size() > 1) {
+                    values += ',';
+                }
+                values += '"' + QByteArray(first[k].first) + "\":" + first[k].second;
+            }
+        }
+        values += '}';
+        defaults += defaults.isEmpty() ? "[\n" : ",\n";
+        defaults.append(2 * (depth + 2), ' ');
+        defaults += key.second.isEmpty() ? QByteArray() : "{\"point\":" + key.second + ',';
+        defaults +=
+            (key.second.isEmpty() ? "{" : "") + QByteArray("\"scenario\":") + key.first + ",\"values\":" + values + '}';
+        for (std::size_t m : members) {
+            const SampleFields& fields = samples[m];
+            std::vector<bool>& skip = elided[m];
+            skip.assign(fields.size(), false);
+            for (std::size_t k = 0; k < first.size(); ++k) {
+                if (!common[k]) {
+                    continue;
+                }
+                if (k < fields.size() && fields[k].first == first[k].first) {
+                    skip[k] = true;
+                    continue;
+                }
+                for (std::size_t j = 0; j < fields.size(); ++j) {
+                    if (std::strcmp(fields[j].first, first[k].first) == 0) {
+                        skip[j] = true;
+                    }
+                }
+            }
+        }
+    }
+    const bool hasDefaults = !defaults.isEmpty();
+    if (hasDefaults) {
+        defaults += '\n';
+        defaults.append(2 * (depth + 1), ' ');
+        defaults += ']';
+        header[L("sampleDefaults")] = QJsonValue();  // placeholders for the raw writer
+    }
+    header[L("samples")] = QJsonValue();
+    QByteArray samplesText;
+    if (samples.empty()) {
+        samplesText = "[]";
+    } else {
+        samplesText.reserve(static_cast<qsizetype>(samples.size()) * 256);
+        samplesText += "[\n";
+        for (std::size_t m = 0; m < samples.size(); ++m) {
+            samplesText.append(2 * (depth + 2), ' ');
+            samplesText += '{';
+            bool firstKey = true;
+            for (std::size_t j = 0; j < samples[m].size(); ++j) {
+                if (!elided[m].empty() && elided[m][j]) {
+                    continue;
+                }
+                if (!firstKey) {
+                    samplesText += ',';
+                }
+                firstKey = false;
+                samplesText += '"';
+                samplesText += samples[m][j].first;
+                samplesText += "\":";
+                samplesText += samples[m][j].second;
+            }
+            samplesText += m + 1 < samples.size() ? "},\n" : "}\n";
+        }
+        samplesText.append(2 * (depth + 1), ' ');
+        samplesText += ']';
+    }
+    JsonWriter out;
+    out.setRaw(depth, L("sampleDefaults"), [&](int) { out.raw() += defaults; });
+    out.setRaw(depth, L("samples"), [&](int) { out.raw() += samplesText; });
+    out.pretty(header, depth);
+    w.raw() += out.take();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading: every value checked, with the JSON path of the first one that is wrong.
+
+QString child(const QString& path, const QString& key) {
+    return path.isEmpty() ? key : path + QLatin1Char('.') + key;
+}
+QString item(const QString& path, qsizetype i) {
+    return path + QLatin1Char('[') + QString::number(i) + QLatin1Char(']');
+}
+
+const char* typeName(const QJsonValue& v) {
+    switch (v.type()) {
+        case QJsonValue::Null:
+            return "null";
+        case QJsonValue::Bool:
+            return "a boolean";
+        case QJsonValue::Double:
+            return "a number";
+        case QJsonValue::String:
+            return "a string";
+        case QJsonValue::Array:
+            return "an array";
+        case QJsonValue::Object:
+            return "an object";
+        case QJsonValue::Undefined:
+            break;
+    }
+    return "nothing";
+}
+
+[[noreturn]] void expected(const QString& path, const char* what, const QJsonValue& v) {
+    refuse(path, L("expected %1, found %2").arg(L(what), L(typeName(v))));
+}
+
+QString text(const QJsonValue& v, const QString& path, int maxLength = kMaxTextLength) {
+    if (!v.isString()) {
+        expected(path, "a string", v);
+    }
+    QString s = v.toString();
+    if (s.size() > maxLength) {
+        refuse(path, L("string of %1 characters is longer than the limit of %2").arg(s.size()).arg(maxLength));
+    }
+    return s;
+}
+
+qint64 whole(const QJsonValue& v, const QString& path, qint64 minimum, qint64 maximum) {
+    if (!v.isDouble()) {
+        expected(path, "a whole number", v);
+    }
+    constexpr qint64 none = std::numeric_limits<qint64>::min();
+    const qint64 n = v.toInteger(none);
+    if (n == none || n < minimum || n > maximum) {
+        refuse(path, L("expected a whole number in %1..%2").arg(minimum).arg(maximum));
+    }
+    return n;
+}
+
+bool boolean(const QJsonValue& v, const QString& path) {
+    if (!v.isBool()) {
+        expected(path, "true or false", v);
+    }
+    return v.toBool();
+}
+
+QJsonObject object(const QJsonValue& v, const QString& path) {
+    if (!v.isObject()) {
+        expected(path, "an object", v);
+    }
+    return v.toObject();
+}
+
+QJsonArray array(const QJsonValue& v, const QString& path, qsizetype maxSize = kMaxCount) {
+    if (!v.isArray()) {
+        expected(path, "an array", v);
+    }
+    QJsonArray a = v.toArray();
+    if (a.size() > maxSize) {
+        refuse(path, L("%1 entries exceed the limit of %2").arg(a.size()).arg(maxSize));
+    }
+    return a;
+}
+
+QString oneOf(const QJsonValue& v, const QString& path, std::initializer_list<const char*> choices) {
+    const QString s = text(v, path, kMaxShortText);
+    QStringList names;
+    for (const char* c : choices) {
+        if (s == QLatin1String(c)) {
+            return s;
+        }
+        names << L(c);
+    }
+    refuse(path, L("'%1' is not one of %2").arg(s.left(64), names.join(QLatin1String(", "))));
+}
+
+// An object whose keys are all known; `required` ones must be there.
+class Fields {
+public:
+    Fields(const QJsonObject& o, QString path, std::initializer_list<const char*> known,
+           std::initializer_list<const char*> required = {})
+        : m_o(o), m_path(std::move(path)) {
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            bool ok = false;
+            for (const char* k : known) {
+                ok = ok || it.key() == QLatin1String(k);
+            }
+            if (!ok) {
+                refuse(child(m_path, it.key().left(64)), L("unknown key"));
+            }
+        }
+        for (const char* k : required) {
+            if (!o.contains(QLatin1String(k))) {
+                refuse(child(m_path, L(k)), L("missing"));
+            }
+        }
+    }
+    bool has(const char* key) const { return m_o.contains(QLatin1String(key)); }
+    QJsonValue operator[](const char* key) const { return m_o.value(QLatin1String(key)); }
+    QString path(const char* key) const { return child(m_path, L(key)); }
+    QString text(const char* key, int maxLength = kMaxShortText) const {
+        return has(key) ? blobbench::text((*this)[key], path(key), maxLength) : QString();
+    }
+    qint64 whole(const char* key, qint64 minimum, qint64 maximum, qint64 fallback) const {
+        return has(key) ? blobbench::whole((*this)[key], path(key), minimum, maximum) : fallback;
+    }
+    bool boolean(const char* key, bool fallback) const {
+        return has(key) ? blobbench::boolean((*this)[key], path(key)) : fallback;
+    }
+
+private:
+    const QJsonObject& m_o;
+    QString m_path;
+};
+
+void stringMap(const QJsonValue& v, const QString& path) {
+    const QJsonObject o = object(v, path);
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        text(it.value(), child(path, it.key().left(64)), kMaxShortText);
+    }
+}
+
+LinkSettings linkFromJson(const QJsonValue& v, const QString& path) {
+    const QJsonObject o = object(v, path);
+    Fields f(o, path, {"latencyUpMs", "latencyDownMs", "bandwidthUpBits", "bandwidthDownBits"});
+    LinkSettings l;
+    l.latencyUpMs = static_cast<int>(f.whole("latencyUpMs", 0, kMaxLatencyMs, 0));
+    l.latencyDownMs = static_cast<int>(f.whole("latencyDownMs", 0, kMaxLatencyMs, 0));
+    l.bandwidthUpBits = f.whole("bandwidthUpBits", 0, kMaxBandwidth, 0);
+    l.bandwidthDownBits = f.whole("bandwidthDownBits", 0, kMaxBandwidth, 0);
+    return l;
+}
+
+ConnectionProfile connectionFromJson(const QJsonValue& v, const QString& path) {
+    const QJsonObject o = object(v, path);
+    Fields f(o, path, {"name", "engine", "target", "user", "role", "charset", "clientLibrary", "useWireTap", "link"},
+             {"name", "engine", "target"});
+    ConnectionProfile c;
+    c.name = f.text("name");
+    c.engine = f.text("engine");
+    if (c.engine.isEmpty()) {
+        refuse(f.path("engine"), L("empty (name the engine: sqlite, firebird, postgres, ...)"));
+    }
+    c.target = f.text("target");
+    if (holdsPassword(c.target)) {
+        refuse(f.path("target"), kPasswordAdvice);
+    }
+    c.user = f.text("user");
+    c.role = f.text("role");
+    c.charset = f.text("charset");
+    c.clientLibrary = f.text("clientLibrary");
+    c.useWireTap = f.boolean("useWireTap", false);
+    if (f.has("link")) {
+        c.link = linkFromJson(f["link"], f.path("link"));
+    }
+    return c;
+}
+
+// A string, or an array of lines (as textOrLines() writes multi-line SQL).
+QString textFromLines(const QJsonValue& v, const QString& path) {
+    if (v.isString()) {
+        return text(v, path, kMaxTextLength);
+    }
+    if (!v.isArray()) {
+        expected(path, "a string or an array of lines", v);
+    }
+    const QJsonArray a = v.toArray();
+    QStringList lines;
+    qsizetype total = 0;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        lines << text(a.at(i), item(path, i), kMaxTextLength);
+        total += lines.back().size() + 1;
+        if (total > kMaxTextLength) {
+            refuse(path, L("text longer than the limit of %1 characters").arg(kMaxTextLength));
+        }
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+ScenarioDef scenarioFromJson(const QJsonValue& v, const QString& path) {
+    const QJsonObject o = object(v, path);
+    Fields f(o, path, {"id", "title", "kind", "fetch", "setupSql", "sql", "scalarLabel", "enabled"}, {"id", "sql"});
+    ScenarioDef s;
+    s.id = f.text("id");
+    if (s.id.isEmpty()) {
+        refuse(f.path("id"), L("empty (a scenario needs an id)"));
+    }
+    s.title = f.text("title");
+    if (f.has("kind")) {
+        s.kind = oneOf(f["kind"], f.path("kind"), {"query", "scalar"});
+    }
+    if (f.has("fetch")) {
+        s.fetch = oneOf(f["fetch"], f.path("fetch"), {"content", "ids-only"});
+    }
+    s.setupSql = f.has("setupSql") ? textFromLines(f["setupSql"], f.path("setupSql")) : QString();
+    s.sql = textFromLines(f["sql"], f.path("sql"));
+    s.scalarLabel = f.text("scalarLabel");
+    s.enabled = f.boolean("enabled", true);
+    return s;
+}
+
+SweepDef sweepFromJson(const QJsonValue& v, const QString& path) {
+    const QJsonObject o = object(v, path);
+    Fields f(o, path, {"name", "axes", "repetitions", "warmups", "randomOrder", "seed"}, {"name", "axes"});
+    SweepDef s;
+    s.name = f.text("name");
+    if (s.name.isEmpty()) {
+        refuse(f.path("name"), L("empty (a sweep needs a name)"));
+    }
+    const QJsonArray axes = array(f["axes"], f.path("axes"), 2);
+    if (axes.isEmpty()) {
+        refuse(f.path("axes"), L("no axis (a sweep needs one tunable, or two for a grid)"));
+    }
+    for (qsizetype i = 0; i < axes.size(); ++i) {
+        const QString at = item(f.path("axes"), i);
+        const QJsonObject ao = object(axes.at(i), at);
+        Fields a(ao, at, {"parameter", "values", "range"}, {"parameter"});
+        SweepAxis axis;
+        axis.parameter = a.text("parameter");
+        if (a.has("values") == a.has("range")) {
+            refuse(at, L("give either values or range"));
+        }
+        if (a.has("values")) {
+            const QJsonArray values = array(a["values"], a.path("values"), static_cast<qsizetype>(kMaxSweepPoints));
+            for (qsizetype j = 0; j < values.size(); ++j) {
+                const QJsonValue value = values.at(j);
+                // Numbers are accepted for convenience and kept as text: tunables are text-valued.
+                if (value.isDouble()) {
+                    axis.values << QString::number(whole(value, item(a.path("values"), j),
+                                                         std::numeric_limits<qint64>::min() + 1,
+                                                         std::numeric_limits<qint64>::max()));
+                } else if (value.isBool()) {
+                    axis.values << (value.toBool() ? L("true") : L("false"));
+                } else {
+                    axis.values << text(value, item(a.path("values"), j), kMaxShortText);
+                }
+            }
+        } else {
+            const QString rp = a.path("range");
+            const QJsonObject ro = object(a["range"], rp);
+            Fields r(ro, rp, {"from", "to", "points", "spacing"}, {"from", "to", "points"});
+            SweepRangeDef range;
+            constexpr qint64 big = qint64(1) << 62;
+            range.from = r.whole("from", -big, big, 0);
+            range.to = r.whole("to", -big, big, 0);
+            range.points = static_cast<int>(r.whole("points", 0, static_cast<qint64>(kMaxSweepPoints), 0));
+            if (r.has("spacing")) {
+                range.logarithmic = oneOf(r["spacing"], r.path("spacing"), {"linear", "log"}) == QLatin1String("log");
+            }
+            axis.range = range;
+        }
+        s.axes.push_back(axis);
+    }
+    s.repetitions = static_cast<int>(f.whole("repetitions", 1, kMaxCount, 1));
+    s.warmups = static_cast<int>(f.whole("warmups", 0, kMaxCount, 0));
+    s.randomOrder = f.boolean("randomOrder", false);
+    s.seed = static_cast<quint64>(f.whole("seed", 0, std::numeric_limits<qint64>::max(), 0));
+    try {
+        expandSweep(s.toSpec());  // zero points, inverted ranges, the same tunable twice
+    } catch (const Error& e) {
+        refuse(path, QString::fromStdString(e.what()));
+    }
+    return s;
+}
+
+void wireStatsCheck(const QJsonValue& v, const QString& path) {
+    const QJsonObject o = object(v, path);
+    Fields f(o, path, {"available", "reason", "sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips"},
+             {"available"});
+    f.boolean("available", false);
+    f.text("reason");
+    for (const char* k : {"sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips"}) {
+        f.whole(k, 0, std::numeric_limits<qint64>::max(), 0);
+    }
+}
+
+// The sample as sampleToJson() writes it, checked before sampleFromJson() reads it.
+void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
+    Fields f(o, path,
+             {"runId",  "scenario",   "title",         "sql",           "repetition",    "point",      "startedAt",
+              "engine", "connection", "serverVersion", "clientVersion", "negotiated",    "parameters", "effects",
+              "phases", "rows",       "contentBytes",  "valuesRead",    "valuesSkipped", "maxId",      "scalarLabel",
+              "scalar", "wire",       "status",        "error"},
+             complete ? std::initializer_list<const char*>{"scenario", "repetition", "phases", "status"}
+                      : std::initializer_list<const char*>{});
+    constexpr qint64 maxCount = std::numeric_limits<qint64>::max();
+    for (const char* k : {"runId", "scenario", "title", "startedAt", "engine", "connection", "serverVersion",
+                          "clientVersion", "scalarLabel"}) {
+        f.text(k);
+    }
+    f.text("sql", kMaxTextLength);
+    f.text("scalar", kMaxTextLength);
+    f.text("error", kMaxTextLength);
+    f.whole("repetition", 0, kMaxCount, 0);
+    for (const char* k : {"negotiated", "parameters", "point"}) {
+        if (f.has(k)) {
+            stringMap(f[k], f.path(k));
+        }
+    }
+    if (f.has("effects")) {
+        const QJsonArray effects = array(f["effects"], f.path("effects"), 1000);
+        for (qsizetype i = 0; i < effects.size(); ++i) {
+            const QString at = item(f.path("effects"), i);
+            const QJsonObject eo = object(effects.at(i), at);
+            Fields e(eo, at, {"id", "requested", "actual", "inEffect", "reason"}, {"id"});
+            for (const char* k : {"id", "requested", "actual", "reason"}) {
+                e.text(k);
+            }
+            e.boolean("inEffect", true);
+        }
+    }
+    if (f.has("phases")) {
+        const QJsonObject phases = object(f["phases"], f.path("phases"));
+        Fields p(phases, f.path("phases"),
+                 {"connectNs", "prepareNs", "executeNs", "fetchNs", "elapsedNs", "elapsedMs"});
+        for (const char* k : {"connectNs", "prepareNs", "executeNs", "fetchNs", "elapsedNs"}) {
+            p.whole(k, 0, maxCount, 0);
+        }
+        if (p.has("elapsedMs") && !p["elapsedMs"].isDouble()) {
+            expected(p.path("elapsedMs"), "a number", p["elapsedMs"]);
+        }
+    }
+    for (const char* k : {"rows", "contentBytes", "valuesRead", "valuesSkipped"}) {
+        f.whole(k, 0, maxCount, 0);
+    }
+    f.whole("maxId", std::numeric_limits<qint64>::min() + 1, maxCount, 0);
+    if (f.has("wire")) {
+        const QJsonObject wire = object(f["wire"], f.path("wire"));
+        Fields w(wire, f.path("wire"), {"tap", "nativeLogical", "nativePhysical"});
+        for (const char* k : {"tap", "nativeLogical", "nativePhysical"}) {
+            if (w.has(k)) {
+                wireStatsCheck(w[k], w.path(k));
+            }
+        }
+    }
+    if (f.has("status")) {
+        oneOf(f["status"], f.path("status"), {"complete", "failed", "cancelled"});
+    }
+}
+
+RunRecord runFromJson(QJsonObject o, const QString& path) {
+    Fields f(o, path,
+             {"runId", "startedAt", "finishedAt", "outcome", "machine", "connection", "sweep", "toolVersion",
+              "orderSeed", "link", "sampleDefaults", "samples"},
+             {"runId"});
+    RunRecord r;
+    r.runId = f.text("runId");
+    if (r.runId.isEmpty()) {
+        refuse(f.path("runId"), L("empty (a run needs an id)"));
+    }
+    r.startedAt = f.text("startedAt");
+    r.finishedAt = f.text("finishedAt");
+    r.outcome = f.text("outcome", kMaxTextLength);
+    r.machine = f.text("machine");
+    r.connectionName = f.text("connection");
+    r.sweepName = f.text("sweep");
+    r.toolVersion = f.text("toolVersion");
+    r.orderSeed = static_cast<quint64>(f.whole("orderSeed", 0, std::numeric_limits<qint64>::max(), 0));
+    if (f.has("link")) {
+        r.link = linkFromJson(f["link"], f.path("link"));
+    }
+    // (scenario, point) -> the group's sample and which keys it sets
+    struct Group {
+        Sample base;
+        QStringList keys;
+    };
+    std::map<std::pair<std::string, std::map<std::string, std::string>>, Group> groups;
+    if (f.has("sampleDefaults")) {
+        const QString dp = f.path("sampleDefaults");
+        const QJsonArray defaults = array(f["sampleDefaults"], dp, static_cast<qsizetype>(kMaxCount));
+        for (qsizetype i = 0; i < defaults.size(); ++i) {
+            const QString at = item(dp, i);
+            const QJsonObject go = object(defaults.at(i), at);
+            Fields g(go, at, {"scenario", "point", "values"}, {"scenario", "values"});
+            const QString scenario = g.text("scenario");
+            std::map<std::string, std::string> point;
+            if (g.has("point")) {
+                stringMap(g["point"], g.path("point"));
+                point = sampleFromJson(QJsonObject{{L("point"), g["point"]}}).point;
+            }
+            const QJsonObject values = object(g["values"], g.path("values"));
+            if (values.contains(L("scenario")) || values.contains(L("point"))) {
+                refuse(g.path("values"), L("scenario and point belong beside values, not in them"));
+            }
+            sampleCheck(values, g.path("values"), false);
+            Group group;
+            group.base.scenarioId = scenario.toStdString();
+            group.base.point = point;
+            applySampleJson(group.base, values);
+            group.keys = values.keys();
+            if (!groups.emplace(std::make_pair(group.base.scenarioId, point), std::move(group)).second) {
+                refuse(at, L("a second group for scenario '%1' at the same point").arg(scenario.left(64)));
+            }
+        }
+    }
+    if (!f.has("samples")) {
+        return r;
+    }
+    const QString samplesPath = f.path("samples");
+    QJsonArray samples = array(f["samples"], samplesPath, std::numeric_limits<int>::max());
+    o = QJsonObject();  // the samples array now holds the only reference: each sample is freed once read
+    r.samples.reserve(static_cast<std::size_t>(samples.size()));
+    const Group none;
+    const Group* group = nullptr;
+    QJsonValue lastScenario;
+    QJsonValue lastPoint;
+    for (qsizetype i = 0; i < samples.size(); ++i) {
+        const QString at = item(samplesPath, i);
+        const QJsonObject s = object(samples.at(i), at);
+        samples[i] = QJsonValue();
+        sampleCheck(s, at, false);
+        if (!s.contains(L("scenario"))) {
+            refuse(child(at, L("scenario")), L("missing"));
+        }
+        // Consecutive samples mostly share their group: look it up only when scenario or point change.
+        const QJsonValue scenarioValue = s.value(L("scenario"));
+        const QJsonValue pointValue = s.value(L("point"));
+        if (group == nullptr || scenarioValue != lastScenario || pointValue != lastPoint) {
+            std::map<std::string, std::string> point;
+            if (pointValue.isObject()) {
+                const QJsonObject po = pointValue.toObject();
+                for (auto it = po.begin(); it != po.end(); ++it) {
+                    point[it.key().toStdString()] = it.value().toString().toStdString();
+                }
+            }
+            auto g = groups.find({scenarioValue.toString().toStdString(), point});
+            group = g == groups.end() ? &none : &g->second;
+            lastScenario = scenarioValue;
+            lastPoint = pointValue;
+        }
+        for (const char* required : {"repetition", "phases", "status"}) {
+            if (!s.contains(L(required)) && !group->keys.contains(L(required))) {
+                refuse(child(at, L(required)), L("missing"));
+            }
+        }
+        Sample sample = group->base;
+        applySampleJson(sample, s);
+        r.samples.push_back(std::move(sample));
+    }
+    return r;
+}
+
+void parametersCheck(const QJsonValue& v, const QString& path, std::map<QString, ParameterValues>& out) {
+    const QJsonObject o = object(v, path);
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString engine = it.key();
+        const QString at = child(path, engine.left(64));
+        const QJsonObject values = object(it.value(), at);
+        ParameterValues given;
+        for (auto jt = values.begin(); jt != values.end(); ++jt) {
+            given[jt.key().toStdString()] = text(jt.value(), child(at, jt.key().left(64)), kMaxShortText).toStdString();
+        }
+        // Checked against the engine's declarations when this build has the engine.
+        for (const Driver* driver : allDrivers()) {
+            if (QString::fromStdString(driver->id()) == engine) {
+                try {
+                    resolveParameters(driver->parameters(), given);
+                } catch (const Error& e) {
+                    refuse(at, QString::fromStdString(e.what()));
+                }
+            }
+        }
+        out[engine] = given;
+    }
+}
+
+const Driver* registeredDriver(const QString& engine) {
+    for (const Driver* driver : allDrivers()) {
+        if (QString::fromStdString(driver->id()) == engine) {
+            return driver;
+        }
+    }
+    return nullptr;
+}
+
+// Deep nesting would cost the parser its stack and huge strings its memory; a project needs neither.
+// Checked on the raw bytes before parsing, so a hostile file is refused without being parsed.
+constexpr qsizetype kMaxRawString = qsizetype(8) * kMaxTextLength;  // escapes and UTF-8 take room
+
+void hostileShapeCheck(const QByteArray& bytes) {
+    int depth = 0;
+    bool inString = false;
+    bool escaped = false;
+    int line = 1;
+    qsizetype stringStart = 0;
+    const char* data = bytes.constData();
+    for (qsizetype i = 0; i < bytes.size(); ++i) {
+        const char c = data[i];
+        if (c == '\n') {
+            ++line;
+        }
+        if (inString) {
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                inString = false;
+            } else if (i - stringStart > kMaxRawString) {
+                refuse(L("line %1").arg(line),
+                       L("a string longer than %1 bytes (the limit of any text in a project)").arg(kMaxRawString));
+            }
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+            stringStart = i;
+        } else if (c == '{' || c == '[') {
+            if (++depth > kMaxProjectNesting) {
+                refuse(L("line %1").arg(line), L("nested deeper than %1 levels").arg(kMaxProjectNesting));
+            }
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+}
+
+// Older formats are brought up to date one version at a time; version 1 is the first, so the
+// chain is empty today. A migration takes the root object of version N and returns version N + 1.
+using Migration = QJsonObject (*)(QJsonObject);
+const std::vector<Migration>& migrations() {
+    static const std::vector<Migration> chain;  // chain[i]: version i + 1 -> i + 2
+    return chain;
+}
+
+const QStringList kRootOrder = {L("formatVersion"), L("name"),      L("connections"), L("currentConnection"),
+                                L("parameters"),    L("scenarios"), L("sweeps"),      L("chartSettings"),
+                                L("history")};
+
+}  // namespace
+
+QByteArray projectToJson(const Project& project) {
+    QJsonObject root;
+    root[L("formatVersion")] = kProjectFormatVersion;
+    root[L("name")] = project.name;
+    QJsonArray connections;
+    for (std::size_t i = 0; i < project.connections.size(); ++i) {
+        connections.append(connectionToJson(project.connections[i], static_cast<int>(i)));
+    }
+    root[L("connections")] = connections;
+    root[L("currentConnection")] = project.currentConnection;
+    QJsonObject parameters;
+    for (const auto& [engine, values] : project.parameters) {
+        QJsonObject o;
+        for (const auto& [id, value] : values) {
+            o[qs(id)] = qs(value);
+        }
+        parameters[engine] = o;
+    }
+    root[L("parameters")] = parameters;
+    QJsonArray scenarios;
+    for (const auto& s : project.scenarios) {
+        scenarios.append(scenarioToJson(s));
+    }
+    root[L("scenarios")] = scenarios;
+    QJsonArray sweeps;
+    for (const auto& s : project.sweeps) {
+        sweeps.append(sweepToJson(s));
+    }
+    root[L("sweeps")] = sweeps;
+    root[L("chartSettings")] = project.chartSettings;
+    root[L("history")] = QJsonValue();  // written raw, below
+    JsonWriter writer;
+    writer.setRaw(0, L("history"), [&](int depth) {
+        QByteArray& out = writer.raw();
+        if (project.history.empty()) {
+            out += "[]";
+            return;
+        }
+        out += "[\n";
+        for (std::size_t i = 0; i < project.history.size(); ++i) {
+            writer.indent(depth + 1);
+            writeRun(writer, project.history[i], depth + 1);
+            out += i + 1 < project.history.size() ? ",\n" : "\n";
+        }
+        writer.indent(depth);
+        out += ']';
+    });
+    writer.pretty(root, 0, &kRootOrder);
+    QByteArray out = writer.take();
+    out += '\n';
+    return out;
+}
+
+Project projectFromJson(const QByteArray& bytes) {
+    if (bytes.trimmed().isEmpty()) {
+        refuse({}, L("empty file: not a BlobBench project"));
+    }
+    if (bytes.size() > kMaxProjectFileBytes) {
+        refuse({}, L("%1 bytes exceed the limit of %2 for a project file").arg(bytes.size()).arg(kMaxProjectFileBytes));
+    }
+    hostileShapeCheck(bytes);
+    QJsonParseError error;
+    QJsonDocument doc = QJsonDocument::fromJson(bytes, &error);
+    if (error.error != QJsonParseError::NoError) {
+        const QByteArray before = bytes.left(error.offset);
+        const qsizetype line = before.count('\n') + 1;
+        const qsizetype column = error.offset - (before.lastIndexOf('\n') + 1) + 1;
+        refuse(L("line %1, column %2").arg(line).arg(column), L("not valid JSON: ") + error.errorString());
+    }
+    if (!doc.isObject()) {
+        refuse(L("(root)"), L("expected an object, found %1").arg(L(doc.isArray() ? "an array" : "nothing")));
+    }
+    QJsonObject root = doc.object();
+    doc = QJsonDocument();  // `root` holds the only reference, so history can be freed as it is read
+    if (!root.contains(L("formatVersion"))) {
+        refuse(L("formatVersion"), L("missing: not a BlobBench project file"));
+    }
+    const QJsonValue versionValue = root.value(L("formatVersion"));
+    if (!versionValue.isDouble() || versionValue.toInteger(-1) < 1) {
+        refuse(L("formatVersion"), L("expected a whole number >= 1"));
+    }
+    const qint64 version = versionValue.toInteger();
+    if (version > kProjectFormatVersion) {
+        refuse(L("formatVersion"), L("this file was written by a newer BlobBench (format %1; this version reads up to "
+                                     "%2): please update BlobBench to open it")
+                                       .arg(version)
+                                       .arg(kProjectFormatVersion));
+    }
+    for (qint64 v = version; v < kProjectFormatVersion; ++v) {
+        root = migrations()[static_cast<std::size_t>(v - 1)](root);
+    }
+
+    Fields f(root, {},
+             {"formatVersion", "name", "connections", "currentConnection", "parameters", "scenarios", "sweeps",
+              "chartSettings", "history"});
+    Project p;
+    p.name = f.text("name");
+    if (f.has("connections")) {
+        const QJsonArray a = array(f["connections"], f.path("connections"), 10000);
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            p.connections.push_back(connectionFromJson(a.at(i), item(f.path("connections"), i)));
+        }
+    }
+    p.currentConnection = static_cast<int>(
+        f.whole("currentConnection", 0, std::max<qint64>(0, static_cast<qint64>(p.connections.size()) - 1), 0));
+    if (f.has("parameters")) {
+        parametersCheck(f["parameters"], f.path("parameters"), p.parameters);
+    }
+    if (f.has("scenarios")) {
+        const QJsonArray a = array(f["scenarios"], f.path("scenarios"), 10000);
+        std::set<QString> ids;
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            ScenarioDef s = scenarioFromJson(a.at(i), item(f.path("scenarios"), i));
+            if (!ids.insert(s.id).second) {
+                refuse(item(f.path("scenarios"), i) + L(".id"), L("'%1' is used by an earlier scenario").arg(s.id));
+            }
+            p.scenarios.push_back(std::move(s));
+        }
+    }
+    if (f.has("sweeps")) {
+        const QJsonArray a = array(f["sweeps"], f.path("sweeps"), 10000);
+        std::set<QString> names;
+        const ConnectionProfile* current = p.current();
+        const Driver* driver = current ? registeredDriver(current->engine) : nullptr;
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString at = item(f.path("sweeps"), i);
+            SweepDef s = sweepFromJson(a.at(i), at);
+            if (!names.insert(s.name).second) {
+                refuse(at + L(".name"), L("'%1' is used by an earlier sweep").arg(s.name));
+            }
+            // Checked against the current connection's engine when this build has it.
+            if (driver != nullptr) {
+                try {
+                    validatedPoints(s.toSpec(), driver->parameters());
+                } catch (const Error& e) {
+                    refuse(at, QString::fromStdString(e.what()));
+                }
+            }
+            p.sweeps.push_back(std::move(s));
+        }
+    }
+    if (f.has("chartSettings")) {
+        p.chartSettings = object(f["chartSettings"], f.path("chartSettings"));
+    }
+    if (f.has("history")) {
+        QJsonArray history = array(f["history"], f.path("history"), 100000);
+        root = QJsonObject();
+        for (qsizetype i = 0; i < history.size(); ++i) {
+            const QString at = item(L("history"), i);
+            QJsonObject run = object(history.at(i), at);
+            history[i] = QJsonValue();
+            p.history.push_back(runFromJson(std::move(run), at));
+        }
+    }
+    return p;
+}
+
+Project loadProject(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        throw Error(ErrorKind::Io, "cannot open " + path.toStdString() + ": " + file.errorString().toStdString());
+    }
+    if (file.size() > kMaxProjectFileBytes) {
+        throw Error(ErrorKind::Data, path.toStdString() + ": " + std::to_string(file.size()) +
+                                         " bytes exceed the limit of " + std::to_string(kMaxProjectFileBytes) +
+                                         " for a project file");
+    }
+    QByteArray bytes = file.readAll();
+    file.close();
+    try {
+        return projectFromJson(std::exchange(bytes, {}));
+    } catch (const Error& e) {
+        throw e.withContext(path.toStdString());
+    }
+}
+
+void saveProject(const QString& path, const Project& project) {
+    const QByteArray data = projectToJson(project);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+        throw Error(ErrorKind::Io, "cannot save " + path.toStdString() + ": " + file.errorString().toStdString() +
+                                       " (the previous file, if any, is unchanged)");
+    }
+}
+
+bool looksLikeProjectFile(const QString& path) {
+    if (path.endsWith(QLatin1String(kProjectSuffix), Qt::CaseInsensitive)) {
+        return true;
+    }
+    QFile file(path);
+    if (!QFileInfo(path).isFile() || !file.open(QIODevice::ReadOnly)) {
+        return false;
+    }
+    const QByteArray head = file.read(4096);
+    return head.trimmed().startsWith('{') && head.contains("\"formatVersion\"") &&
+           (head.contains("\"connections\"") || head.contains("\"scenarios\""));
+}
+
+}  // namespace blobbench
