@@ -63,6 +63,19 @@ private:
     QLabel* m_notice = nullptr;
 };
 
+QImage markerImage(const QColor& color, int size) {
+    const qreal ratio = qApp->devicePixelRatio();
+    QImage image(QSize(size, size) * ratio, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(ratio);
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(QPen(color.darker(130), 1));
+    painter.setBrush(color);
+    painter.drawEllipse(QRectF(0.5, 0.5, size - 1, size - 1));
+    return image;
+}
+
 // Either axis type, swapped when the log scale is toggled.
 QAbstractAxis* makeAxis(bool log, const QString& title, double lo, double hi) {
     if (log) {
@@ -121,6 +134,16 @@ public:
         }
         updateRanges();
         updateNotice();
+    }
+    void addSamples(const std::vector<Sample>& samples) override {
+        if (samples.size() == 1) {
+            addSample(samples.front());
+            return;
+        }
+        for (const Sample& s : samples) {
+            record(s);
+        }
+        rebuild();
     }
     void clear() override {
         clearData();
@@ -218,6 +241,8 @@ private:
             }
             s.series->replace(points);
             chart->addSeries(s.series);
+            // Drawn as one image a point instead of one graphics item a point: 10,000 points stay cheap.
+            s.series->setLightMarker(markerImage(s.series->color(), 9));
             s.series->attachAxis(m_xAxis);
             s.series->attachAxis(m_yAxis);
             QObject::connect(s.series, &QScatterSeries::hovered, m_frame,
@@ -333,6 +358,12 @@ public:
         record(s);
         rebuild();  // a handful of bars: rebuilding is cheaper than bookkeeping
     }
+    void addSamples(const std::vector<Sample>& samples) override {
+        for (const Sample& s : samples) {
+            record(s);
+        }
+        rebuild();
+    }
     void clear() override { setSamples({}); }
     void setLogScale(bool on) override {
         m_log = on;
@@ -443,11 +474,16 @@ public:
     void addSample(const Sample&) override {}
     void addThroughput(double seconds, double mbps) override {
         m_series->append(seconds, mbps);
-        m_maxX = std::max(m_maxX, seconds);
-        m_maxY = std::max(m_maxY, mbps);
-        m_x->setRange(0, std::max(1.0, m_maxX * 1.05));
-        m_y->setRange(0, std::max(1.0, m_maxY * 1.1));
-        m_frame->showNotice({});
+        // Axes grow in steps: changing a range relayouts the chart, which is the expensive part.
+        if (seconds > m_maxX) {
+            m_maxX = std::max(1.0, seconds * 1.5);
+            m_x->setRange(0, m_maxX);
+        }
+        if (mbps > m_maxY) {
+            m_maxY = std::max(1.0, mbps * 1.25);
+            m_y->setRange(0, m_maxY);
+        }
+        if (m_series->count() == 1) m_frame->showNotice({});
     }
     void clear() override {
         m_series->clear();

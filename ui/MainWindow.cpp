@@ -29,6 +29,7 @@
 #include <QSysInfo>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QUuid>
@@ -157,6 +158,9 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_progress->setTextVisible(false);
     m_progress->setMaximumWidth(360);
     m_progressText = new QLabel(tr("Ready"));
+    // Text that changes 25 times a second must not ask the whole window for a new layout.
+    // (a widget of fixed size never propagates its geometry changes to the layout).
+    m_progressText->setFixedSize(520, m_progressText->sizeHint().height());
     statusBar()->addWidget(m_progress, 1);
     statusBar()->addWidget(m_progressText, 2);
 
@@ -472,6 +476,16 @@ QWidget* MainWindow::buildChartsPanel() {
     exportButton->setMenu(exportMenu);
     cornerLayout->addWidget(exportButton);
     m_chartTabs->setCornerWidget(corner, Qt::TopRightCorner);
+    m_chartFlush = new QTimer(this);
+    m_chartFlush->setSingleShot(true);
+    m_chartFlush->setInterval(100);
+    connect(m_chartFlush, &QTimer::timeout, this, [this] {
+        flushChart(static_cast<std::size_t>(std::max(0, m_chartTabs->currentIndex())));
+        flushLog();
+    });
+    connect(m_chartTabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index >= 0) flushChart(static_cast<std::size_t>(index));
+    });
     return m_chartTabs;
 }
 
@@ -514,6 +528,7 @@ void MainWindow::connectDocument() {
         refreshParameters();
         refreshTemplates();
         m_connectionInfo->clear();
+        m_appliedEffects.clear();
     });
     connect(m_document, &ProjectDocument::scenariosChanged, this, &MainWindow::refreshScenarioList);
     connect(m_document, &ProjectDocument::sampleAppended, this,
@@ -552,6 +567,7 @@ const Driver* MainWindow::currentDriver() const {
 }
 
 void MainWindow::refreshParameters() {
+    m_appliedEffects.clear();
     const Driver* driver = currentDriver();
     if (driver == nullptr) {
         m_parameters->setSpecs({}, {});
@@ -660,20 +676,53 @@ void MainWindow::reloadResults() {
         m_expectedRows[qs(s.scenarioId)] = s.rows;
     }
     m_results->setSamples(all);
-    for (auto& chart : m_charts) {
-        chart->setSamples(all);
+    for (std::size_t i = 0; i < m_charts.size(); ++i) {
+        m_pendingSamples[i].clear();
+        m_charts[i]->setSamples(all);
+    }
+}
+
+void MainWindow::flushChart(std::size_t index) {
+    if (kChartKinds[index] == ChartKind::LiveThroughput) {
+        for (const QPointF& p : m_pendingThroughput) m_charts[index]->addThroughput(p.x(), p.y());
+        m_pendingThroughput.clear();
+    }
+    if (!m_pendingSamples[index].empty()) {
+        std::vector<Sample> pending;
+        pending.swap(m_pendingSamples[index]);
+        m_charts[index]->addSamples(pending);
+    }
+}
+
+void MainWindow::flushCharts() {
+    for (std::size_t i = 0; i < m_charts.size(); ++i) {
+        flushChart(i);
+    }
+}
+
+void MainWindow::applyEffects(const std::vector<ParameterEffect>& effects) {
+    QString key;
+    for (const ParameterEffect& e : effects) {
+        if (!e.inEffect) key += qs(e.id) + QLatin1Char('\x1f') + qs(e.reason) + QLatin1Char('\x1e');
+    }
+    if (key != m_appliedEffects) {
+        m_appliedEffects = key;
+        m_parameters->setEffects(effects);
     }
 }
 
 void MainWindow::addSampleToViews(const Sample& sample) {
     m_results->addSample(sample);
-    for (auto& chart : m_charts) {
-        chart->addSample(sample);
+    // Charts relayout on every change, which costs milliseconds: samples that arrive in a burst are
+    // drawn together, so the UI thread stays free for input during a run.
+    for (std::size_t i = 0; i < m_charts.size(); ++i) {
+        if (kChartKinds[i] != ChartKind::LiveThroughput) m_pendingSamples[i].push_back(sample);
     }
+    if (!m_chartFlush->isActive()) m_chartFlush->start();
     if (sample.status == SampleStatus::Complete) {
         m_expectedRows[qs(sample.scenarioId)] = sample.rows;
     }
-    m_parameters->setEffects(sample.effects);
+    applyEffects(sample.effects);
     const QString figures = tr("%1 #%2: %3 rows, %4 in %5")
                                 .arg(qs(sample.scenarioTitle))
                                 .arg(sample.repetition + 1)
@@ -798,7 +847,7 @@ void MainWindow::onSessionInfo(const SessionInfo& info, const QString& detail) {
     m_connectionInfo->setText(summary);
     m_connectionInfo->setToolTip(detail);
     log(summary + (detail.isEmpty() ? QString() : QStringLiteral("; ") + detail));
-    m_parameters->setEffects(info.effects);
+    applyEffects(info.effects);
     for (const ParameterEffect& e : info.effects) {
         if (!e.inEffect) {
             log(tr("Not in effect: %1 = %2 (%3)").arg(qs(e.id), qs(e.requested), qs(e.reason)));
@@ -895,12 +944,14 @@ void MainWindow::connectController() {
             m_progressText->setText(tr("Failed"));
             showError(error);
         }
+        flushLog();
         emit runFinished(ok);
     });
     connect(m_controller, &RunController::stopped, this, [this] {
         setRunning(false);
         m_progressText->setText(tr("Stopped; results so far are kept"));
         log(tr("Stopped by the user"));
+        flushLog();
         emit runFinished(false);
     });
     connect(m_controller, &RunController::connectionTested, this,
@@ -983,6 +1034,7 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios) {
     m_lastThroughputAt = 0;
     m_lastThroughputBytes = 0;
     chart(ChartKind::LiveThroughput)->clear();
+    m_pendingThroughput.clear();
     m_progress->setValue(0);
     m_progressText->setText(tr("Starting…"));
     log(tr("Run %1 on %2: %n scenario(s) × %3", nullptr, static_cast<int>(scenarios.size()))
@@ -1018,7 +1070,9 @@ void MainWindow::onProgress(const RunProgress& p) {
         }
         fraction = (std::max(0, p.execution) + inCurrent) / p.executions;
     }
-    m_progress->setValue(static_cast<int>(fraction * 1000));
+    // QProgressBar repaints synchronously on every visible change: move it in 1 % steps.
+    const int value = static_cast<int>(fraction * 100) * 10;
+    if (value != m_progress->value()) m_progress->setValue(value);
     QString text = tr("%1 rows  %2  execution %3 / %4")
                        .arg(formatCount(p.runRows), formatBytes(static_cast<double>(p.runBytes)))
                        .arg(p.execution + 1)
@@ -1030,10 +1084,11 @@ void MainWindow::onProgress(const RunProgress& p) {
     // Throughput over at least 100 ms: shorter windows are mostly scheduling noise.
     const double dt = p.seconds - m_lastThroughputAt;
     if (dt >= 0.1 && p.runBytes >= m_lastThroughputBytes) {
-        chart(ChartKind::LiveThroughput)
-            ->addThroughput(p.seconds, static_cast<double>(p.runBytes - m_lastThroughputBytes) / 1e6 / dt);
+        m_pendingThroughput.emplace_back(p.seconds,
+                                         static_cast<double>(p.runBytes - m_lastThroughputBytes) / 1e6 / dt);
         m_lastThroughputAt = p.seconds;
         m_lastThroughputBytes = p.runBytes;
+        if (!m_chartFlush->isActive()) m_chartFlush->start();
     }
 }
 
@@ -1069,8 +1124,21 @@ QString MainWindow::errorText() const { return m_errorBanner->isVisible() ? m_er
 void MainWindow::log(const QString& text, bool error) {
     const QString time = QTime::currentTime().toString(QStringLiteral("HH:mm:ss.zzz"));
     const QString line = time + QLatin1Char(' ') + text.toHtmlEscaped();
-    m_log->appendHtml(error ? QStringLiteral("<span style=\"color:#c0392b\">") + line + QStringLiteral("</span>")
-                            : line);
+    m_pendingLog << (error ? QStringLiteral("<span style=\"color:#c0392b\">") + line + QStringLiteral("</span>") : line);
+    // During a run, lines are appended together every 100 ms: each append relayouts and repaints
+    // the log. Otherwise at once.
+    if (isRunning()) {
+        if (!m_chartFlush->isActive()) m_chartFlush->start();
+    } else {
+        flushLog();
+    }
+}
+
+void MainWindow::flushLog() {
+    if (!m_pendingLog.isEmpty()) {
+        m_log->appendHtml(m_pendingLog.join(QStringLiteral("<br>")));
+        m_pendingLog.clear();
+    }
 }
 
 // ---- files and exports ------------------------------------------------------------------------
@@ -1102,6 +1170,7 @@ QString MainWindow::askSavePath(const QString& title, const QString& filter, con
 
 bool MainWindow::exportChart(const QString& path) {
     const int index = m_chartTabs->currentIndex();
+    flushChart(static_cast<std::size_t>(index));
     QWidget* widget = m_charts[static_cast<std::size_t>(index)]->widget();
     try {
         if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {

@@ -2,6 +2,7 @@
 
 #include <QHash>
 #include <QMainWindow>
+#include <QPointF>
 #include <QString>
 #include <array>
 #include <map>
@@ -25,6 +26,7 @@ class QSpinBox;
 class QSplitter;
 class QTabWidget;
 class QTableView;
+class QTimer;
 
 namespace blobbench {
 
@@ -57,6 +59,9 @@ public:
     bool isRunning() const;
 
     void setRepetitions(int repetitions);
+    // Brings every chart up to date now (live samples reach the visible chart every 100 ms and the
+    // hidden ones when they are shown).
+    void flushCharts();
     // Where the default SQLite data set lives and how many rows it gets when it is prepared.
     void setDefaultDataset(const QString& path, quint64 rows);
 
@@ -113,6 +118,8 @@ private:
     void editCurrentScenario(const std::function<void(ScenarioDef&)>& change);
     void reloadResults();
     void addSampleToViews(const Sample& sample);
+    void flushChart(std::size_t index);
+    void applyEffects(const std::vector<ParameterEffect>& effects);
 
     void startRun(const std::vector<ScenarioDef>& scenarios);
     void setRunning(bool running);
@@ -122,6 +129,7 @@ private:
     void showError(const QString& message);
     void clearError();
     void log(const QString& text, bool error = false);
+    void flushLog();
     void rememberRecent(const ConnectionProfile& profile);
     void refreshRecentMenu();
     const Driver* currentDriver() const;
@@ -145,6 +153,11 @@ private:
     QLabel* m_parametersTitle = nullptr;
     QTabWidget* m_chartTabs = nullptr;
     std::array<std::unique_ptr<SampleChart>, 4> m_charts;
+    std::array<std::vector<Sample>, 4> m_pendingSamples;  // per chart, not drawn yet
+    std::vector<QPointF> m_pendingThroughput;  // seconds, MB/s
+    QTimer* m_chartFlush = nullptr;  // draws pending samples and log lines every 100 ms
+    QStringList m_pendingLog;
+    QString m_appliedEffects;  // the effects the parameter panel shows, as a key
     QCheckBox* m_logScale = nullptr;
     QTableView* m_table = nullptr;
     QPlainTextEdit* m_log = nullptr;

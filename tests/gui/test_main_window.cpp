@@ -108,6 +108,9 @@ TEST_F(MainWindowTest, OpensOnTheDefaultProjectReadyToRun) {
 
 TEST_F(MainWindowTest, FullRunOfTheSqlitePresetFillsTableChartsAndDocument) {
     test::prepareSmallDataset(databasePath, 300);
+    window->setRepetitions(3);
+    // The window's first layout and paint happen before the run, as for a user who presses Run.
+    waitUntil([] { return false; }, 500);
 
     // The heartbeat: a 10 ms timer on the UI thread; its worst lateness tells whether the UI stalled.
     QElapsedTimer clock;
@@ -119,7 +122,10 @@ TEST_F(MainWindowTest, FullRunOfTheSqlitePresetFillsTableChartsAndDocument) {
     heartbeat.setTimerType(Qt::PreciseTimer);
     QObject::connect(&heartbeat, &QTimer::timeout, [&] {
         const qint64 now = clock.elapsed();
-        if (beats++ > 0) worstLate = std::max(worstLate, now - last - 10);
+        if (beats++ > 0) {
+            worstLate = std::max(worstLate, now - last - 10);
+            if (now - last - 10 > 50) std::printf("heartbeat: %lld ms late at %lld ms\n", now - last - 10, now);
+        }
         last = now;
     });
     heartbeat.start(10);
@@ -132,9 +138,9 @@ TEST_F(MainWindowTest, FullRunOfTheSqlitePresetFillsTableChartsAndDocument) {
 
     EXPECT_TRUE(window->errorText().isEmpty()) << window->errorText().toStdString();
     const int scenarios = enabledScenarios();
-    EXPECT_EQ(window->resultsModel()->rowCount(), scenarios);
+    EXPECT_EQ(window->resultsModel()->rowCount(), scenarios * 3);
     ASSERT_EQ(document->project().history.size(), 1U);
-    EXPECT_EQ(static_cast<int>(document->project().history[0].samples.size()), scenarios);
+    EXPECT_EQ(static_cast<int>(document->project().history[0].samples.size()), scenarios * 3);
     bool anyContent = false;
     for (const Sample& s : window->resultsModel()->samples()) {
         EXPECT_EQ(s.status, SampleStatus::Complete) << s.scenarioTitle << ": " << s.error;
@@ -142,7 +148,8 @@ TEST_F(MainWindowTest, FullRunOfTheSqlitePresetFillsTableChartsAndDocument) {
         EXPECT_EQ(s.engine, "sqlite");
     }
     EXPECT_TRUE(anyContent);
-    EXPECT_EQ(window->chart(ChartKind::TimeVsBytes)->pointCount(), scenarios);
+    window->flushCharts();
+    EXPECT_EQ(window->chart(ChartKind::TimeVsBytes)->pointCount(), scenarios * 3);
     EXPECT_EQ(window->chart(ChartKind::TimeVsBytes)->seriesNames().size(), scenarios);
     EXPECT_GT(window->chart(ChartKind::Phases)->pointCount(), 0);
     // SQLite has no wire: the round-trip chart draws nothing and says why.
