@@ -28,7 +28,8 @@ public:
     virtual void addSample(const Sample& sample) = 0;
     // Several at once: one relayout instead of one per sample (the window batches live samples).
     virtual void addSamples(const std::vector<Sample>& samples) {
-        for (const Sample& s : samples) addSample(s);
+        for (const Sample& s : samples)
+            addSample(s);
     }
     // LiveThroughput only: one point of the current run.
     virtual void addThroughput(double /*seconds*/, double /*megabytesPerSecond*/) {}

@@ -1,5 +1,7 @@
 // The only file that knows the charts are Qt Charts.
 #include <QApplication>
+#include <QBarCategoryAxis>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
@@ -12,8 +14,6 @@
 #include <QPainter>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
-#include <QBarCategoryAxis>
-#include <QBarSet>
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QValueAxis>
@@ -26,10 +26,16 @@
 namespace blobbench {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-double millis(Nanos n) { return static_cast<double>(n.count()) / 1e6; }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+double millis(Nanos n) {
+    return static_cast<double>(n.count()) / 1e6;
+}
 
-bool darkPalette() { return QApplication::palette().color(QPalette::Window).lightness() < 128; }
+bool darkPalette() {
+    return QApplication::palette().color(QPalette::Window).lightness() < 128;
+}
 
 // The chart view with a text overlay for what cannot be drawn.
 class ChartFrame : public QWidget {
@@ -45,8 +51,9 @@ public:
         m_notice->setWordWrap(true);
         m_notice->setAlignment(Qt::AlignCenter);
         m_notice->setMaximumWidth(520);
-        m_notice->setStyleSheet(QStringLiteral("QLabel { background: palette(base); border: 1px solid palette(mid); "
-                                               "border-radius: 4px; padding: 8px; }"));
+        m_notice->setStyleSheet(
+            QStringLiteral("QLabel { background: palette(base); border: 1px solid palette(mid); "
+                           "border-radius: 4px; padding: 8px; }"));
         m_notice->hide();
         layout->addWidget(m_view, 0, 0);
         layout->addWidget(m_notice, 0, 0, Qt::AlignCenter);
@@ -88,7 +95,7 @@ QAbstractAxis* makeAxis(bool log, const QString& title, double lo, double hi) {
         return axis;
     }
     auto* axis = new QValueAxis;
-    axis->setLabelFormat(QStringLiteral("%.3g"));
+    axis->setLabelFormat(QStringLiteral("%.5g"));
     axis->setTitleText(title);
     axis->setRange(lo, hi);
     axis->applyNiceNumbers();
@@ -191,10 +198,12 @@ private:
         }
         double x = static_cast<double>(s.contentBytes);
         if (m_kind == ChartKind::TimeVsRoundTrips) {
-            const WireStats* wire = s.tap.available ? &s.tap : (s.nativePhysical.available ? &s.nativePhysical : nullptr);
+            const WireStats* wire =
+                s.tap.available ? &s.tap : (s.nativePhysical.available ? &s.nativePhysical : nullptr);
             if (wire == nullptr || !wire->counters.roundTrips) {
                 ++m_unmeasured;
-                m_unmeasuredReason = wire == nullptr ? qs(s.tap.unavailableReason) : tr("the counters have no round trips");
+                m_unmeasuredReason =
+                    wire == nullptr ? qs(s.tap.unavailableReason) : tr("the counters have no round trips");
                 return nullptr;
             }
             x = static_cast<double>(*wire->counters.roundTrips);
@@ -245,19 +254,18 @@ private:
             s.series->setLightMarker(markerImage(s.series->color(), 9));
             s.series->attachAxis(m_xAxis);
             s.series->attachAxis(m_yAxis);
-            QObject::connect(s.series, &QScatterSeries::hovered, m_frame,
-                             [title = s.title, xu, yu, kind = m_kind](const QPointF& p, bool state) {
-                                 if (!state) {
-                                     QToolTip::hideText();
-                                     return;
-                                 }
-                                 const QString x = kind == ChartKind::TimeVsBytes
-                                                       ? formatBytes(p.x() * xu.divisor)
-                                                       : tr("%1 round trips").arg(p.x(), 0, 'f', 0);
-                                 QToolTip::showText(QCursor::pos(),
-                                                    title + QLatin1Char('\n') + x + QStringLiteral(", ") +
-                                                        formatMillis(p.y() * yu.divisor));
-                             });
+            QObject::connect(
+                s.series, &QScatterSeries::hovered, m_frame,
+                [title = s.title, xu, yu, kind = m_kind](const QPointF& p, bool state) {
+                    if (!state) {
+                        QToolTip::hideText();
+                        return;
+                    }
+                    const QString x = kind == ChartKind::TimeVsBytes ? formatBytes(p.x() * xu.divisor)
+                                                                     : tr("%1 round trips").arg(p.x(), 0, 'f', 0);
+                    QToolTip::showText(QCursor::pos(), title + QLatin1Char('\n') + x + QStringLiteral(", ") +
+                                                           formatMillis(p.y() * yu.divisor));
+                });
         }
         updateRanges();
         updateNotice();
@@ -300,12 +308,15 @@ private:
             minX /= 2;
             minY /= 2;
         }
-        const double maxX = std::max(m_maxX / xu.divisor * 1.05, minX * 4 + 1e-9);
-        const double maxY = std::max(m_maxY / yu.divisor * 1.1, minY * 4 + 1e-9);
+        // An empty chart still shows a sensible 0..1 frame rather than a range of 1e-9.
+        const double maxX = m_order.isEmpty() ? 1.0 : std::max(m_maxX / xu.divisor * 1.05, minX * 4 + 1e-6);
+        const double maxY = m_order.isEmpty() ? 1.0 : std::max(m_maxY / yu.divisor * 1.1, minY * 4 + 1e-6);
         m_xAxis->setRange(minX, maxX > minX ? maxX : minX + 1);
         m_yAxis->setRange(minY, maxY > minY ? maxY : minY + 1);
-        if (auto* v = qobject_cast<QValueAxis*>(m_xAxis)) v->applyNiceNumbers();
-        if (auto* v = qobject_cast<QValueAxis*>(m_yAxis)) v->applyNiceNumbers();
+        if (auto* v = qobject_cast<QValueAxis*>(m_xAxis))
+            v->applyNiceNumbers();
+        if (auto* v = qobject_cast<QValueAxis*>(m_yAxis))
+            v->applyNiceNumbers();
     }
 
     void updateNotice() {
@@ -370,7 +381,9 @@ public:
         rebuild();
     }
     int pointCount() const override { return static_cast<int>(m_order.size()) * 3; }
-    QString notice() const override { return m_order.isEmpty() ? QStringLiteral("No samples yet: press Run.") : QString(); }
+    QString notice() const override {
+        return m_order.isEmpty() ? QStringLiteral("No samples yet: press Run.") : QString();
+    }
     QStringList seriesNames() const override {
         return {QStringLiteral("Prepare"), QStringLiteral("Execute"), QStringLiteral("Fetch")};
     }
@@ -436,7 +449,7 @@ private:
         y->setTitleText(QApplication::translate("SampleChart", "Mean time per execution (%1)").arg(yu.name));
         y->setRange(0, std::max(maxTotal / yu.divisor * 1.1, 1e-3));
         y->applyNiceNumbers();
-        y->setLabelFormat(QStringLiteral("%.3g"));
+        y->setLabelFormat(QStringLiteral("%.5g"));
         chart->addAxis(y, Qt::AlignLeft);
         series->attachAxis(x);
         series->attachAxis(y);
@@ -458,10 +471,10 @@ public:
         chart->addSeries(m_series);
         m_x = new QValueAxis;
         m_x->setTitleText(QApplication::translate("SampleChart", "Time since the run started (s)"));
-        m_x->setLabelFormat(QStringLiteral("%.3g"));
+        m_x->setLabelFormat(QStringLiteral("%.4g"));
         m_y = new QValueAxis;
         m_y->setTitleText(QApplication::translate("SampleChart", "Content throughput (MB/s)"));
-        m_y->setLabelFormat(QStringLiteral("%.4g"));
+        m_y->setLabelFormat(QStringLiteral("%.5g"));
         chart->addAxis(m_x, Qt::AlignBottom);
         chart->addAxis(m_y, Qt::AlignLeft);
         m_series->attachAxis(m_x);
@@ -476,14 +489,17 @@ public:
         m_series->append(seconds, mbps);
         // Axes grow in steps: changing a range relayouts the chart, which is the expensive part.
         if (seconds > m_maxX) {
-            m_maxX = std::max(1.0, seconds * 1.5);
-            m_x->setRange(0, m_maxX);
+            m_x->setRange(0, std::max(1.0, seconds * 1.5));
+            m_x->applyNiceNumbers();
+            m_maxX = m_x->max();
         }
         if (mbps > m_maxY) {
-            m_maxY = std::max(1.0, mbps * 1.25);
-            m_y->setRange(0, m_maxY);
+            m_y->setRange(0, std::max(1.0, mbps * 1.25));
+            m_y->applyNiceNumbers();
+            m_maxY = m_y->max();
         }
-        if (m_series->count() == 1) m_frame->showNotice({});
+        if (m_series->count() == 1)
+            m_frame->showNotice({});
     }
     void clear() override {
         m_series->clear();

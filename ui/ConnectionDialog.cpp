@@ -51,8 +51,8 @@ ConnectionDialog::ConnectionDialog(QWidget* parent)
     layout->addWidget(buttons);
     connect(m_engine, &QComboBox::currentIndexChanged, this, &ConnectionDialog::engineChanged);
     const auto validate = [this, buttons] {
-        buttons->button(QDialogButtonBox::Ok)->setEnabled(!m_name->text().trimmed().isEmpty() &&
-                                                          !m_target->text().trimmed().isEmpty());
+        buttons->button(QDialogButtonBox::Ok)
+            ->setEnabled(!m_name->text().trimmed().isEmpty() && !m_target->text().trimmed().isEmpty());
     };
     connect(m_name, &QLineEdit::textChanged, this, validate);
     connect(m_target, &QLineEdit::textChanged, this, validate);
@@ -97,6 +97,8 @@ ConnectionProfile ConnectionDialog::profile() const {
     return p;
 }
 
-QString ConnectionDialog::password() const { return m_password->text(); }
+QString ConnectionDialog::password() const {
+    return m_password->text();
+}
 
 }  // namespace blobbench

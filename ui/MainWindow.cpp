@@ -72,9 +72,9 @@ QString sessionSummary(const SessionInfo& info) {
     for (const auto& [key, value] : info.negotiated) {
         negotiated << qs(key) + QLatin1Char('=') + qs(value);
     }
-    text += QStringLiteral(" · ") +
-            (negotiated.isEmpty() ? QObject::tr("nothing negotiated")
-                                  : QObject::tr("negotiated: %1").arg(negotiated.join(QStringLiteral(", "))));
+    text += QStringLiteral(" · ") + (negotiated.isEmpty()
+                                         ? QObject::tr("nothing negotiated")
+                                         : QObject::tr("negotiated: %1").arg(negotiated.join(QStringLiteral(", "))));
     return text;
 }
 
@@ -105,8 +105,9 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_errorBanner->setObjectName(QStringLiteral("errorBanner"));
     m_errorBanner->setWordWrap(true);
     m_errorBanner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_errorBanner->setStyleSheet(QStringLiteral(
-        "QLabel { background: #fde2e1; color: #7a1712; border: 1px solid #e5a29e; border-radius: 3px; padding: 4px; }"));
+    m_errorBanner->setStyleSheet(
+        QStringLiteral("QLabel { background: #fde2e1; color: #7a1712; border: 1px solid #e5a29e; border-radius: 3px; "
+                       "padding: 4px; }"));
     m_errorBanner->hide();
     layout->addWidget(m_errorBanner);
 
@@ -128,7 +129,7 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_topSplitter->setStretchFactor(0, 2);
     m_topSplitter->setStretchFactor(1, 5);
     m_topSplitter->setStretchFactor(2, 3);
-    m_topSplitter->setSizes({220, 560, 380});
+    m_topSplitter->setSizes({280, 560, 380});
 
     m_bottomSplitter = new QSplitter(Qt::Horizontal);
     m_bottomSplitter->addWidget(buildResultsPanel());
@@ -284,19 +285,23 @@ void MainWindow::buildMenus() {
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     exportMenu->addAction(tr("Chart as &PNG…"), this, [this] {
         const QString path = askSavePath(tr("Export chart"), tr("PNG image (*.png)"), QStringLiteral("png"));
-        if (!path.isEmpty()) exportChart(path);
+        if (!path.isEmpty())
+            exportChart(path);
     });
     exportMenu->addAction(tr("Chart as &SVG…"), this, [this] {
         const QString path = askSavePath(tr("Export chart"), tr("SVG image (*.svg)"), QStringLiteral("svg"));
-        if (!path.isEmpty()) exportChart(path);
+        if (!path.isEmpty())
+            exportChart(path);
     });
     exportMenu->addAction(tr("Results as &CSV…"), this, [this] {
         const QString path = askSavePath(tr("Export results"), tr("CSV (*.csv)"), QStringLiteral("csv"));
-        if (!path.isEmpty()) exportResultsCsv(path);
+        if (!path.isEmpty())
+            exportResultsCsv(path);
     });
     exportMenu->addAction(tr("Results as &JSON…"), this, [this] {
         const QString path = askSavePath(tr("Export results"), tr("JSON (*.json)"), QStringLiteral("json"));
-        if (!path.isEmpty()) exportResultsJson(path);
+        if (!path.isEmpty())
+            exportResultsJson(path);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -350,10 +355,12 @@ QWidget* MainWindow::buildScenarioPanel() {
     connect(m_scenarioList, &QListWidget::currentRowChanged, this, &MainWindow::showScenario);
     connect(m_scenarioList, &QListWidget::itemDoubleClicked, this, &MainWindow::renameScenario);
     connect(m_scenarioList, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
-        if (m_refreshingList) return;
+        if (m_refreshingList)
+            return;
         const int row = m_scenarioList->row(item);
         const auto& scenarios = m_document->project().scenarios;
-        if (row < 0 || row >= static_cast<int>(scenarios.size())) return;
+        if (row < 0 || row >= static_cast<int>(scenarios.size()))
+            return;
         ScenarioDef def = scenarios[static_cast<std::size_t>(row)];
         def.enabled = item->checkState() == Qt::Checked;
         m_document->setScenario(row, def);
@@ -421,18 +428,17 @@ QWidget* MainWindow::buildSqlPanel() {
     layout->addWidget(split, 1);
 
     connect(m_sqlEditor, &QPlainTextEdit::textChanged, this, [this] {
-        if (!m_loadingScenario) editCurrentScenario([this](ScenarioDef& d) { d.sql = m_sqlEditor->toPlainText(); });
+        if (!m_loadingScenario)
+            editCurrentScenario([this](ScenarioDef& d) { d.sql = m_sqlEditor->toPlainText(); });
     });
     connect(m_setupEditor, &QPlainTextEdit::textChanged, this, [this] {
         if (!m_loadingScenario)
             editCurrentScenario([this](ScenarioDef& d) { d.setupSql = m_setupEditor->toPlainText(); });
     });
-    connect(m_kind, &QComboBox::activated, this, [this] {
-        editCurrentScenario([this](ScenarioDef& d) { d.kind = m_kind->currentData().toString(); });
-    });
-    connect(m_fetch, &QComboBox::activated, this, [this] {
-        editCurrentScenario([this](ScenarioDef& d) { d.fetch = m_fetch->currentData().toString(); });
-    });
+    connect(m_kind, &QComboBox::activated, this,
+            [this] { editCurrentScenario([this](ScenarioDef& d) { d.kind = m_kind->currentData().toString(); }); });
+    connect(m_fetch, &QComboBox::activated, this,
+            [this] { editCurrentScenario([this](ScenarioDef& d) { d.fetch = m_fetch->currentData().toString(); }); });
     return panel;
 }
 
@@ -450,7 +456,8 @@ QWidget* MainWindow::buildChartsPanel() {
     cornerLayout->setContentsMargins(0, 0, 4, 0);
     m_logScale = new QCheckBox(tr("Log scale"));
     connect(m_logScale, &QCheckBox::toggled, this, [this](bool on) {
-        for (auto& chart : m_charts) chart->setLogScale(on);
+        for (auto& chart : m_charts)
+            chart->setLogScale(on);
     });
     cornerLayout->addWidget(m_logScale);
     auto* exportButton = new QToolButton;
@@ -459,19 +466,23 @@ QWidget* MainWindow::buildChartsPanel() {
     auto* exportMenu = new QMenu(exportButton);
     exportMenu->addAction(tr("Chart as PNG…"), this, [this] {
         const QString path = askSavePath(tr("Export chart"), tr("PNG image (*.png)"), QStringLiteral("png"));
-        if (!path.isEmpty()) exportChart(path);
+        if (!path.isEmpty())
+            exportChart(path);
     });
     exportMenu->addAction(tr("Chart as SVG…"), this, [this] {
         const QString path = askSavePath(tr("Export chart"), tr("SVG image (*.svg)"), QStringLiteral("svg"));
-        if (!path.isEmpty()) exportChart(path);
+        if (!path.isEmpty())
+            exportChart(path);
     });
     exportMenu->addAction(tr("Results as CSV…"), this, [this] {
         const QString path = askSavePath(tr("Export results"), tr("CSV (*.csv)"), QStringLiteral("csv"));
-        if (!path.isEmpty()) exportResultsCsv(path);
+        if (!path.isEmpty())
+            exportResultsCsv(path);
     });
     exportMenu->addAction(tr("Results as JSON…"), this, [this] {
         const QString path = askSavePath(tr("Export results"), tr("JSON (*.json)"), QStringLiteral("json"));
-        if (!path.isEmpty()) exportResultsJson(path);
+        if (!path.isEmpty())
+            exportResultsJson(path);
     });
     exportButton->setMenu(exportMenu);
     cornerLayout->addWidget(exportButton);
@@ -484,7 +495,8 @@ QWidget* MainWindow::buildChartsPanel() {
         flushLog();
     });
     connect(m_chartTabs, &QTabWidget::currentChanged, this, [this](int index) {
-        if (index >= 0) flushChart(static_cast<std::size_t>(index));
+        if (index >= 0)
+            flushChart(static_cast<std::size_t>(index));
     });
     return m_chartTabs;
 }
@@ -634,7 +646,9 @@ void MainWindow::refreshScenarioList() {
     }
 }
 
-int MainWindow::currentScenarioIndex() const { return m_scenarioList->currentRow(); }
+int MainWindow::currentScenarioIndex() const {
+    return m_scenarioList->currentRow();
+}
 
 void MainWindow::showScenario(int index) {
     const auto& scenarios = m_document->project().scenarios;
@@ -643,8 +657,10 @@ void MainWindow::showScenario(int index) {
     const ScenarioDef def = valid ? scenarios[static_cast<std::size_t>(index)] : ScenarioDef{};
     // Only replace text that differs: resetting an editor's text while the user types in it would
     // move the cursor.
-    if (m_sqlEditor->toPlainText() != def.sql) m_sqlEditor->setPlainText(def.sql);
-    if (m_setupEditor->toPlainText() != def.setupSql) m_setupEditor->setPlainText(def.setupSql);
+    if (m_sqlEditor->toPlainText() != def.sql)
+        m_sqlEditor->setPlainText(def.sql);
+    if (m_setupEditor->toPlainText() != def.setupSql)
+        m_setupEditor->setPlainText(def.setupSql);
     m_kind->setCurrentIndex(std::max(0, m_kind->findData(def.kind)));
     m_fetch->setCurrentIndex(std::max(0, m_fetch->findData(def.fetch)));
     for (QWidget* w : std::initializer_list<QWidget*>{m_sqlEditor, m_setupEditor, m_kind, m_fetch}) {
@@ -684,7 +700,8 @@ void MainWindow::reloadResults() {
 
 void MainWindow::flushChart(std::size_t index) {
     if (kChartKinds[index] == ChartKind::LiveThroughput) {
-        for (const QPointF& p : m_pendingThroughput) m_charts[index]->addThroughput(p.x(), p.y());
+        for (const QPointF& p : m_pendingThroughput)
+            m_charts[index]->addThroughput(p.x(), p.y());
         m_pendingThroughput.clear();
     }
     if (!m_pendingSamples[index].empty()) {
@@ -703,7 +720,8 @@ void MainWindow::flushCharts() {
 void MainWindow::applyEffects(const std::vector<ParameterEffect>& effects) {
     QString key;
     for (const ParameterEffect& e : effects) {
-        if (!e.inEffect) key += qs(e.id) + QLatin1Char('\x1f') + qs(e.reason) + QLatin1Char('\x1e');
+        if (!e.inEffect)
+            key += qs(e.id) + QLatin1Char('\x1f') + qs(e.reason) + QLatin1Char('\x1e');
     }
     if (key != m_appliedEffects) {
         m_appliedEffects = key;
@@ -716,9 +734,11 @@ void MainWindow::addSampleToViews(const Sample& sample) {
     // Charts relayout on every change, which costs milliseconds: samples that arrive in a burst are
     // drawn together, so the UI thread stays free for input during a run.
     for (std::size_t i = 0; i < m_charts.size(); ++i) {
-        if (kChartKinds[i] != ChartKind::LiveThroughput) m_pendingSamples[i].push_back(sample);
+        if (kChartKinds[i] != ChartKind::LiveThroughput)
+            m_pendingSamples[i].push_back(sample);
     }
-    if (!m_chartFlush->isActive()) m_chartFlush->start();
+    if (!m_chartFlush->isActive())
+        m_chartFlush->start();
     if (sample.status == SampleStatus::Complete) {
         m_expectedRows[qs(sample.scenarioId)] = sample.rows;
     }
@@ -749,7 +769,8 @@ void MainWindow::addScenario() {
 
 void MainWindow::duplicateScenario() {
     const int index = currentScenarioIndex();
-    if (index < 0) return;
+    if (index < 0)
+        return;
     ScenarioDef def = m_document->project().scenarios[static_cast<std::size_t>(index)];
     def.id = uniqueScenarioId(m_document->project(), def.id);
     def.title = tr("%1 (copy)").arg(def.title);
@@ -758,7 +779,8 @@ void MainWindow::duplicateScenario() {
 
 void MainWindow::renameScenario() {
     const int index = currentScenarioIndex();
-    if (index < 0) return;
+    if (index < 0)
+        return;
     ScenarioDef def = m_document->project().scenarios[static_cast<std::size_t>(index)];
     bool ok = false;
     const QString title =
@@ -771,21 +793,24 @@ void MainWindow::renameScenario() {
 
 void MainWindow::moveScenarioUp() {
     const int index = currentScenarioIndex();
-    if (index <= 0) return;
+    if (index <= 0)
+        return;
     m_document->moveScenario(index, index - 1);
     m_scenarioList->setCurrentRow(index - 1);
 }
 
 void MainWindow::moveScenarioDown() {
     const int index = currentScenarioIndex();
-    if (index < 0 || index + 1 >= m_scenarioList->count()) return;
+    if (index < 0 || index + 1 >= m_scenarioList->count())
+        return;
     m_document->moveScenario(index, index + 1);
     m_scenarioList->setCurrentRow(index + 1);
 }
 
 void MainWindow::deleteScenario() {
     const int index = currentScenarioIndex();
-    if (index < 0) return;
+    if (index < 0)
+        return;
     m_document->removeScenario(index);
 }
 
@@ -797,7 +822,8 @@ void MainWindow::newConnection() {
     blank.name = tr("New connection");
     blank.engine = QString::fromStdString(allDrivers().front()->id());
     dialog.setProfile(blank);
-    if (dialog.exec() != QDialog::Accepted) return;
+    if (dialog.exec() != QDialog::Accepted)
+        return;
     const ConnectionProfile profile = dialog.profile();
     m_passwords[profile.name] = dialog.password();
     const int index = m_document->addConnection(profile);
@@ -813,7 +839,8 @@ void MainWindow::editConnection() {
     }
     ConnectionDialog dialog(this);
     dialog.setProfile(*current, m_passwords.value(current->name));
-    if (dialog.exec() != QDialog::Accepted) return;
+    if (dialog.exec() != QDialog::Accepted)
+        return;
     const ConnectionProfile profile = dialog.profile();
     m_passwords[profile.name] = dialog.password();
     m_document->setConnection(index, profile);
@@ -821,7 +848,8 @@ void MainWindow::editConnection() {
 
 void MainWindow::deleteConnection() {
     const ConnectionProfile* current = m_document->project().current();
-    if (current == nullptr) return;
+    if (current == nullptr)
+        return;
     if (QMessageBox::question(this, tr("Delete connection"), tr("Delete the connection “%1”?").arg(current->name)) !=
         QMessageBox::Yes) {
         return;
@@ -877,7 +905,8 @@ void MainWindow::rememberRecent(const ConnectionProfile& profile) {
                                 }),
                  recent.end());
     recent.prepend(entry);
-    while (recent.size() > kMaxRecent) recent.removeLast();
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
     settings.setValue(QStringLiteral("recentConnections"), recent);
     refreshRecentMenu();
 }
@@ -917,16 +946,17 @@ void MainWindow::refreshRecentMenu() {
 void MainWindow::connectController() {
     connect(m_controller, &RunController::preparing, this, [this](quint64 done, quint64 total) {
         m_progress->setValue(static_cast<int>(total > 0 ? done * 1000 / total : 0));
-        m_progressText->setText(tr("Preparing the reference data set: %1 / %2 rows (once)")
-                                    .arg(formatCount(done), formatCount(total)));
+        m_progressText->setText(
+            tr("Preparing the reference data set: %1 / %2 rows (once)").arg(formatCount(done), formatCount(total)));
     });
     connect(m_controller, &RunController::prepared, this, [this](const QString& message) { log(message); });
     connect(m_controller, &RunController::connected, this,
             [this](const SessionInfo& info) { onSessionInfo(info, {}); });
     connect(m_controller, &RunController::scenarioStarted, this,
             [this](const QString& title, int repetition, const QString& sql) {
-                log(tr("%1 #%2: %3").arg(title).arg(repetition < 0 ? tr("warm-up") : QString::number(repetition + 1),
-                                         sql.simplified()));
+                log(tr("%1 #%2: %3")
+                        .arg(title)
+                        .arg(repetition < 0 ? tr("warm-up") : QString::number(repetition + 1), sql.simplified()));
             });
     connect(m_controller, &RunController::progressed, this, &MainWindow::onProgress);
     connect(m_controller, &RunController::sampleReady, this,
@@ -978,7 +1008,8 @@ void MainWindow::runCurrent() {
 void MainWindow::runAll() {
     std::vector<ScenarioDef> chosen;
     for (const ScenarioDef& s : m_document->project().scenarios) {
-        if (s.enabled) chosen.push_back(s);
+        if (s.enabled)
+            chosen.push_back(s);
     }
     if (chosen.empty()) {
         showError(tr("No scenario is checked: check the ones Run all should run."));
@@ -1050,7 +1081,9 @@ void MainWindow::stop() {
     }
 }
 
-bool MainWindow::isRunning() const { return m_controller != nullptr && m_controller->isRunning(); }
+bool MainWindow::isRunning() const {
+    return m_controller != nullptr && m_controller->isRunning();
+}
 
 void MainWindow::setRunning(bool running) {
     m_runAction->setEnabled(!running);
@@ -1072,7 +1105,8 @@ void MainWindow::onProgress(const RunProgress& p) {
     }
     // QProgressBar repaints synchronously on every visible change: move it in 1 % steps.
     const int value = static_cast<int>(fraction * 100) * 10;
-    if (value != m_progress->value()) m_progress->setValue(value);
+    if (value != m_progress->value())
+        m_progress->setValue(value);
     QString text = tr("%1 rows  %2  execution %3 / %4")
                        .arg(formatCount(p.runRows), formatBytes(static_cast<double>(p.runBytes)))
                        .arg(p.execution + 1)
@@ -1084,24 +1118,34 @@ void MainWindow::onProgress(const RunProgress& p) {
     // Throughput over at least 100 ms: shorter windows are mostly scheduling noise.
     const double dt = p.seconds - m_lastThroughputAt;
     if (dt >= 0.1 && p.runBytes >= m_lastThroughputBytes) {
-        m_pendingThroughput.emplace_back(p.seconds,
-                                         static_cast<double>(p.runBytes - m_lastThroughputBytes) / 1e6 / dt);
+        m_pendingThroughput.emplace_back(p.seconds, static_cast<double>(p.runBytes - m_lastThroughputBytes) / 1e6 / dt);
         m_lastThroughputAt = p.seconds;
         m_lastThroughputBytes = p.runBytes;
-        if (!m_chartFlush->isActive()) m_chartFlush->start();
+        if (!m_chartFlush->isActive())
+            m_chartFlush->start();
     }
 }
 
-void MainWindow::setRepetitions(int repetitions) { m_repetitions->setValue(repetitions); }
+void MainWindow::setRepetitions(int repetitions) {
+    m_repetitions->setValue(repetitions);
+}
 
 void MainWindow::setDefaultDataset(const QString& path, quint64 rows) {
     m_defaultDatasetPath = path;
     m_defaultDatasetRows = rows;
 }
 
+void MainWindow::showChart(ChartKind kind) {
+    for (std::size_t i = 0; i < kChartKinds.size(); ++i) {
+        if (kChartKinds[i] == kind)
+            m_chartTabs->setCurrentIndex(static_cast<int>(i));
+    }
+}
+
 SampleChart* MainWindow::chart(ChartKind kind) const {
     for (std::size_t i = 0; i < kChartKinds.size(); ++i) {
-        if (kChartKinds[i] == kind) return m_charts[i].get();
+        if (kChartKinds[i] == kind)
+            return m_charts[i].get();
     }
     return nullptr;
 }
@@ -1119,16 +1163,20 @@ void MainWindow::clearError() {
     m_errorBanner->hide();
 }
 
-QString MainWindow::errorText() const { return m_errorBanner->isVisible() ? m_errorBanner->text() : QString(); }
+QString MainWindow::errorText() const {
+    return m_errorBanner->isVisible() ? m_errorBanner->text() : QString();
+}
 
 void MainWindow::log(const QString& text, bool error) {
     const QString time = QTime::currentTime().toString(QStringLiteral("HH:mm:ss.zzz"));
     const QString line = time + QLatin1Char(' ') + text.toHtmlEscaped();
-    m_pendingLog << (error ? QStringLiteral("<span style=\"color:#c0392b\">") + line + QStringLiteral("</span>") : line);
+    m_pendingLog << (error ? QStringLiteral("<span style=\"color:#c0392b\">") + line + QStringLiteral("</span>")
+                           : line);
     // During a run, lines are appended together every 100 ms: each append relayouts and repaints
     // the log. Otherwise at once.
     if (isRunning()) {
-        if (!m_chartFlush->isActive()) m_chartFlush->start();
+        if (!m_chartFlush->isActive())
+            m_chartFlush->start();
     } else {
         flushLog();
     }
@@ -1144,7 +1192,8 @@ void MainWindow::flushLog() {
 // ---- files and exports ------------------------------------------------------------------------
 
 void MainWindow::newProject() {
-    if (isRunning()) return;
+    if (isRunning())
+        return;
     m_document->reset(defaultProject(m_defaultDatasetPath));
     log(tr("New project: the SQLite reference suite"));
 }
@@ -1159,7 +1208,9 @@ void MainWindow::saveProject() {
     statusBar()->showMessage(tr("Saving project files is not available yet"), 4000);
 }
 
-void MainWindow::saveProjectAs() { saveProject(); }
+void MainWindow::saveProjectAs() {
+    saveProject();
+}
 
 QString MainWindow::askSavePath(const QString& title, const QString& filter, const QString& suffix) {
     QFileDialog dialog(this, title, QString(), filter);
@@ -1220,7 +1271,8 @@ bool MainWindow::exportResultsJson(const QString& path) {
 void MainWindow::copyResults() {
     QModelIndexList rows = m_table->selectionModel()->selectedRows();
     if (rows.isEmpty()) {
-        for (int r = 0; r < m_resultsProxy->rowCount(); ++r) rows << m_resultsProxy->index(r, 0);
+        for (int r = 0; r < m_resultsProxy->rowCount(); ++r)
+            rows << m_resultsProxy->index(r, 0);
     }
     std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
     QStringList lines;

@@ -62,6 +62,7 @@ public:
     // Brings every chart up to date now (live samples reach the visible chart every 100 ms and the
     // hidden ones when they are shown).
     void flushCharts();
+    void showChart(ChartKind kind);
     // Where the default SQLite data set lives and how many rows it gets when it is prepared.
     void setDefaultDataset(const QString& path, quint64 rows);
 
@@ -154,8 +155,8 @@ private:
     QTabWidget* m_chartTabs = nullptr;
     std::array<std::unique_ptr<SampleChart>, 4> m_charts;
     std::array<std::vector<Sample>, 4> m_pendingSamples;  // per chart, not drawn yet
-    std::vector<QPointF> m_pendingThroughput;  // seconds, MB/s
-    QTimer* m_chartFlush = nullptr;  // draws pending samples and log lines every 100 ms
+    std::vector<QPointF> m_pendingThroughput;             // seconds, MB/s
+    QTimer* m_chartFlush = nullptr;                       // draws pending samples and log lines every 100 ms
     QStringList m_pendingLog;
     QString m_appliedEffects;  // the effects the parameter panel shows, as a key
     QCheckBox* m_logScale = nullptr;
@@ -175,7 +176,7 @@ private:
     QAction* m_stopAction = nullptr;
     QAction* m_testAction = nullptr;
 
-    QHash<QString, QString> m_passwords;  // connection name -> password, this session only
+    QHash<QString, QString> m_passwords;              // connection name -> password, this session only
     std::map<QString, std::uint64_t> m_expectedRows;  // scenario id -> rows of its last sample
     QString m_defaultDatasetPath;
     quint64 m_defaultDatasetRows = 10000;

@@ -20,9 +20,13 @@ namespace {
 constexpr int kLogSteps = 1000;
 constexpr std::int64_t kMaxLinearPositions = 100000;
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
-bool isPowerOfTwo(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+bool isPowerOfTwo(std::int64_t v) {
+    return v > 0 && (v & (v - 1)) == 0;
+}
 
 }  // namespace
 
@@ -109,7 +113,7 @@ int SliderScale::positionOf(std::int64_t value) const {
 
 ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_form(new QFormLayout(this)) {
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    m_form->setRowWrapPolicy(QFormLayout::DontWrapRows);
 }
 
 void ParameterPanel::setSpecs(const std::vector<ParameterSpec>& specs, const ParameterValues& values) {
@@ -144,7 +148,8 @@ QWidget* ParameterPanel::makeEditor(Row& row, const QString& value) {
             auto* box = new QCheckBox(this);
             box->setChecked(value == QLatin1String("true"));
             connect(box, &QCheckBox::toggled, this, [this, id](bool on) {
-                if (!m_building) emit valueChanged(id, on ? QStringLiteral("true") : QStringLiteral("false"));
+                if (!m_building)
+                    emit valueChanged(id, on ? QStringLiteral("true") : QStringLiteral("false"));
             });
             return box;
         }
@@ -155,14 +160,16 @@ QWidget* ParameterPanel::makeEditor(Row& row, const QString& value) {
             }
             combo->setCurrentText(value);
             connect(combo, &QComboBox::currentTextChanged, this, [this, id](const QString& text) {
-                if (!m_building) emit valueChanged(id, text);
+                if (!m_building)
+                    emit valueChanged(id, text);
             });
             return combo;
         }
         case ParameterType::Text: {
             auto* edit = new QLineEdit(value, this);
             connect(edit, &QLineEdit::editingFinished, this, [this, id, edit] {
-                if (!m_building) emit valueChanged(id, edit->text());
+                if (!m_building)
+                    emit valueChanged(id, edit->text());
             });
             return edit;
         }
@@ -183,6 +190,7 @@ QWidget* ParameterPanel::makeEditor(Row& row, const QString& value) {
     spin->setRange(static_cast<double>(spec.minimum), static_cast<double>(spec.maximum));
     spin->setGroupSeparatorShown(true);
     spin->setKeyboardTracking(false);
+    spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("000,000,000 KiB")) + 24);
     if (!spec.unit.empty()) {
         spin->setSuffix(QLatin1Char(' ') + qs(spec.unit));
     }
@@ -198,7 +206,8 @@ QWidget* ParameterPanel::makeEditor(Row& row, const QString& value) {
     layout->addWidget(spin);
 
     const auto publish = [this, id](std::int64_t v) {
-        if (!m_building) emit valueChanged(id, QString::number(v));
+        if (!m_building)
+            emit valueChanged(id, QString::number(v));
     };
     connect(slider, &QSlider::valueChanged, this, [spin, scale, publish](int position) {
         const std::int64_t v = scale->valueAt(position);
@@ -247,7 +256,9 @@ void ParameterPanel::setEffects(const std::vector<ParameterEffect>& effects) {
     }
 }
 
-void ParameterPanel::clearEffects() { setEffects({}); }
+void ParameterPanel::clearEffects() {
+    setEffects({});
+}
 
 QString ParameterPanel::value(const QString& id) const {
     for (const Row& row : m_rows) {

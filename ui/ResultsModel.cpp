@@ -7,8 +7,12 @@
 namespace blobbench {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-double ms(Nanos n) { return static_cast<double>(n.count()) / 1e6; }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+double ms(Nanos n) {
+    return static_cast<double>(n.count()) / 1e6;
+}
 
 QString joinMap(const std::map<std::string, std::string>& map) {
     QStringList parts;
@@ -60,50 +64,85 @@ void ResultsModel::addSample(const Sample& sample) {
     endInsertRows();
 }
 
-void ResultsModel::clear() { setSamples({}); }
+void ResultsModel::clear() {
+    setSamples({});
+}
 
 int ResultsModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_samples.size());
 }
 
-int ResultsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ResultsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
         return QAbstractTableModel::headerData(section, orientation, role);
     }
     switch (static_cast<Columns>(section)) {
-        case Run: return tr("Run");
-        case Scenario: return tr("Scenario");
-        case Repetition: return tr("Rep.");
-        case Status: return tr("Status");
-        case ElapsedMs: return tr("Elapsed");
-        case PrepareMs: return tr("Prepare");
-        case ExecuteMs: return tr("Execute");
-        case FetchMs: return tr("Fetch");
-        case ConnectMs: return tr("Connect");
-        case Rows: return tr("Rows");
-        case ContentBytes: return tr("Content");
-        case Throughput: return tr("MB/s");
-        case MaxId: return tr("Max id");
-        case Scalar: return tr("Value");
-        case RoundTrips: return tr("Round trips");
-        case SentBytes: return tr("Sent");
-        case ReceivedBytes: return tr("Received");
-        case SentPackets: return tr("Sent pkts");
-        case ReceivedPackets: return tr("Recv pkts");
-        case WireSource: return tr("Wire counters");
-        case Engine: return tr("Engine");
-        case Connection: return tr("Connection");
-        case ServerVersion: return tr("Server");
-        case ClientVersion: return tr("Client");
-        case Negotiated: return tr("Negotiated");
-        case Parameters: return tr("Parameters");
-        case NotInEffect: return tr("Not in effect");
-        case StartedAt: return tr("Started");
-        case Sql: return tr("SQL");
-        case Error: return tr("Error");
-        case ColumnCount: break;
+        case Run:
+            return tr("Run");
+        case Scenario:
+            return tr("Scenario");
+        case Repetition:
+            return tr("Rep.");
+        case Status:
+            return tr("Status");
+        case ElapsedMs:
+            return tr("Elapsed");
+        case PrepareMs:
+            return tr("Prepare");
+        case ExecuteMs:
+            return tr("Execute");
+        case FetchMs:
+            return tr("Fetch");
+        case ConnectMs:
+            return tr("Connect");
+        case Rows:
+            return tr("Rows");
+        case ContentBytes:
+            return tr("Content");
+        case Throughput:
+            return tr("MB/s");
+        case MaxId:
+            return tr("Max id");
+        case Scalar:
+            return tr("Value");
+        case RoundTrips:
+            return tr("Round trips");
+        case SentBytes:
+            return tr("Sent");
+        case ReceivedBytes:
+            return tr("Received");
+        case SentPackets:
+            return tr("Sent pkts");
+        case ReceivedPackets:
+            return tr("Recv pkts");
+        case WireSource:
+            return tr("Wire counters");
+        case Engine:
+            return tr("Engine");
+        case Connection:
+            return tr("Connection");
+        case ServerVersion:
+            return tr("Server");
+        case ClientVersion:
+            return tr("Client");
+        case Negotiated:
+            return tr("Negotiated");
+        case Parameters:
+            return tr("Parameters");
+        case NotInEffect:
+            return tr("Not in effect");
+        case StartedAt:
+            return tr("Started");
+        case Sql:
+            return tr("SQL");
+        case Error:
+            return tr("Error");
+        case ColumnCount:
+            break;
     }
     return {};
 }
@@ -142,16 +181,26 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     const auto time = [&](Nanos n) -> QVariant { return sort ? QVariant(ms(n)) : QVariant(formatMillis(ms(n))); };
 
     switch (static_cast<Columns>(index.column())) {
-        case Run: return qs(s.runId);
-        case Scenario: return qs(s.scenarioTitle);
-        case Repetition: return s.repetition + 1;
-        case Status: return QString::fromLatin1(toString(s.status));
-        case ElapsedMs: return time(s.phases.elapsed());
-        case PrepareMs: return time(s.phases.prepare);
-        case ExecuteMs: return time(s.phases.execute);
-        case FetchMs: return time(s.phases.fetch);
-        case ConnectMs: return time(s.phases.connect);
-        case Rows: return sort ? QVariant(static_cast<qulonglong>(s.rows)) : QVariant(formatCount(s.rows));
+        case Run:
+            return qs(s.runId);
+        case Scenario:
+            return qs(s.scenarioTitle);
+        case Repetition:
+            return s.repetition + 1;
+        case Status:
+            return QString::fromLatin1(toString(s.status));
+        case ElapsedMs:
+            return time(s.phases.elapsed());
+        case PrepareMs:
+            return time(s.phases.prepare);
+        case ExecuteMs:
+            return time(s.phases.execute);
+        case FetchMs:
+            return time(s.phases.fetch);
+        case ConnectMs:
+            return time(s.phases.connect);
+        case Rows:
+            return sort ? QVariant(static_cast<qulonglong>(s.rows)) : QVariant(formatCount(s.rows));
         case ContentBytes:
             return sort ? QVariant(static_cast<qulonglong>(s.contentBytes))
                         : QVariant(formatBytes(static_cast<double>(s.contentBytes)));
@@ -161,32 +210,50 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         }
         case MaxId:
             return s.maxId ? QVariant(static_cast<qlonglong>(*s.maxId)) : (sort ? QVariant(-1) : QVariant());
-        case Scalar: return s.scalar ? qs(*s.scalar) : QString();
+        case Scalar:
+            return s.scalar ? qs(*s.scalar) : QString();
         case RoundTrips:
             if (wire == nullptr || !wire->counters.roundTrips) {
                 return sort ? QVariant(-1) : QVariant(QStringLiteral("—"));
             }
             return sort ? QVariant(static_cast<qulonglong>(*wire->counters.roundTrips))
                         : QVariant(formatCount(*wire->counters.roundTrips));
-        case SentBytes: return wireNumber(&WireCounters::sendBytes);
-        case ReceivedBytes: return wireNumber(&WireCounters::recvBytes);
-        case SentPackets: return wireNumber(&WireCounters::sendPackets);
-        case ReceivedPackets: return wireNumber(&WireCounters::recvPackets);
+        case SentBytes:
+            return wireNumber(&WireCounters::sendBytes);
+        case ReceivedBytes:
+            return wireNumber(&WireCounters::recvBytes);
+        case SentPackets:
+            return wireNumber(&WireCounters::sendPackets);
+        case ReceivedPackets:
+            return wireNumber(&WireCounters::recvPackets);
         case WireSource:
-            if (s.tap.available) return tr("wire tap");
-            if (s.nativePhysical.available) return tr("client (physical)");
+            if (s.tap.available)
+                return tr("wire tap");
+            if (s.nativePhysical.available)
+                return tr("client (physical)");
             return qs(s.tap.unavailableReason);
-        case Engine: return qs(s.engine);
-        case Connection: return qs(s.connection);
-        case ServerVersion: return qs(s.serverVersion);
-        case ClientVersion: return qs(s.clientVersion);
-        case Negotiated: return joinMap(s.negotiated);
-        case Parameters: return joinMap(s.parameters);
-        case NotInEffect: return notInEffect(s);
-        case StartedAt: return qs(s.startedAt);
-        case Sql: return qs(s.sql).simplified();
-        case Error: return qs(s.error);
-        case ColumnCount: break;
+        case Engine:
+            return qs(s.engine);
+        case Connection:
+            return qs(s.connection);
+        case ServerVersion:
+            return qs(s.serverVersion);
+        case ClientVersion:
+            return qs(s.clientVersion);
+        case Negotiated:
+            return joinMap(s.negotiated);
+        case Parameters:
+            return joinMap(s.parameters);
+        case NotInEffect:
+            return notInEffect(s);
+        case StartedAt:
+            return qs(s.startedAt);
+        case Sql:
+            return qs(s.sql).simplified();
+        case Error:
+            return qs(s.error);
+        case ColumnCount:
+            break;
     }
     return {};
 }

@@ -71,7 +71,9 @@ private:
     std::uint64_t m_doneBytes = 0;
 };
 
-QString describe(const std::exception& e) { return QString::fromStdString(oneLine(e.what())); }
+QString describe(const std::exception& e) {
+    return QString::fromStdString(oneLine(e.what()));
+}
 
 }  // namespace
 
@@ -140,8 +142,8 @@ void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_
     } catch (const std::exception& e) {
         // A driver that throws something else is a bug there, but the window must survive it.
         emit finished(runId, false, false,
-                      QString::fromStdString(request.plan.connection.label()) +
-                          QStringLiteral(": unexpected error: ") + describe(e));
+                      QString::fromStdString(request.plan.connection.label()) + QStringLiteral(": unexpected error: ") +
+                          describe(e));
     }
 }
 
@@ -179,23 +181,29 @@ RunController::RunController(QObject* parent) : QObject(parent), m_worker(new Ru
     // Queued: the worker emits on its thread, these run on ours. Only the current run gets through.
     const auto current = [this](quint64 id) { return m_running && id == m_runId; };
     connect(m_worker, &RunWorker::preparing, this, [this, current](quint64 id, quint64 done, quint64 total) {
-        if (current(id)) emit preparing(done, total);
+        if (current(id))
+            emit preparing(done, total);
     });
     connect(m_worker, &RunWorker::prepared, this, [this, current](quint64 id, const QString& message) {
-        if (current(id)) emit prepared(message);
+        if (current(id))
+            emit prepared(message);
     });
     connect(m_worker, &RunWorker::connected, this, [this, current](quint64 id, const SessionInfo& info) {
-        if (current(id)) emit connected(info);
+        if (current(id))
+            emit connected(info);
     });
     connect(m_worker, &RunWorker::scenarioStarted, this,
             [this, current](quint64 id, const QString& title, int repetition, const QString& sql) {
-                if (current(id)) emit scenarioStarted(title, repetition, sql);
+                if (current(id))
+                    emit scenarioStarted(title, repetition, sql);
             });
     connect(m_worker, &RunWorker::progressed, this, [this, current](quint64 id, const RunProgress& progress) {
-        if (current(id)) emit progressed(progress);
+        if (current(id))
+            emit progressed(progress);
     });
     connect(m_worker, &RunWorker::sampleReady, this, [this, current](quint64 id, const Sample& sample) {
-        if (current(id)) emit sampleReady(m_runName, sample);
+        if (current(id))
+            emit sampleReady(m_runName, sample);
     });
     connect(m_worker, &RunWorker::finished, this,
             [this, current](quint64 id, bool ok, bool cancelled, const QString& error) {
@@ -205,11 +213,13 @@ RunController::RunController(QObject* parent) : QObject(parent), m_worker(new Ru
                     m_runner.reset();
                 }
                 emit workerIdle(id);
-                if (isCurrent) emit finished(ok, cancelled, error);
+                if (isCurrent)
+                    emit finished(ok, cancelled, error);
             });
     connect(m_worker, &RunWorker::connectionTested, this,
             [this](quint64 id, bool ok, const SessionInfo& info, const QString& detail) {
-                if (id == m_testId) emit connectionTested(ok, info, detail);
+                if (id == m_testId)
+                    emit connectionTested(ok, info, detail);
             });
     m_thread.start();
 }

@@ -17,7 +17,7 @@ namespace blobbench {
 // the reference data set when it is missing (so a first-time user only presses Run).
 struct RunRequest {
     RunPlan plan;
-    QString prepareDatasetAt;      // a file path; empty: never prepare
+    QString prepareDatasetAt;  // a file path; empty: never prepare
     std::uint64_t prepareRows = 10000;
 };
 

@@ -10,16 +10,16 @@ namespace {
 // The words of the dialects we run (SQL:2016 core plus what Firebird, PostgreSQL and SQLite add
 // to the statements people write here).
 const char* const kKeywords[] = {
-    "ADD",      "ALL",     "ALTER",    "AND",     "AS",       "ASC",      "BEGIN",     "BETWEEN", "BIGINT",
-    "BLOB",     "BOOLEAN", "BY",       "BYTEA",   "CASE",     "CAST",     "CHAR",      "CHARACTER", "CHECK",
-    "CLOB",     "COMMIT",  "CREATE",   "CROSS",   "DEFAULT",  "DELETE",   "DESC",      "DISTINCT", "DROP",
-    "ELSE",     "END",     "EXISTS",   "FALSE",   "FETCH",    "FIRST",    "FROM",      "FULL",    "GROUP",
-    "HAVING",   "IN",      "INDEX",    "INNER",   "INSERT",   "INTEGER",  "INTO",      "IS",      "JOIN",
-    "KEY",      "LEFT",    "LIKE",     "LIMIT",   "NOT",      "NULL",     "OFFSET",    "ON",      "OR",
-    "ORDER",    "OUTER",   "PRAGMA",   "PRIMARY", "RETURNING", "RIGHT",   "ROLLBACK",  "ROWS",    "SELECT",
-    "SET",      "SKIP",    "SMALLINT", "TABLE",   "TEXT",     "THEN",     "TRUE",      "UNION",   "UNIQUE",
-    "UPDATE",   "USING",   "VALUES",   "VARCHAR", "VIEW",     "WHEN",     "WHERE",     "WITH",    "COUNT",
-    "MAX",      "MIN",     "SUM",      "AVG",     "LENGTH",   "OCTET_LENGTH", "CHAR_LENGTH", "SUBSTRING", "COALESCE",
+    "ADD",    "ALL",     "ALTER",    "AND",     "AS",        "ASC",          "BEGIN",       "BETWEEN",   "BIGINT",
+    "BLOB",   "BOOLEAN", "BY",       "BYTEA",   "CASE",      "CAST",         "CHAR",        "CHARACTER", "CHECK",
+    "CLOB",   "COMMIT",  "CREATE",   "CROSS",   "DEFAULT",   "DELETE",       "DESC",        "DISTINCT",  "DROP",
+    "ELSE",   "END",     "EXISTS",   "FALSE",   "FETCH",     "FIRST",        "FROM",        "FULL",      "GROUP",
+    "HAVING", "IN",      "INDEX",    "INNER",   "INSERT",    "INTEGER",      "INTO",        "IS",        "JOIN",
+    "KEY",    "LEFT",    "LIKE",     "LIMIT",   "NOT",       "NULL",         "OFFSET",      "ON",        "OR",
+    "ORDER",  "OUTER",   "PRAGMA",   "PRIMARY", "RETURNING", "RIGHT",        "ROLLBACK",    "ROWS",      "SELECT",
+    "SET",    "SKIP",    "SMALLINT", "TABLE",   "TEXT",      "THEN",         "TRUE",        "UNION",     "UNIQUE",
+    "UPDATE", "USING",   "VALUES",   "VARCHAR", "VIEW",      "WHEN",         "WHERE",       "WITH",      "COUNT",
+    "MAX",    "MIN",     "SUM",      "AVG",     "LENGTH",    "OCTET_LENGTH", "CHAR_LENGTH", "SUBSTRING", "COALESCE",
 };
 
 constexpr int kInBlockComment = 1;

@@ -29,13 +29,26 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size WxH."), QStringLiteral("size"));
     const QCommandLineOption startup(QStringLiteral("startup-time"),
                                      QStringLiteral("Print the time from start to a shown window, then quit."));
-    parser.addOptions({grabIdle, grabRun, size, startup});
+    const QCommandLineOption chart(QStringLiteral("chart"),
+                                   QStringLiteral("Chart tab to show: bytes, round-trips, phases, throughput."),
+                                   QStringLiteral("name"));
+    parser.addOptions({grabIdle, grabRun, size, startup, chart});
     parser.process(app);
 
     blobbench::MainWindow window;
     if (parser.isSet(size)) {
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
         window.resize(wh.value(0).toInt(), wh.value(1).toInt());
+    }
+    const QString chartName = parser.value(chart);
+    if (chartName == QLatin1String("round-trips")) {
+        window.showChart(blobbench::ChartKind::TimeVsRoundTrips);
+    } else if (chartName == QLatin1String("phases")) {
+        window.showChart(blobbench::ChartKind::Phases);
+    } else if (chartName == QLatin1String("throughput")) {
+        window.showChart(blobbench::ChartKind::LiveThroughput);
+    } else if (chartName == QLatin1String("bytes")) {
+        window.showChart(blobbench::ChartKind::TimeVsBytes);
     }
     window.show();
 

@@ -7,8 +7,8 @@ namespace blobbench::test {
 
 void prepareSmallDataset(const QString& path, unsigned rows) {
     const Driver& driver = driverById("sqlite");
-    auto session =
-        driver.connect(ConnectionSpec{"sqlite", "sqlite:" + path.toStdString()}, resolveParameters(driver.parameters(), {}));
+    auto session = driver.connect(ConnectionSpec{"sqlite", "sqlite:" + path.toStdString()},
+                                  resolveParameters(driver.parameters(), {}));
     SyntheticProfile profile;
     profile.rows = rows;
     prepareReferenceTables(*session, SyntheticRowSource(profile), PrepareOptions{});
