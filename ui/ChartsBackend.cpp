@@ -11,13 +11,15 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMouseEvent>
 #include <QPainter>
-#include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QValueAxis>
+#include <functional>
 #include <map>
+#include <optional>
 
 #include "engine/core/Error.h"
 #include "ui/Charts.h"
@@ -59,6 +61,7 @@ public:
         layout->addWidget(m_notice, 0, 0, Qt::AlignCenter);
     }
     QChart* chart() const { return m_chart; }
+    QChartView* view() const { return m_view; }
     void showNotice(const QString& text) {
         m_notice->setText(text);
         m_notice->setVisible(!text.isEmpty());
@@ -83,6 +86,30 @@ QImage markerImage(const QColor& color, int size) {
     return image;
 }
 
+// Calls back with the mouse position over a chart view, or nothing when the mouse leaves.
+class HoverWatcher : public QObject {
+public:
+    HoverWatcher(QChartView* view, std::function<void(std::optional<QPoint>)> onHover)
+        : QObject(view), m_onHover(std::move(onHover)) {
+        view->setMouseTracking(true);
+        view->viewport()->setMouseTracking(true);
+        view->viewport()->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::MouseMove) {
+            m_onHover(static_cast<QMouseEvent*>(event)->position().toPoint());
+        } else if (event->type() == QEvent::Leave) {
+            m_onHover(std::nullopt);
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::function<void(std::optional<QPoint>)> m_onHover;
+};
+
 // Either axis type, swapped when the log scale is toggled.
 QAbstractAxis* makeAxis(bool log, const QString& title, double lo, double hi) {
     if (log) {
@@ -106,6 +133,7 @@ class ScatterChart final : public SampleChart {
 public:
     ScatterChart(ChartKind kind, QWidget* parent) : m_kind(kind), m_frame(new ChartFrame(parent)) {
         m_frame->chart()->setTitle(chartTitle(kind));
+        new HoverWatcher(m_frame->view(), [this](std::optional<QPoint> at) { showPointAt(at); });
         rebuildAxes();
         updateNotice();
     }
@@ -181,8 +209,8 @@ public:
 private:
     struct Series {
         QString title;
-        std::vector<QPointF> raw;  // bytes or round trips, milliseconds
-        QScatterSeries* series = nullptr;
+        std::vector<QPointF> raw;       // bytes or round trips, milliseconds
+        QLineSeries* series = nullptr;  // drawn as light markers only: see rebuild()
     };
 
     AxisUnit xUnitFor(double maxX) const {
@@ -237,10 +265,11 @@ private:
         const AxisUnit yu = timeAxisUnit(m_maxY);
         for (const QString& id : m_order) {
             Series& s = m_series.at(id);
-            s.series = new QScatterSeries;
+            // A line series with no line and a light marker (an image drawn a point) instead of a
+            // QScatterSeries, which makes one graphics item a point: 10,000 points would take a
+            // second to lay out.
+            s.series = new QLineSeries;
             s.series->setName(s.title);
-            s.series->setMarkerSize(9);
-            s.series->setBorderColor(Qt::transparent);
             QList<QPointF> points;
             points.reserve(static_cast<qsizetype>(s.raw.size()));
             for (const QPointF& p : s.raw) {
@@ -250,25 +279,61 @@ private:
             }
             s.series->replace(points);
             chart->addSeries(s.series);
-            // Drawn as one image a point instead of one graphics item a point: 10,000 points stay cheap.
-            s.series->setLightMarker(markerImage(s.series->color(), 9));
+            const QColor color = s.series->color();  // from the theme
+            QPen pen(color);
+            pen.setStyle(Qt::NoPen);
+            s.series->setPen(pen);
+            s.series->setMarkerSize(9);
+            s.series->setPointsVisible(true);
+            s.series->setLightMarker(markerImage(color, 9));
+            for (QLegendMarker* marker : chart->legend()->markers(s.series)) {
+                marker->setBrush(color);
+                marker->setPen(QPen(color.darker(130)));
+            }
             s.series->attachAxis(m_xAxis);
             s.series->attachAxis(m_yAxis);
-            QObject::connect(
-                s.series, &QScatterSeries::hovered, m_frame,
-                [title = s.title, xu, yu, kind = m_kind](const QPointF& p, bool state) {
-                    if (!state) {
-                        QToolTip::hideText();
-                        return;
-                    }
-                    const QString x = kind == ChartKind::TimeVsBytes ? formatBytes(p.x() * xu.divisor)
-                                                                     : tr("%1 round trips").arg(p.x(), 0, 'f', 0);
-                    QToolTip::showText(QCursor::pos(), title + QLatin1Char('\n') + x + QStringLiteral(", ") +
-                                                           formatMillis(p.y() * yu.divisor));
-                });
         }
         updateRanges();
         updateNotice();
+    }
+
+    // The tooltip of the data point nearest the mouse, when one is within a few pixels.
+    void showPointAt(std::optional<QPoint> at) {
+        if (!at) {
+            QToolTip::hideText();
+            return;
+        }
+        QChart* chart = m_frame->chart();
+        const QPointF scene = m_frame->view()->mapToScene(*at);
+        double best = 8 * 8;
+        const Series* bestSeries = nullptr;
+        QPointF bestPoint;
+        for (const auto& [id, s] : m_series) {
+            if (s.series == nullptr)
+                continue;
+            for (qsizetype i = 0; i < s.series->count(); ++i) {
+                const QPointF p = s.series->at(i);
+                const QPointF d = chart->mapToPosition(p, s.series) - scene;
+                const double distance = d.x() * d.x() + d.y() * d.y();
+                if (distance < best) {
+                    best = distance;
+                    bestSeries = &s;
+                    bestPoint = p;
+                }
+            }
+        }
+        if (bestSeries == nullptr) {
+            QToolTip::hideText();
+            return;
+        }
+        const AxisUnit xu = xUnit();
+        const AxisUnit yu = timeAxisUnit(m_maxY);
+        const QString x = m_kind == ChartKind::TimeVsBytes ? formatBytes(bestPoint.x() * xu.divisor)
+                                                           : tr("%1 round trips").arg(bestPoint.x(), 0, 'f', 0);
+        QToolTip::showText(
+            m_frame->view()->mapToGlobal(*at),
+            bestSeries->title + QLatin1Char('\n') + x + QStringLiteral(", ") + formatMillis(bestPoint.y() * yu.divisor),
+            m_frame->view());
     }
 
     void rebuildAxes() {

@@ -357,3 +357,34 @@ TEST_F(MainWindowTest, ExportsAreWrittenAndParseable) {
     EXPECT_FALSE(window->exportResultsCsv(QString::fromStdString(dir.file("no/such/dir/x.csv"))));
     EXPECT_FALSE(window->errorText().isEmpty());
 }
+
+// The figure: UI-thread stalls during a 10,000-row run with live charts. A benchmark, not a
+// test (it prints, and asserts only generously); runs when BLOBBENCH_GUI_BENCH=1.
+TEST_F(MainWindowTest, HeartbeatDuringATenThousandRowRun) {
+    if (qEnvironmentVariableIntValue("BLOBBENCH_GUI_BENCH") != 1) {
+        GTEST_SKIP() << "set BLOBBENCH_GUI_BENCH=1 to measure";
+    }
+    test::prepareSmallDataset(databasePath, 10000);
+    window->showChart(ChartKind::LiveThroughput);
+    waitUntil([] { return false; }, 500);
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = 0, worstLate = 0;
+    int beats = 0, over50 = 0;
+    QTimer heartbeat;
+    heartbeat.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
+        const qint64 now = clock.elapsed();
+        if (beats++ > 0) {
+            worstLate = std::max(worstLate, now - last - 10);
+            over50 += now - last - 10 > 50 ? 1 : 0;
+        }
+        last = now;
+    });
+    heartbeat.start(10);
+    ASSERT_TRUE(runAllAndWait());
+    heartbeat.stop();
+    std::printf("10,000-row run: %lld ms, %d beats, worst lateness %lld ms, %d beats more than 50 ms late\n",
+                static_cast<long long>(clock.elapsed()), beats, static_cast<long long>(worstLate), over50);
+    EXPECT_LT(worstLate, 1000);
+}
