@@ -129,7 +129,7 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_topSplitter->setStretchFactor(0, 2);
     m_topSplitter->setStretchFactor(1, 5);
     m_topSplitter->setStretchFactor(2, 3);
-    m_topSplitter->setSizes({280, 560, 380});
+    m_topSplitter->setSizes({260, 500, 540});
 
     m_bottomSplitter = new QSplitter(Qt::Horizontal);
     m_bottomSplitter->addWidget(buildResultsPanel());

@@ -190,7 +190,10 @@ QWidget* ParameterPanel::makeEditor(Row& row, const QString& value) {
     spin->setRange(static_cast<double>(spec.minimum), static_cast<double>(spec.maximum));
     spin->setGroupSeparatorShown(true);
     spin->setKeyboardTracking(false);
-    spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("000,000,000 KiB")) + 24);
+    // Wide enough for typical values, narrow enough to leave the slider room; the spin box's own
+    // size hint is based on the maximum (1 TiB for some sizes) and would squeeze the slider away.
+    spin->setFixedWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("0,000,000,000 KiB")) + 28);
+    slider->setMinimumWidth(100);
     if (!spec.unit.empty()) {
         spin->setSuffix(QLatin1Char(' ') + qs(spec.unit));
     }

@@ -32,13 +32,18 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption chart(QStringLiteral("chart"),
                                    QStringLiteral("Chart tab to show: bytes, round-trips, phases, throughput."),
                                    QStringLiteral("name"));
-    parser.addOptions({grabIdle, grabRun, size, startup, chart});
+    const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Measured executions per scenario."),
+                                    QStringLiteral("n"));
+    parser.addOptions({grabIdle, grabRun, size, startup, chart, repeat});
     parser.process(app);
 
     blobbench::MainWindow window;
     if (parser.isSet(size)) {
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
         window.resize(wh.value(0).toInt(), wh.value(1).toInt());
+    }
+    if (parser.isSet(repeat)) {
+        window.setRepetitions(parser.value(repeat).toInt());
     }
     const QString chartName = parser.value(chart);
     if (chartName == QLatin1String("round-trips")) {
