@@ -1089,6 +1089,7 @@ void MainWindow::setRunning(bool running) {
     m_runAction->setEnabled(!running);
     m_runAllAction->setEnabled(!running);
     m_stopAction->setEnabled(running);
+    m_testAction->setEnabled(!running);  // it would wait behind the run on the worker thread
     m_connections->setEnabled(!running);
     m_parameters->setEnabled(!running);
 }
