@@ -42,9 +42,8 @@ SqlHighlighter::SqlHighlighter(QTextDocument* document) : QSyntaxHighlighter(doc
                                           QRegularExpression::CaseInsensitiveOption),
                        Token::Keyword});
     m_rules.push_back({QRegularExpression(QStringLiteral("\\b\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?\\b")), Token::Number});
-    // Strings and comments last: they win over keywords and numbers inside them.
+    // Strings after keywords and numbers, so they win inside quotes; comments come after all.
     m_rules.push_back({QRegularExpression(QStringLiteral("'(?:[^']|'')*'?")), Token::String});
-    m_rules.push_back({QRegularExpression(QStringLiteral("--[^\n]*")), Token::Comment});
 }
 
 QTextCharFormat SqlHighlighter::formatOf(Token token) const {
@@ -66,12 +65,15 @@ void SqlHighlighter::highlightBlock(const QString& text) {
         auto it = rule.pattern.globalMatch(text);
         while (it.hasNext()) {
             const auto match = it.next();
-            // A "--" inside a string is not a comment; a quote inside a comment is not a string.
-            if (rule.token == Token::Comment && format(static_cast<int>(match.capturedStart())) == m_string) {
-                continue;
-            }
             setFormat(static_cast<int>(match.capturedStart()), static_cast<int>(match.capturedLength()),
                       formatOf(rule.token));
+        }
+    }
+    // "--" starts a comment unless it is inside a string.
+    for (qsizetype at = text.indexOf(QLatin1String("--")); at >= 0; at = text.indexOf(QLatin1String("--"), at + 2)) {
+        if (format(static_cast<int>(at)) != m_string) {
+            setFormat(static_cast<int>(at), static_cast<int>(text.size() - at), m_comment);
+            break;
         }
     }
     // /* ... */ comments, which may span blocks.
