@@ -1,8 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <QChart>
+#include <QChartView>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QLineSeries>
+#include <QMouseEvent>
+#include <QToolTip>
 
+#include "GuiTestSupport.h"
 #include "ui/Charts.h"
 
 using namespace blobbench;
@@ -46,6 +52,33 @@ TEST(Charts, ScatterHasOneSeriesPerScenarioAndSkipsFailedSamples) {
     EXPECT_EQ(chart->pointCount(), 4);
     chart->clear();
     EXPECT_EQ(chart->pointCount(), 0);
+}
+
+TEST(Charts, HoveringAPointShowsItsScenarioAndFigures) {
+    auto chart = makeChart(ChartKind::TimeVsBytes, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    chart->addSample(sample("a", 1000, 1));
+    chart->addSample(sample("b", 3000000, 4));
+    owner->resize(800, 500);
+    owner->show();
+    auto* view = owner->findChild<QChartView*>();
+    ASSERT_NE(view, nullptr);
+    const auto series = view->chart()->series();
+    ASSERT_EQ(series.size(), 2);
+    auto* b = qobject_cast<QLineSeries*>(series[1]);
+    ASSERT_NE(b, nullptr);
+    const QPoint at = view->mapFromScene(view->chart()->mapToPosition(b->at(0), b)) + QPoint(2, 1);
+    QMouseEvent move(QEvent::MouseMove, QPointF(at), view->viewport()->mapToGlobal(QPointF(at)), Qt::NoButton,
+                     Qt::NoButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view->viewport(), &move);
+    EXPECT_TRUE(QToolTip::text().contains(QStringLiteral("Scenario b"))) << QToolTip::text().toStdString();
+    EXPECT_TRUE(QToolTip::text().contains(QStringLiteral("3.0 MB"))) << QToolTip::text().toStdString();
+    // Far from every point: no tooltip.
+    QMouseEvent away(QEvent::MouseMove, QPointF(5, 5), view->viewport()->mapToGlobal(QPointF(5, 5)), Qt::NoButton,
+                     Qt::NoButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view->viewport(), &away);
+    EXPECT_TRUE(test::waitUntil([] { return QToolTip::text().isEmpty(); }, 3000)) << QToolTip::text().toStdString();
+    chart.reset();
 }
 
 TEST(Charts, RoundTripsAreNeverInvented) {
