@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,11 +69,26 @@ enum class FetchMode {
     IdsOnly,  // fetch rows but do not open LOBs (the reference's "read only BLOB IDs")
 };
 
+// Boundaries inside one query, so that the caller can read counters (the wire tap) per phase.
+enum class QueryPhase {
+    Prepared,  // the statement is prepared; execute comes next
+    Executed,  // executed / cursor open; the first fetch comes next
+    Fetched,   // the last row is fetched and every value read
+};
+
 struct QuerySpec {
     std::string sql;
     FetchMode fetch = FetchMode::Content;
     std::optional<std::uint64_t> rowLimit;  // stop fetching after this many rows
     ParameterValues statementParameters;    // per-statement tunables (perStatement specs)
+    // Called by the session at each boundary, on its own thread; may be empty. Drivers call it
+    // right where they take their phase times, so timings and counts cover the same span.
+    std::function<void(QueryPhase)> phaseMark;
+    void mark(QueryPhase phase) const {
+        if (phaseMark) {
+            phaseMark(phase);
+        }
+    }
 };
 
 // What one query cost, measured by the session around its own calls.

@@ -225,3 +225,13 @@ TEST(Secrets, MaskedInLabels) {
     spec.password = "pw";
     EXPECT_EQ(spec.label().find("pw@"), std::string::npos);
 }
+
+TEST_F(SqliteDriverTest, PhaseMarksComeInOrder) {
+    auto s = open(path);
+    MeasuringSink sink;
+    std::vector<QueryPhase> marks;
+    QuerySpec q{"SELECT ID, DATA FROM T"};
+    q.phaseMark = [&](QueryPhase p) { marks.push_back(p); };
+    s->query(q, sink, CancelToken());
+    EXPECT_EQ(marks, (std::vector<QueryPhase>{QueryPhase::Prepared, QueryPhase::Executed, QueryPhase::Fetched}));
+}

@@ -143,6 +143,7 @@ public:
     }
 
     ~SqliteSession() override {
+        closeBlob();
         if (m_db != nullptr) {
             sqlite3_close_v2(m_db);
         }
@@ -179,6 +180,11 @@ public:
         // In blob-API mode, value columns that come straight from a table are read with
         // sqlite3_blob_open in chunks; the statement itself then only carries their type.
         BlobPlan plan = planBlobReads(spec, stmt, columns, stats);
+        // An open blob handle keeps a read transaction: close it with the query, on every path.
+        struct BlobCloser {
+            SqliteSession* session;
+            ~BlobCloser() { session->closeBlob(); }
+        } blobCloser{this};
         std::unique_ptr<Statement> wrapped;
         if (plan.active) {
             wrapped = std::make_unique<Statement>(m_db, plan.sql);
@@ -186,11 +192,13 @@ public:
         }
         stats.prepare = Clock::now() - t0;
         sink.columns(columns);
+        spec.mark(QueryPhase::Prepared);
 
         const auto t1 = Clock::now();
         int rc = sqlite3_step(stmt);
         const auto t2 = Clock::now();
         stats.execute = t2 - t1;
+        spec.mark(QueryPhase::Executed);
         std::uint64_t rows = 0;
         while (rc == SQLITE_ROW) {
             if (cancel.cancelled()) {
@@ -213,6 +221,7 @@ public:
             throw Error(ErrorKind::Sql, oneLine(sqlite3_errmsg(m_db)));
         }
         stats.fetch = Clock::now() - t2;
+        spec.mark(QueryPhase::Fetched);
         return stats;
     }
 
