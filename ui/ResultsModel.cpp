@@ -32,6 +32,16 @@ QString notInEffect(const Sample& s) {
     return parts.join(QStringLiteral(", "));
 }
 
+// Firebird's logical counters (items 150-153) are shown as they are, beside the physical ones.
+QString logicalCounters(const WireStats& w) {
+    if (!w.available) {
+        return qs(w.unavailableReason);
+    }
+    return QObject::tr("sent %1 B in %2 packets, received %3 B in %4 packets")
+        .arg(formatCount(w.counters.sendBytes), formatCount(w.counters.sendPackets), formatCount(w.counters.recvBytes),
+             formatCount(w.counters.recvPackets));
+}
+
 double throughputMBps(const Sample& s) {
     const double seconds = ms(s.phases.elapsed()) / 1000;
     return seconds > 0 ? static_cast<double>(s.contentBytes) / 1e6 / seconds : 0;
@@ -107,6 +117,10 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("MB/s");
         case MaxId:
             return tr("Max id");
+        case ValuesRead:
+            return tr("Values read");
+        case ValuesSkipped:
+            return tr("LOBs unopened");
         case Scalar:
             return tr("Value");
         case RoundTrips:
@@ -121,6 +135,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("Recv pkts");
         case WireSource:
             return tr("Wire counters");
+        case ClientLogical:
+            return tr("Client logical counters");
         case Engine:
             return tr("Engine");
         case Connection:
@@ -210,6 +226,10 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         }
         case MaxId:
             return s.maxId ? QVariant(static_cast<qlonglong>(*s.maxId)) : (sort ? QVariant(-1) : QVariant());
+        case ValuesRead:
+            return sort ? QVariant(static_cast<qulonglong>(s.valuesRead)) : QVariant(formatCount(s.valuesRead));
+        case ValuesSkipped:
+            return sort ? QVariant(static_cast<qulonglong>(s.valuesSkipped)) : QVariant(formatCount(s.valuesSkipped));
         case Scalar:
             return s.scalar ? qs(*s.scalar) : QString();
         case RoundTrips:
@@ -232,6 +252,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
             if (s.nativePhysical.available)
                 return tr("client (physical)");
             return qs(s.tap.unavailableReason);
+        case ClientLogical:
+            return logicalCounters(s.nativeLogical);
         case Engine:
             return qs(s.engine);
         case Connection:

@@ -24,6 +24,8 @@ Sample sample(const std::string& scenario, std::uint64_t rows, std::uint64_t byt
     s.rows = rows;
     s.contentBytes = bytes;
     s.maxId = static_cast<std::int64_t>(rows);
+    s.valuesRead = rows;
+    s.nativeLogical = WireStats::unavailable("client 3.0 has no wire counters");
     s.phases.execute = std::chrono::milliseconds(1);
     s.phases.fetch = std::chrono::milliseconds(elapsedMs - 1);
     s.tap = WireStats::unavailable("not applicable (embedded)");
@@ -71,6 +73,8 @@ TEST(ResultsModel, EveryFigureAndItsContextHasAColumn) {
     EXPECT_EQ(model.data(model.index(0, ResultsModel::ContentBytes), ResultsModel::SortRole).toULongLong(),
               126548330ULL);
     EXPECT_EQ(cell(model, 0, ResultsModel::Status), QStringLiteral("complete"));
+    EXPECT_EQ(cell(model, 0, ResultsModel::ValuesRead), QStringLiteral("10,000"));
+    EXPECT_EQ(cell(model, 0, ResultsModel::ClientLogical), QStringLiteral("client 3.0 has no wire counters"));
     EXPECT_EQ(cell(model, 0, ResultsModel::Negotiated), QStringLiteral("compression=on"));
     EXPECT_EQ(cell(model, 0, ResultsModel::Parameters), QStringLiteral("blob_api=false, mmap_size=0"));
     EXPECT_TRUE(cell(model, 0, ResultsModel::NotInEffect).contains(QStringLiteral("takes effect on a new file")));
