@@ -1,0 +1,191 @@
+#pragma once
+
+#include <QHash>
+#include <QMainWindow>
+#include <QPointF>
+#include <QString>
+#include <array>
+#include <map>
+#include <memory>
+
+#include "engine/drivers/Driver.h"
+#include "model/Project.h"
+#include "ui/Charts.h"
+#include "ui/RunController.h"
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QMenu;
+class QPlainTextEdit;
+class QProgressBar;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QSplitter;
+class QTabWidget;
+class QTableView;
+class QTimer;
+
+namespace blobbench {
+
+class ParameterPanel;
+class ResultsModel;
+class SqlEditor;
+
+// The workbench. Reads and changes the project only through its ProjectDocument (the single
+// source of truth); runs go to the RunController's worker thread; views follow the document's
+// signals. Nothing here is specific to an engine: tunables and dialects come from the drivers.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // Without a document the window makes its own, holding defaultProject(defaultSqlitePath()).
+    explicit MainWindow(ProjectDocument* document = nullptr, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ProjectDocument* document() const { return m_document; }
+    RunController* controller() const { return m_controller; }
+    ParameterPanel* parameterPanel() const { return m_parameters; }
+    ResultsModel* resultsModel() const { return m_results; }
+    QSortFilterProxyModel* resultsProxy() const { return m_resultsProxy; }
+    QTableView* resultsView() const { return m_table; }
+    SampleChart* chart(ChartKind kind) const;
+    QListWidget* scenarioList() const { return m_scenarioList; }
+    SqlEditor* sqlEditor() const { return m_sqlEditor; }
+    QPlainTextEdit* logView() const { return m_log; }
+    QProgressBar* progressBar() const { return m_progress; }
+    QString errorText() const;  // the banner's text; empty when no error is shown
+    bool isRunning() const;
+
+    void setRepetitions(int repetitions);
+    // Brings every chart up to date now (live samples reach the visible chart every 100 ms and the
+    // hidden ones when they are shown).
+    void flushCharts();
+    void showChart(ChartKind kind);
+    // Where the default SQLite data set lives and how many rows it gets when it is prepared.
+    void setDefaultDataset(const QString& path, quint64 rows);
+
+public slots:
+    void runCurrent();
+    void runAll();
+    void stop();
+    void testConnection();
+    void newConnection();
+    void editConnection();
+    void deleteConnection();
+
+    void addScenario();
+    void duplicateScenario();
+    void renameScenario();
+    void moveScenarioUp();
+    void moveScenarioDown();
+    void deleteScenario();
+
+    // File menu. Project files belong to the projects issue: these are the slots it fills.
+    void newProject();
+    void openProject();
+    void saveProject();
+    void saveProjectAs();
+
+    // Exports; false (and the reason in the window and the log) on failure.
+    bool exportChart(const QString& path);  // .png or .svg, the visible chart
+    bool exportResultsCsv(const QString& path);
+    bool exportResultsJson(const QString& path);
+    void copyResults();
+
+signals:
+    void runFinished(bool ok);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildActions();
+    void buildMenus();
+    void buildToolbar();
+    QWidget* buildScenarioPanel();
+    QWidget* buildSqlPanel();
+    QWidget* buildChartsPanel();
+    QWidget* buildResultsPanel();
+    void connectDocument();
+    void connectController();
+
+    void refreshConnections();
+    void refreshParameters();
+    void refreshScenarioList();
+    void refreshTemplates();
+    void showScenario(int index);
+    void editCurrentScenario(const std::function<void(ScenarioDef&)>& change);
+    void reloadResults();
+    void addSampleToViews(const Sample& sample);
+    void flushChart(std::size_t index);
+    void applyEffects(const std::vector<ParameterEffect>& effects);
+
+    void startRun(const std::vector<ScenarioDef>& scenarios);
+    void setRunning(bool running);
+    void onProgress(const RunProgress& progress);
+    void onSessionInfo(const SessionInfo& info, const QString& detail);
+
+    void showError(const QString& message);
+    void clearError();
+    void log(const QString& text, bool error = false);
+    void flushLog();
+    void rememberRecent(const ConnectionProfile& profile);
+    void refreshRecentMenu();
+    const Driver* currentDriver() const;
+    int currentScenarioIndex() const;
+    QString askSavePath(const QString& title, const QString& filter, const QString& suffix);
+
+    ProjectDocument* m_document;
+    RunController* m_controller;
+    ResultsModel* m_results;
+    QSortFilterProxyModel* m_resultsProxy;
+
+    QComboBox* m_connections = nullptr;
+    QLabel* m_connectionInfo = nullptr;
+    QLabel* m_errorBanner = nullptr;
+    QListWidget* m_scenarioList = nullptr;
+    QComboBox* m_kind = nullptr;
+    QComboBox* m_fetch = nullptr;
+    SqlEditor* m_setupEditor = nullptr;
+    SqlEditor* m_sqlEditor = nullptr;
+    ParameterPanel* m_parameters = nullptr;
+    QLabel* m_parametersTitle = nullptr;
+    QTabWidget* m_chartTabs = nullptr;
+    std::array<std::unique_ptr<SampleChart>, 4> m_charts;
+    std::array<std::vector<Sample>, 4> m_pendingSamples;  // per chart, not drawn yet
+    std::vector<QPointF> m_pendingThroughput;             // seconds, MB/s
+    QTimer* m_chartFlush = nullptr;                       // draws pending samples and log lines every 100 ms
+    QStringList m_pendingLog;
+    QString m_appliedEffects;  // the effects the parameter panel shows, as a key
+    QCheckBox* m_logScale = nullptr;
+    QTableView* m_table = nullptr;
+    QPlainTextEdit* m_log = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_progressText = nullptr;
+    QSpinBox* m_repetitions = nullptr;
+    QSplitter* m_mainSplitter = nullptr;
+    QSplitter* m_topSplitter = nullptr;
+    QSplitter* m_bottomSplitter = nullptr;
+    QMenu* m_templatesMenu = nullptr;
+    QMenu* m_recentMenu = nullptr;
+
+    QAction* m_runAction = nullptr;
+    QAction* m_runAllAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_testAction = nullptr;
+
+    QHash<QString, QString> m_passwords;              // connection name -> password, this session only
+    std::map<QString, std::uint64_t> m_expectedRows;  // scenario id -> rows of its last sample
+    QString m_defaultDatasetPath;
+    quint64 m_defaultDatasetRows = 10000;
+    QString m_runEngine;
+    double m_lastThroughputAt = 0;
+    std::uint64_t m_lastThroughputBytes = 0;
+    int m_runCounter = 0;
+    bool m_loadingScenario = false;
+    bool m_refreshingList = false;
+};
+
+}  // namespace blobbench

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QString>
+#include <cstdint>
+
+namespace blobbench {
+
+// Human units for the window: "126.5 MB", "142 ms" / "3.49 s", "1.2 s" ETAs. Decimal megabytes,
+// as the reports print them.
+QString formatBytes(double bytes);
+QString formatMillis(double ms);
+QString formatCount(std::uint64_t n);
+
+// The unit an axis uses for values up to `max`, and the factor that converts into it.
+struct AxisUnit {
+    QString name;
+    double divisor = 1;
+};
+AxisUnit byteAxisUnit(double maxBytes);
+AxisUnit timeAxisUnit(double maxMillis);
+
+}  // namespace blobbench
