@@ -9,6 +9,15 @@
 
 namespace blobbench {
 
+LinkProfile toLinkProfile(const LinkSettings& link) {
+    LinkProfile profile;
+    profile.latencyUp = std::chrono::milliseconds(link.latencyUpMs);
+    profile.latencyDown = std::chrono::milliseconds(link.latencyDownMs);
+    profile.bandwidthUp = static_cast<std::uint64_t>(std::max<qint64>(0, link.bandwidthUpBits));
+    profile.bandwidthDown = static_cast<std::uint64_t>(std::max<qint64>(0, link.bandwidthDownBits));
+    return profile;
+}
+
 ConnectionSpec ConnectionProfile::toSpec(const QString& password) const {
     ConnectionSpec spec;
     spec.engine = engine.toStdString();

@@ -11,6 +11,7 @@
 #include "engine/core/Sample.h"
 #include "engine/drivers/Driver.h"
 #include "engine/run/Scenario.h"
+#include "engine/wire/LinkProfile.h"
 #include "engine/run/Sweep.h"
 
 namespace blobbench {
@@ -23,6 +24,9 @@ struct LinkSettings {
     qint64 bandwidthDownBits = 0;
     bool operator==(const LinkSettings&) const = default;
 };
+
+// The engine's link profile for these settings.
+LinkProfile toLinkProfile(const LinkSettings& link);
 
 // A saved connection. Never a password: those come at connect time, from the engine's usual
 // places (ISC_PASSWORD, PGPASSWORD, .pgpass) or the system keyring.

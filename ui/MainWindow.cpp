@@ -38,6 +38,7 @@
 #include "engine/core/Error.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
+#include "model/ProjectFile.h"
 #include "model/SampleJson.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/ParameterPanel.h"
@@ -196,6 +197,10 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeKeepChanges()) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
@@ -528,6 +533,7 @@ QWidget* MainWindow::buildResultsPanel() {
 
 void MainWindow::connectDocument() {
     connect(m_document, &ProjectDocument::projectReset, this, [this] {
+        updateTitle();
         refreshConnections();
         refreshParameters();
         refreshScenarioList();
@@ -545,7 +551,7 @@ void MainWindow::connectDocument() {
     connect(m_document, &ProjectDocument::scenariosChanged, this, &MainWindow::refreshScenarioList);
     connect(m_document, &ProjectDocument::sampleAppended, this,
             [this](const QString&, const Sample& sample) { addSampleToViews(sample); });
-    connect(m_document, &ProjectDocument::dirtyChanged, this, [this](bool dirty) { setWindowModified(dirty); });
+    connect(m_document, &ProjectDocument::dirtyChanged, this, [this](bool) { updateTitle(); });
     connect(m_parameters, &ParameterPanel::valueChanged, this, [this](const QString& id, const QString& value) {
         if (const ConnectionProfile* profile = m_document->project().current()) {
             m_document->setParameter(profile->engine, id, value);
@@ -1042,6 +1048,8 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios) {
                      .arg(++m_runCounter)
                      .toStdString();
     plan.connection = profile->toSpec(m_passwords.value(profile->name));
+    plan.wireTap = profile->useWireTap;
+    plan.link = toLinkProfile(profile->link);
     plan.parameters = m_parameters->values();
     plan.repetitions = m_repetitions->value();
     for (const ScenarioDef& s : scenarios) {
@@ -1193,24 +1201,92 @@ void MainWindow::flushLog() {
 // ---- files and exports ------------------------------------------------------------------------
 
 void MainWindow::newProject() {
-    if (isRunning())
+    if (isRunning() || !maybeKeepChanges())
         return;
     m_document->reset(defaultProject(m_defaultDatasetPath));
     log(tr("New project: the SQLite reference suite"));
 }
 
 void MainWindow::openProject() {
-    log(tr("Opening project files arrives with the projects issue."));
-    statusBar()->showMessage(tr("Opening project files is not available yet"), 4000);
+    if (isRunning() || !maybeKeepChanges()) {
+        return;
+    }
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open project"), settings.value(QStringLiteral("files/lastProjectDir")).toString(),
+        tr("BlobBench projects (*.blobbench.json);;All files (*)"));
+    if (!path.isEmpty()) {
+        openProjectFile(path);
+    }
+}
+
+bool MainWindow::openProjectFile(const QString& path) {
+    try {
+        m_document->reset(loadProject(path), path);
+    } catch (const Error& e) {
+        showError(tr("Cannot open the project: %1").arg(qs(e.what())));
+        return false;
+    }
+    QSettings().setValue(QStringLiteral("files/lastProjectDir"), QFileInfo(path).absolutePath());
+    log(tr("Opened %1").arg(path));
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::saveProjectTo(const QString& path) {
+    try {
+        blobbench::saveProject(path, m_document->project());
+    } catch (const Error& e) {
+        // The old file is intact (atomic save); the project stays open and dirty.
+        showError(tr("Cannot save the project: %1").arg(qs(e.what())));
+        return false;
+    }
+    m_document->setFilePath(path);
+    m_document->markClean();
+    QSettings().setValue(QStringLiteral("files/lastProjectDir"), QFileInfo(path).absolutePath());
+    log(tr("Saved %1").arg(path));
+    updateTitle();
+    return true;
 }
 
 void MainWindow::saveProject() {
-    log(tr("Saving project files arrives with the projects issue."));
-    statusBar()->showMessage(tr("Saving project files is not available yet"), 4000);
+    if (m_document->filePath().isEmpty()) {
+        saveProjectAs();
+        return;
+    }
+    saveProjectTo(m_document->filePath());
 }
 
 void MainWindow::saveProjectAs() {
-    saveProject();
+    const QString path = askSavePath(tr("Save project"), tr("BlobBench projects (*.blobbench.json)"),
+                                     QStringLiteral("blobbench.json"));
+    if (!path.isEmpty()) {
+        saveProjectTo(path);
+    }
+}
+
+bool MainWindow::maybeKeepChanges() {
+    if (!m_document->isDirty() || m_suppressUnsavedPrompt) {
+        return true;
+    }
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("The project has unsaved changes (measured runs included). Save them?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) {
+        return false;
+    }
+    if (answer == QMessageBox::Save) {
+        saveProject();
+        return !m_document->isDirty();
+    }
+    return true;
+}
+
+void MainWindow::updateTitle() {
+    const QString path = m_document->filePath();
+    setWindowFilePath(path);
+    setWindowTitle((path.isEmpty() ? tr("Untitled project") : QFileInfo(path).fileName()) +
+                   (m_document->isDirty() ? QStringLiteral(" *") : QString()) + QStringLiteral(" - BlobBench"));
 }
 
 QString MainWindow::askSavePath(const QString& title, const QString& filter, const QString& suffix) {

@@ -87,6 +87,10 @@ public slots:
     void openProject();
     void saveProject();
     void saveProjectAs();
+    bool openProjectFile(const QString& path);  // false, with the reason shown, when it cannot be loaded
+    bool saveProjectTo(const QString& path);
+    // Tests and scripted runs close the window without the unsaved-changes question.
+    void setSuppressUnsavedPrompt(bool suppress) { m_suppressUnsavedPrompt = suppress; }
 
     // Exports; false (and the reason in the window and the log) on failure.
     bool exportChart(const QString& path);  // .png or .svg, the visible chart
@@ -128,6 +132,8 @@ private:
     void onSessionInfo(const SessionInfo& info, const QString& detail);
 
     void showError(const QString& message);
+    bool maybeKeepChanges();  // asks about unsaved changes; false when the user cancels
+    void updateTitle();
     void clearError();
     void log(const QString& text, bool error = false);
     void flushLog();
@@ -186,6 +192,7 @@ private:
     int m_runCounter = 0;
     bool m_loadingScenario = false;
     bool m_refreshingList = false;
+    bool m_suppressUnsavedPrompt = false;
 };
 
 }  // namespace blobbench

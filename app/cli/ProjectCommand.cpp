@@ -241,6 +241,13 @@ int commandRunProject(const CliOptions& o) {
     resolveParameters(driver.parameters(), plan.parameters);  // bad tunables refused before connecting
     plan.scenarios = chooseScenarios(project, o.scenarios);
     plan.rowLimit = o.limitRows;
+    // The project's saved link, unless the command line names one.
+    plan.wireTap = o.wireTap || profile->useWireTap;
+    plan.link = o.wireTap ? o.link : toLinkProfile(profile->link);
+    if (plan.wireTap && !driver.networked()) {
+        throw Error(ErrorKind::Usage, driver.displayName() +
+                                          " is embedded: --wire-tap, --latency and --bandwidth need a networked engine");
+    }
     plan.repetitions = o.repeat;
     plan.warmups = o.warmup;
 

@@ -35,9 +35,16 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Measured executions per scenario."),
                                     QStringLiteral("n"));
     parser.addOptions({grabIdle, grabRun, size, startup, chart, repeat});
+    parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("A *.blobbench.json project to open."));
     parser.process(app);
 
     blobbench::MainWindow window;
+    if (!parser.positionalArguments().isEmpty()) {
+        window.openProjectFile(parser.positionalArguments().constFirst());
+    }
+    if (parser.isSet(grabRun)) {
+        window.setSuppressUnsavedPrompt(true);
+    }
     if (parser.isSet(size)) {
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
         window.resize(wh.value(0).toInt(), wh.value(1).toInt());

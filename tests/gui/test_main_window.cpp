@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -387,4 +388,23 @@ TEST_F(MainWindowTest, HeartbeatDuringATenThousandRowRun) {
     std::printf("10,000-row run: %lld ms, %d beats, worst lateness %lld ms, %d beats more than 50 ms late\n",
                 static_cast<long long>(clock.elapsed()), beats, static_cast<long long>(worstLate), over50);
     EXPECT_LT(worstLate, 1000);
+}
+
+// Projects: saved and opened through the window, dirty marker cleared by a save.
+TEST(MainWindowProjects, SaveThenOpenRoundTrips) {
+    blobbench::test::TempDir dir;
+    blobbench::MainWindow window;
+    window.setSuppressUnsavedPrompt(true);
+    const QString path = QString::fromStdString(dir.file("study.blobbench.json"));
+    ASSERT_TRUE(window.saveProjectTo(path));
+    EXPECT_TRUE(QFileInfo::exists(path));
+    EXPECT_TRUE(window.windowTitle().startsWith(QStringLiteral("study.blobbench.json - ")));
+    blobbench::MainWindow other;
+    other.setSuppressUnsavedPrompt(true);
+    ASSERT_TRUE(other.openProjectFile(path));
+    EXPECT_EQ(other.windowFilePath(), path);
+    // A broken file is refused with a message, and the open project stays.
+    blobbench::test::writeFile(dir.path() / "broken.blobbench.json", "{\"formatVersion\": ");
+    EXPECT_FALSE(other.openProjectFile(QString::fromStdString(dir.file("broken.blobbench.json"))));
+    EXPECT_EQ(other.windowFilePath(), path);
 }
