@@ -93,6 +93,28 @@ std::vector<ParameterSpec> FirebirdDriver::parameters() const {
         p.help = "Isolation of the transactions the session starts";
         specs.push_back(p);
     }
+    {
+        ParameterSpec p;
+        p.id = "create_database";
+        p.label = "Create the database";
+        p.type = ParameterType::Boolean;
+        p.defaultValue = "false";
+        p.help = "When the database file does not exist, create it (UTF8, page_size) instead of failing; for prepare";
+        specs.push_back(p);
+    }
+    {
+        ParameterSpec p;
+        p.id = "page_size";
+        p.label = "Page size of a new database";
+        p.type = ParameterType::Integer;
+        p.defaultValue = "16384";
+        p.minimum = 4096;
+        p.maximum = 32768;
+        p.unit = "B";
+        p.scale = ParameterScale::PowerOfTwo;
+        p.help = "Used only when create_database creates the database";
+        specs.push_back(p);
+    }
     return specs;
 }
 

@@ -347,8 +347,21 @@ FirebirdSession::FirebirdSession(std::shared_ptr<FirebirdClient> client, const C
                                   static_cast<int>(integerValue(values, "max_inline_blob_size")));
         }
         Releaser<Firebird::IProvider> provider{m_client->dispatcher()};
-        m_attachment = provider.object->attachDatabase(&m_status, where.c_str(), dpb.object->getBufferLength(&m_status),
-                                                       dpb.object->getBuffer(&m_status));
+        try {
+            m_attachment = provider.object->attachDatabase(
+                &m_status, where.c_str(), dpb.object->getBufferLength(&m_status), dpb.object->getBuffer(&m_status));
+        } catch (const FbException& e) {
+            // Only a missing file is created: any other failure (password, network) stays an error.
+            if (!booleanValue(values, "create_database") || !statusHas(e.getStatus(), isc_io_error)) {
+                throw;
+            }
+            dpb.object->insertInt(&m_status, isc_dpb_page_size, static_cast<int>(integerValue(values, "page_size")));
+            dpb.object->insertString(&m_status, isc_dpb_set_db_charset, "UTF8");
+            dpb.object->insertInt(&m_status, isc_dpb_sql_dialect, kSqlDialect);
+            m_attachment = provider.object->createDatabase(
+                &m_status, where.c_str(), dpb.object->getBufferLength(&m_status), dpb.object->getBuffer(&m_status));
+            m_info.negotiated["created"] = "true";
+        }
     } catch (const FbException& e) {
         throw statusError(ErrorKind::Connect, context, e.getStatus());
     }
