@@ -56,15 +56,34 @@ void walkInfo(const unsigned char* buffer, std::size_t size, Visit visit) {
 }
 
 // Releases an interface unless it was handed on (close/free/commit release on success themselves).
+// With `master`, a statement or cursor left behind by an error is freed or closed on the server
+// too: a bare release would leave it allocated there until the attachment ends.
 template <typename T>
 struct Releaser {
     T* object = nullptr;
+    Firebird::IMaster* master = nullptr;
     ~Releaser() {
         if (!object) {
             return;
         }
         if constexpr (std::is_base_of_v<Firebird::IDisposable, T>) {
             object->dispose();
+        } else if constexpr (std::is_same_v<T, Firebird::IStatement> || std::is_same_v<T, Firebird::IResultSet>) {
+            if (master) {
+                IStatus* raw = master->getStatus();
+                Firebird::CheckStatusWrapper st(raw);
+                if constexpr (std::is_same_v<T, Firebird::IStatement>) {
+                    object->free(&st);
+                } else {
+                    object->close(&st);
+                }
+                const bool failed = st.hasData();
+                raw->dispose();
+                if (!failed) {
+                    return;  // free/close released it
+                }
+            }
+            object->release();
         } else {
             object->release();
         }
@@ -760,8 +779,10 @@ QueryStats FirebirdSession::query(const QuerySpec& spec, RowSink& sink, const Ca
     try {
         OwnTransaction tx(*this);
         auto t0 = Clock::now();
-        Releaser<Firebird::IStatement> statement{m_attachment->prepare(
-            &m_status, tx.get(), 0, spec.sql.c_str(), kSqlDialect, Firebird::IStatement::PREPARE_PREFETCH_METADATA)};
+        Releaser<Firebird::IStatement> statement{
+            m_attachment->prepare(&m_status, tx.get(), 0, spec.sql.c_str(), kSqlDialect,
+                                  Firebird::IStatement::PREPARE_PREFETCH_METADATA),
+            m_client->master()};
         stats.statementEffects = applyStatementTunables(statement.object, spec.statementParameters);
         Releaser<Firebird::IMessageMetadata> declared{statement.object->getOutputMetadata(&m_status)};
         Releaser<Firebird::IMessageMetadata> meta{readableMetadata(m_status, declared.object)};
@@ -784,7 +805,8 @@ QueryStats FirebirdSession::query(const QuerySpec& spec, RowSink& sink, const Ca
             stats.execute = since(t0);
         } else {
             Releaser<Firebird::IResultSet> cursor{
-                statement.object->openCursor(&m_status, tx.get(), nullptr, nullptr, meta.object, 0)};
+                statement.object->openCursor(&m_status, tx.get(), nullptr, nullptr, meta.object, 0),
+                m_client->master()};
             stats.execute = since(t0);
             t0 = Clock::now();
             std::uint64_t rows = 0;
@@ -1030,7 +1052,14 @@ private:
             m_meta = nullptr;
         }
         if (m_statement) {
-            m_statement->release();
+            // free, not just release: the server keeps a released statement until detach.
+            IStatus* raw = m_session.client().master()->getStatus();
+            Firebird::CheckStatusWrapper st(raw);
+            m_statement->free(&st);
+            if (st.hasData()) {
+                m_statement->release();
+            }
+            raw->dispose();
             m_statement = nullptr;
         }
     }
