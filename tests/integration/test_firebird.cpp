@@ -183,6 +183,24 @@ TEST_F(FirebirdTest, SqlErrorCarriesTheServerText) {
     EXPECT_EQ(sink.first, 7);
 }
 
+TEST_F(FirebirdTest, PhaseMarksComeInOrder) {
+    auto session = connect();
+    std::vector<QueryPhase> marks;
+    std::uint64_t rowsAtExecuted = 99;
+    CountingSink sink;
+    QuerySpec q = queryOf("SELECT RDB$RELATION_NAME FROM RDB$RELATIONS");
+    q.phaseMark = [&](QueryPhase p) {
+        marks.push_back(p);
+        if (p == QueryPhase::Executed) {
+            rowsAtExecuted = sink.rows.load();
+        }
+    };
+    session->query(q, sink, CancelToken());
+    EXPECT_EQ(marks, (std::vector<QueryPhase>{QueryPhase::Prepared, QueryPhase::Executed, QueryPhase::Fetched}));
+    EXPECT_EQ(rowsAtExecuted, 0u);
+    EXPECT_GT(sink.rows.load(), 10u);
+}
+
 TEST_F(FirebirdTest, CompressionOnAndOffIsReadBack) {
     std::uint64_t bytes[2] = {};
     for (const bool on : {false, true}) {

@@ -798,16 +798,20 @@ QueryStats FirebirdSession::query(const QuerySpec& spec, RowSink& sink, const Ca
         const std::optional<Counters> before = m_wireCounters ? readWireCounters() : std::nullopt;
         const bool hasCursor = (statement.object->getFlags(&m_status) & Firebird::IStatement::FLAG_HAS_CURSOR) != 0;
         std::vector<unsigned char> row(meta.object->getMessageLength(&m_status));
+        spec.mark(QueryPhase::Prepared);
         t0 = Clock::now();
         if (!hasCursor) {
             statement.object->execute(&m_status, tx.get(), nullptr, nullptr, meta.object,
                                       columns.empty() ? nullptr : row.data());
             stats.execute = since(t0);
+            spec.mark(QueryPhase::Executed);
+            spec.mark(QueryPhase::Fetched);
         } else {
             Releaser<Firebird::IResultSet> cursor{
                 statement.object->openCursor(&m_status, tx.get(), nullptr, nullptr, meta.object, 0),
                 m_client->master()};
             stats.execute = since(t0);
+            spec.mark(QueryPhase::Executed);
             t0 = Clock::now();
             std::uint64_t rows = 0;
             const bool readLobs = spec.fetch == FetchMode::Content;
@@ -852,6 +856,7 @@ QueryStats FirebirdSession::query(const QuerySpec& spec, RowSink& sink, const Ca
             }
             cursor.take()->close(&m_status);
             stats.fetch = since(t0);
+            spec.mark(QueryPhase::Fetched);
         }
         if (before) {
             if (const auto after = readWireCounters()) {
