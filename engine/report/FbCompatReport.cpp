@@ -77,9 +77,15 @@ void FbCompatReport::section(const std::vector<Sample>& repetitions, bool readsL
         writeCounters(m_out, "Wire physical statistics", s.nativePhysical.counters, true);
     }
     if (!s.nativeLogical.available && !s.nativePhysical.available) {
-        m_out << "Wire statistics: not available ("
-              << (s.nativeLogical.unavailableReason.empty() ? "not measured" : s.nativeLogical.unavailableReason)
-              << ")\n";
+        // "not applicable (embedded)" reads on its own; a client's limits need the "not available".
+        const std::string& why = s.nativeLogical.unavailableReason;
+        if (why.empty()) {
+            m_out << "Wire statistics: not measured\n";
+        } else if (why.rfind("not ", 0) == 0) {
+            m_out << "Wire statistics: " << why << '\n';
+        } else {
+            m_out << "Wire statistics: not available (" << why << ")\n";
+        }
     }
     if (s.tap.available) {
         writeCounters(m_out, "Wire tap statistics", s.tap.counters, true);

@@ -147,6 +147,13 @@ TEST(FbCompatReport, SaysWhatAThreeZeroPairCannotMeasure) {
         << text;
     EXPECT_EQ(text.find("Wire logical statistics"), std::string::npos);
 
+    s.nativeLogical = WireStats::unavailable("not applicable (embedded)");
+    s.nativePhysical = s.nativeLogical;
+    std::ostringstream embedded;
+    FbCompatReport(embedded).section({s}, true);
+    EXPECT_NE(embedded.str().find("\nWire statistics: not applicable (embedded)\n"), std::string::npos)
+        << embedded.str();
+
     // A failed test shows the error instead of figures.
     s.status = SampleStatus::Failed;
     s.error = "firebird: Dynamic SQL Error SQL error code = -204 Table unknown BLOB_TEST";
