@@ -21,6 +21,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/drivers/firebird/FirebirdDriver.h"
+#include "engine/wire/WireTap.h"
 
 using namespace blobbench;
 using Clock = std::chrono::steady_clock;
@@ -67,8 +68,10 @@ Firebird::IMaster* loadMaster() {
 }
 
 // The bare loop: what a hand-written client does, nothing else.
+// With `tap`, `wire` receives what crossed the wire from opening the cursor to the last close.
 Result bareLoop(Firebird::IMaster* master, const std::string& target, const std::string& user,
-                const std::string& password, const std::string& sql, bool compress) {
+                const std::string& password, const std::string& sql, bool compress, const WireTap* tap = nullptr,
+                WireCounters* wire = nullptr) {
     Firebird::ThrowStatusWrapper st(master->getStatus());
     Result r;
     try {
@@ -95,6 +98,7 @@ Result bareLoop(Firebird::IMaster* master, const std::string& target, const std:
         std::vector<char> buffer(65535);
         const auto t0 = Clock::now();
         const double cpu0 = threadCpuMs();
+        const WireCounters wire0 = tap ? tap->snapshot() : WireCounters{};
         Firebird::IResultSet* rs = stmt->openCursor(&st, tra, nullptr, nullptr, meta, 0);
         while (rs->fetchNext(&st, row.data()) == Firebird::IStatus::RESULT_OK) {
             ++r.rows;
@@ -118,6 +122,9 @@ Result bareLoop(Firebird::IMaster* master, const std::string& target, const std:
         rs->close(&st);
         r.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         r.cpuMs = threadCpuMs() - cpu0;
+        if (tap && wire) {
+            *wire = tap->since(wire0);
+        }
         meta->release();
         stmt->free(&st);
         tra->commit(&st);
@@ -134,11 +141,22 @@ Result bareLoop(Firebird::IMaster* master, const std::string& target, const std:
 }
 
 Result driverRun(const FirebirdDriver& driver, const ConnectionSpec& spec, const ParameterValues& values,
-                 const std::string& sql) {
+                 const std::string& sql, const WireTap* tap = nullptr, WireCounters* wire = nullptr) {
     auto session = driver.connect(spec, values);
     CountingSink sink;
     QuerySpec q;
     q.sql = sql;
+    WireCounters wire0;
+    if (tap && wire) {
+        // The same span as the bare loop's: from opening the cursor to the last fetch.
+        q.phaseMark = [&](QueryPhase phase) {
+            if (phase == QueryPhase::Prepared) {
+                wire0 = tap->snapshot();
+            } else if (phase == QueryPhase::Fetched) {
+                *wire = tap->since(wire0);
+            }
+        };
+    }
     const double cpu0 = threadCpuMs();
     const QueryStats stats = session->query(q, sink, CancelToken());
     Result r;
@@ -272,5 +290,27 @@ int main(int argc, char** argv) {
     std::printf("median of %d: bare %.1f ms, driver %.1f ms, ratio %.3f (bar: <= 1.05)\n", repeat, mb, md, md / mb);
     const double cb = median(bareCpu), cd = median(oursCpu);
     std::printf("client cpu median: bare %.1f ms, driver %.1f ms, ratio %.3f\n", cb, cd, cd / cb);
+    // Round trips through the wire tap: one more run of each, not timed.
+    if (const auto upstream = driver.endpoint(spec)) {
+        try {
+            WireTap tap(upstream->host, upstream->port);
+            const ConnectionSpec tapped = driver.redirected(spec, Endpoint{"127.0.0.1", tap.port()});
+            WireCounters bareWire, driverWire;
+            bareLoop(master, tapped.target, spec.user, spec.password, sql, compress, &tap, &bareWire);
+            driverRun(driver, tapped, values, sql, &tap, &driverWire);
+            auto show = [](const char* who, const WireCounters& c) {
+                std::printf(
+                    "  %s: roundtrips %llu, send packets %llu, recv packets %llu, send bytes %llu, recv bytes %llu\n",
+                    who, static_cast<unsigned long long>(c.roundTrips.value_or(0)),
+                    static_cast<unsigned long long>(c.sendPackets), static_cast<unsigned long long>(c.recvPackets),
+                    static_cast<unsigned long long>(c.sendBytes), static_cast<unsigned long long>(c.recvBytes));
+            };
+            std::printf("wire tap, open cursor to last fetch:\n");
+            show("bare  ", bareWire);
+            show("driver", driverWire);
+        } catch (const Error& e) {
+            std::fprintf(stderr, "wire tap: %s\n", e.what());
+        }
+    }
     return (b.rows == d.rows && b.bytes == d.bytes) ? 0 : 1;
 }
