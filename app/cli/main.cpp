@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "app/cli/CliOptions.h"
+#include "app/cli/FbCompat.h"
 #include "app/cli/ProjectCommand.h"
 #include "engine/core/Error.h"
 #include "engine/data/Dataset.h"
@@ -330,6 +331,9 @@ int main(int argc, char** argv) {
     QCoreApplication::setApplicationName(QStringLiteral("blobbench"));
     QCoreApplication::setApplicationVersion(QStringLiteral(BLOBBENCH_VERSION));
     const std::vector<std::string> args(argv + 1, argv + argc);
+    if (isFbCompatCommandLine(args)) {
+        return runFbCompat(args, std::cout, std::cerr);
+    }
     try {
         const CliOptions options = parseArguments(args);
         switch (options.command) {

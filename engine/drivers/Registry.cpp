@@ -1,6 +1,7 @@
 #include "engine/drivers/Registry.h"
 
 #include "engine/core/Error.h"
+#include "engine/drivers/firebird/FirebirdDriver.h"
 #include "engine/drivers/postgres/PostgresDriver.h"
 #include "engine/drivers/sqlite/SqliteDriver.h"
 
@@ -9,7 +10,8 @@ namespace blobbench {
 const std::vector<const Driver*>& allDrivers() {
     static const SqliteDriver sqlite;
     static const PostgresDriver postgres;
-    static const std::vector<const Driver*> drivers = {&sqlite, &postgres};
+    static const FirebirdDriver firebird;
+    static const std::vector<const Driver*> drivers = {&sqlite, &postgres, &firebird};
     return drivers;
 }
 

@@ -1,0 +1,1087 @@
+#include "engine/drivers/firebird/FirebirdSession.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <regex>
+#include <type_traits>
+
+#include "engine/drivers/firebird/FirebirdConnectionString.h"
+#include "engine/drivers/firebird/FirebirdConstants.h"
+
+namespace blobbench::firebird {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Firebird::FbException;
+using Firebird::IStatus;
+using Firebird::ThrowStatusWrapper;
+
+constexpr unsigned kSqlDialect = 3;
+constexpr unsigned kNullableBit = 1;
+constexpr unsigned kCharsetOctets = 1;
+constexpr unsigned kCoercedTextLength = 128;
+
+Nanos since(Clock::time_point start) {
+    return std::chrono::duration_cast<Nanos>(Clock::now() - start);
+}
+
+// Little-endian ("VAX") integers of info buffers.
+std::uint64_t vaxInteger(const unsigned char* p, unsigned length) {
+    std::uint64_t value = 0;
+    for (unsigned i = 0; i < length && i < 8; ++i) {
+        value |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+    }
+    return value;
+}
+
+// Walks an info answer: calls visit(item, data, length) for each item until isc_info_end.
+template <typename Visit>
+void walkInfo(const unsigned char* buffer, std::size_t size, Visit visit) {
+    const unsigned char* p = buffer;
+    const unsigned char* end = buffer + size;
+    while (p < end && *p != isc_info_end) {
+        const unsigned char item = *p++;
+        if (item == isc_info_truncated || p + 2 > end) {
+            break;
+        }
+        const auto length = static_cast<unsigned>(vaxInteger(p, 2));
+        p += 2;
+        if (p + length > end) {
+            break;
+        }
+        visit(item, p, length);
+        p += length;
+    }
+}
+
+// Releases an interface unless it was handed on (close/free/commit release on success themselves).
+// With `master`, a statement or cursor left behind by an error is freed or closed on the server
+// too: a bare release would leave it allocated there until the attachment ends.
+template <typename T>
+struct Releaser {
+    T* object = nullptr;
+    Firebird::IMaster* master = nullptr;
+    ~Releaser() {
+        if (!object) {
+            return;
+        }
+        if constexpr (std::is_base_of_v<Firebird::IDisposable, T>) {
+            object->dispose();
+        } else if constexpr (std::is_same_v<T, Firebird::IStatement> || std::is_same_v<T, Firebird::IResultSet>) {
+            if (master) {
+                IStatus* raw = master->getStatus();
+                Firebird::CheckStatusWrapper st(raw);
+                if constexpr (std::is_same_v<T, Firebird::IStatement>) {
+                    object->free(&st);
+                } else {
+                    object->close(&st);
+                }
+                const bool failed = st.hasData();
+                raw->dispose();
+                if (!failed) {
+                    return;  // free/close released it
+                }
+            }
+            object->release();
+        } else {
+            object->release();
+        }
+    }
+    T* take() {
+        T* o = object;
+        object = nullptr;
+        return o;
+    }
+};
+
+class VersionLines final : public Firebird::IVersionCallbackImpl<VersionLines, ThrowStatusWrapper> {
+public:
+    void callback(ThrowStatusWrapper* /*status*/, const char* text) override { lines.emplace_back(text); }
+    std::vector<std::string> lines;
+};
+
+// IStatement from interface version 6 (5.0.3), laid out after the 3.0 table as Firebird's IDL
+// declares it: timeouts and createBatch (4.0), free (4.0.1), then the inline BLOB size.
+struct StatementVTableV6 : Firebird::IStatement::VTable {
+    unsigned (*getTimeout)(Firebird::IStatement*, IStatus*);
+    void (*setTimeout)(Firebird::IStatement*, IStatus*, unsigned);
+    void* (*createBatch)(Firebird::IStatement*, IStatus*, Firebird::IMessageMetadata*, unsigned, const unsigned char*);
+    void (*free)(Firebird::IStatement*, IStatus*);
+    unsigned (*getMaxInlineBlobSize)(Firebird::IStatement*, IStatus*);
+    void (*setMaxInlineBlobSize)(Firebird::IStatement*, IStatus*, unsigned);
+};
+
+bool statusHas(IStatus* status, ISC_STATUS code) {
+    const intptr_t* v = status->getErrors();
+    while (v && v[0] != isc_arg_end) {
+        if (v[0] == isc_arg_gds && v[1] == code) {
+            return true;
+        }
+        v += 2;
+    }
+    return false;
+}
+
+std::string inlineReason() {
+    return "not in effect (needs client and server >= 5.0.3)";
+}
+
+struct OutColumn {
+    unsigned type = 0;
+    int subType = 0;
+    unsigned length = 0;
+    int scale = 0;
+    unsigned offset = 0;
+    unsigned nullOffset = 0;
+    ColumnInfo info;
+};
+
+bool nativeType(unsigned type) {
+    switch (type) {
+        case SQL_VARYING:
+        case SQL_TEXT:
+        case SQL_SHORT:
+        case SQL_LONG:
+        case SQL_INT64:
+        case SQL_FLOAT:
+        case SQL_DOUBLE:
+        case SQL_D_FLOAT:
+        case SQL_BOOLEAN:
+        case SQL_BLOB:
+            return true;
+        default:
+            return false;
+    }
+}
+
+// Output metadata we can read directly: every other type (dates, newer numeric types of a 4.0+
+// server) is coerced to text by the server.
+Firebird::IMessageMetadata* readableMetadata(ThrowStatusWrapper& st, Firebird::IMessageMetadata* meta) {
+    const unsigned count = meta->getCount(&st);
+    bool coerce = false;
+    for (unsigned i = 0; i < count; ++i) {
+        coerce = coerce || !nativeType(meta->getType(&st, i) & ~kNullableBit);
+    }
+    if (!coerce) {
+        meta->addRef();
+        return meta;
+    }
+    Releaser<Firebird::IMetadataBuilder> builder{meta->getBuilder(&st)};
+    for (unsigned i = 0; i < count; ++i) {
+        if (!nativeType(meta->getType(&st, i) & ~kNullableBit)) {
+            builder.object->setType(&st, i, SQL_VARYING);
+            builder.object->setLength(&st, i, kCoercedTextLength);
+        }
+    }
+    return builder.object->getMetadata(&st);
+}
+
+std::vector<OutColumn> describe(ThrowStatusWrapper& st, Firebird::IMessageMetadata* meta) {
+    std::vector<OutColumn> columns(meta->getCount(&st));
+    for (unsigned i = 0; i < columns.size(); ++i) {
+        OutColumn& c = columns[i];
+        c.type = meta->getType(&st, i) & ~kNullableBit;
+        c.subType = meta->getSubType(&st, i);
+        c.length = meta->getLength(&st, i);
+        c.scale = meta->getScale(&st, i);
+        c.offset = meta->getOffset(&st, i);
+        c.nullOffset = meta->getNullOffset(&st, i);
+        c.info.name = meta->getAlias(&st, i);
+        switch (c.type) {
+            case SQL_BLOB:
+                c.info.isLob = true;
+                c.info.kind = c.subType == 1 ? ColumnKind::Text : ColumnKind::Binary;
+                break;
+            case SQL_VARYING:
+            case SQL_TEXT:
+                c.info.kind = meta->getCharSet(&st, i) == kCharsetOctets ? ColumnKind::Binary : ColumnKind::Text;
+                break;
+            case SQL_BOOLEAN:
+                c.info.kind = ColumnKind::Boolean;
+                break;
+            case SQL_SHORT:
+            case SQL_LONG:
+            case SQL_INT64:
+                c.info.kind = c.scale == 0 ? ColumnKind::Integer : ColumnKind::Real;
+                break;
+            default:
+                c.info.kind = ColumnKind::Real;
+                break;
+        }
+    }
+    return columns;
+}
+
+template <typename T>
+T load(const unsigned char* p) {
+    T value;
+    std::memcpy(&value, p, sizeof value);
+    return value;
+}
+
+double scaled(std::int64_t value, int scale) {
+    double v = static_cast<double>(value);
+    for (int i = 0; i < -scale; ++i) {
+        v /= 10.0;
+    }
+    return v;
+}
+
+// Sends the non-BLOB value of one column to the sink.
+void emitScalar(const OutColumn& c, const unsigned char* row, std::size_t index, RowSink& sink) {
+    const unsigned char* p = row + c.offset;
+    switch (c.type) {
+        case SQL_VARYING: {
+            const auto length = load<std::uint16_t>(p);
+            sink.chunk(index, std::string_view(reinterpret_cast<const char*>(p + 2), length));
+            sink.valueEnd(index);
+            return;
+        }
+        case SQL_TEXT:
+            sink.chunk(index, std::string_view(reinterpret_cast<const char*>(p), c.length));
+            sink.valueEnd(index);
+            return;
+        case SQL_BOOLEAN:
+            sink.integer(index, *p ? 1 : 0);
+            return;
+        case SQL_SHORT:
+        case SQL_LONG:
+        case SQL_INT64: {
+            const std::int64_t v = c.type == SQL_SHORT  ? load<std::int16_t>(p)
+                                   : c.type == SQL_LONG ? load<std::int32_t>(p)
+                                                        : load<std::int64_t>(p);
+            if (c.scale == 0) {
+                sink.integer(index, v);
+            } else {
+                sink.real(index, scaled(v, c.scale));
+            }
+            return;
+        }
+        case SQL_FLOAT:
+            sink.real(index, load<float>(p));
+            return;
+        default:
+            sink.real(index, load<double>(p));
+            return;
+    }
+}
+
+std::vector<unsigned char> transactionParameters(const std::string& isolation, bool readOnly) {
+    std::vector<unsigned char> tpb = {
+        isc_tpb_version3, static_cast<unsigned char>(readOnly ? isc_tpb_read : isc_tpb_write), isc_tpb_wait};
+    if (isolation == "read_committed") {
+        tpb.push_back(isc_tpb_read_committed);
+        tpb.push_back(isc_tpb_rec_version);
+    } else if (isolation == "snapshot_table_stability") {
+        tpb.push_back(isc_tpb_consistency);
+    } else {
+        tpb.push_back(isc_tpb_concurrency);
+    }
+    return tpb;
+}
+
+// Ends a transaction the session started for one call: commit on success, rollback otherwise.
+class OwnTransaction {
+public:
+    OwnTransaction(FirebirdSession& session) : m_session(session) {
+        m_transaction = session.currentTransaction();
+        if (!m_transaction) {
+            m_transaction = session.startTransaction();
+            m_owned = true;
+        }
+    }
+    ~OwnTransaction() {
+        if (m_owned && m_transaction) {
+            Firebird::IStatus* raw = m_session.client().master()->getStatus();
+            Firebird::CheckStatusWrapper st(raw);
+            m_transaction->rollback(&st);
+            if (st.hasData()) {
+                m_transaction->release();
+            }
+            raw->dispose();
+        }
+    }
+    OwnTransaction(const OwnTransaction&) = delete;
+    OwnTransaction& operator=(const OwnTransaction&) = delete;
+    Firebird::ITransaction* get() const { return m_transaction; }
+    void commit() {
+        if (m_owned && m_transaction) {
+            m_transaction->commit(&m_session.status());
+            m_transaction = nullptr;
+        }
+    }
+
+private:
+    FirebirdSession& m_session;
+    Firebird::ITransaction* m_transaction = nullptr;
+    bool m_owned = false;
+};
+
+}  // namespace
+
+Error FirebirdSession::statusError(ErrorKind kind, const std::string& context, IStatus* status) const {
+    char buffer[2048] = {};
+    m_client->util()->formatStatus(buffer, sizeof buffer, status);
+    if (statusHas(status, isc_cancelled)) {
+        kind = ErrorKind::Cancelled;
+    }
+    return Error(kind, context + ": " + oneLine(buffer));
+}
+
+FirebirdSession::FirebirdSession(std::shared_ptr<FirebirdClient> client, const ConnectionSpec& spec,
+                                 const ParameterValues& values)
+    : m_client(std::move(client)), m_status(m_client->master()->getStatus()) {
+    const FirebirdTarget target = parseFirebirdTarget(spec.target);
+    const std::string where = target.toString();
+    const std::string context = "firebird:" + maskSecrets(spec.target);
+    m_info.engine = "firebird";
+    m_info.clientVersion = m_client->versionText();
+    m_info.embedded = !target.networked();
+    const bool inlineClient = m_client->version() >= FbVersion{5, 0, 3};
+    try {
+        Releaser<Firebird::IXpbBuilder> dpb{
+            m_client->util()->getXpbBuilder(&m_status, Firebird::IXpbBuilder::DPB, nullptr, 0)};
+        if (!spec.user.empty()) {
+            dpb.object->insertString(&m_status, isc_dpb_user_name, spec.user.c_str());
+        }
+        if (!spec.password.empty()) {
+            dpb.object->insertString(&m_status, isc_dpb_password, spec.password.c_str());
+        }
+        if (!spec.role.empty()) {
+            dpb.object->insertString(&m_status, isc_dpb_sql_role_name, spec.role.c_str());
+        }
+        const std::string charset = spec.charset.empty() ? "UTF8" : spec.charset;
+        dpb.object->insertString(&m_status, isc_dpb_lc_ctype, charset.c_str());
+        std::string config = "WireCrypt=" + textValue(values, "wire_crypt");
+        if (booleanValue(values, "wire_compression")) {
+            config += "\nWireCompression=true";
+        }
+        dpb.object->insertString(&m_status, isc_dpb_config, config.c_str());
+        if (inlineClient) {
+            // Older clients would pass unknown tags on to the server: only a 5.0.3 client gets them.
+            dpb.object->insertInt(&m_status, kDpbMaxBlobCacheSize,
+                                  static_cast<int>(integerValue(values, "max_blob_cache_size")));
+            dpb.object->insertInt(&m_status, kDpbMaxInlineBlobSize,
+                                  static_cast<int>(integerValue(values, "max_inline_blob_size")));
+        }
+        Releaser<Firebird::IProvider> provider{m_client->dispatcher()};
+        try {
+            m_attachment = provider.object->attachDatabase(
+                &m_status, where.c_str(), dpb.object->getBufferLength(&m_status), dpb.object->getBuffer(&m_status));
+        } catch (const FbException& e) {
+            // Only a missing file is created: any other failure (password, network) stays an error.
+            if (!booleanValue(values, "create_database") || !statusHas(e.getStatus(), isc_io_error)) {
+                throw;
+            }
+            dpb.object->insertInt(&m_status, isc_dpb_page_size, static_cast<int>(integerValue(values, "page_size")));
+            dpb.object->insertString(&m_status, isc_dpb_set_db_charset, "UTF8");
+            dpb.object->insertInt(&m_status, isc_dpb_sql_dialect, kSqlDialect);
+            m_attachment = provider.object->createDatabase(
+                &m_status, where.c_str(), dpb.object->getBufferLength(&m_status), dpb.object->getBuffer(&m_status));
+            m_info.negotiated["created"] = "true";
+        }
+    } catch (const FbException& e) {
+        throw statusError(ErrorKind::Connect, context, e.getStatus());
+    }
+
+    try {
+        m_tpb = transactionParameters(textValue(values, "isolation"), spec.readOnly);
+        if (!booleanValue(values, "empty_bpb")) {
+            m_bpb = {isc_bpb_version1, isc_bpb_type, 1, isc_bpb_type_segmented};
+        }
+        m_segment.resize(static_cast<std::size_t>(integerValue(values, "blob_buffer_size")));
+        readBackSettings(values);
+    } catch (const FbException& e) {
+        const Error error = statusError(ErrorKind::Connect, context, e.getStatus());
+        detach();
+        throw error;
+    } catch (...) {
+        detach();
+        throw;
+    }
+}
+
+FirebirdSession::~FirebirdSession() {
+    detach();
+    m_status.dispose();
+}
+
+void FirebirdSession::detach() noexcept {
+    IStatus* raw = m_client->master()->getStatus();
+    Firebird::CheckStatusWrapper st(raw);
+    if (m_transaction) {
+        m_transaction->rollback(&st);
+        if (st.hasData()) {
+            m_transaction->release();
+        }
+        st.init();
+        m_transaction = nullptr;
+    }
+    if (m_attachment) {
+        m_attachment->detach(&st);
+        if (st.hasData()) {
+            // A broken connection cannot detach cleanly; dropping the reference frees the handle.
+            m_attachment->release();
+        }
+        m_attachment = nullptr;
+    }
+    raw->dispose();
+}
+
+void FirebirdSession::readBackSettings(const ParameterValues& values) {
+    VersionLines banner;
+    m_client->util()->getFbVersion(&m_status, m_attachment, &banner);
+    m_info.versionBanner = banner.lines;
+
+    const unsigned char items[] = {isc_info_firebird_version, fb_info_conn_flags};
+    unsigned char answer[1024] = {};
+    m_attachment->getInfo(&m_status, sizeof items, items, sizeof answer, answer);
+    std::vector<std::string> versions;
+    unsigned connFlags = 0;
+    bool haveFlags = false;
+    walkInfo(answer, sizeof answer, [&](unsigned char item, const unsigned char* data, unsigned length) {
+        if (item == isc_info_firebird_version && length > 0) {
+            const unsigned char* p = data + 1;
+            const unsigned char* end = data + length;
+            for (unsigned i = 0; i < data[0] && p < end; ++i) {
+                const unsigned n = *p++;
+                versions.emplace_back(reinterpret_cast<const char*>(p), std::min<std::size_t>(n, end - p));
+                p += n;
+            }
+        } else if (item == fb_info_conn_flags) {
+            connFlags = static_cast<unsigned>(vaxInteger(data, length));
+            haveFlags = true;
+        }
+    });
+    if (!versions.empty()) {
+        m_info.serverVersion = versions.front();
+        m_serverVersion = parseFbVersion(versions.front());
+    }
+    for (const auto& v : versions) {
+        static const std::regex protocol(R"(/P(\d+)(?::([A-Z]*))?$)");
+        std::smatch match;
+        if (std::regex_search(v, match, protocol)) {
+            m_info.negotiated["protocol"] = match[1].str();
+            m_info.negotiated["protocol_flags"] = match[2].str();
+        }
+    }
+    const bool compressed = haveFlags && (connFlags & kConnFlagCompressed);
+    const bool encrypted = haveFlags && (connFlags & kConnFlagEncrypted);
+    m_info.negotiated["compression"] = compressed ? "on" : "off";
+    m_info.negotiated["encryption"] = encrypted ? "on" : "off";
+    // The server's own view of the same link.
+    const auto context = firstRow(
+        "SELECT RDB$GET_CONTEXT('SYSTEM', 'WIRE_COMPRESSED'), RDB$GET_CONTEXT('SYSTEM', 'WIRE_ENCRYPTED'), "
+        "RDB$GET_CONTEXT('SYSTEM', 'NETWORK_PROTOCOL') FROM RDB$DATABASE");
+    if (context.size() == 3) {
+        m_info.negotiated["wire_compressed"] = context[0].value_or("");
+        m_info.negotiated["wire_encrypted"] = context[1].value_or("");
+        m_info.negotiated["network_protocol"] = context[2].value_or("");
+    }
+    if (m_info.embedded && m_info.negotiated["network_protocol"].empty()) {
+        m_info.negotiated["compression"] = "not applicable (embedded)";
+    } else {
+        m_info.embedded = false;  // a local path may still reach the server through the loopback provider
+    }
+
+    auto effect = [&](const std::string& id) {
+        ParameterEffect e;
+        e.id = id;
+        e.requested = textValue(values, id);
+        return e;
+    };
+    {
+        ParameterEffect e = effect("wire_compression");
+        e.actual = compressed ? "true" : "false";
+        if (m_info.embedded) {
+            e.inEffect = false;
+            e.reason = "not applicable (embedded)";
+        } else if (e.actual != e.requested) {
+            e.inEffect = false;
+            e.reason = e.requested == "true"
+                           ? "the server did not accept compression (WireCompression, zlib)"
+                           : "compression is on although not requested (server or client firebird.conf)";
+        }
+        m_info.effects.push_back(e);
+    }
+    {
+        ParameterEffect e = effect("wire_crypt");
+        e.actual = encrypted ? "encrypted" : "not encrypted";
+        if (m_info.embedded) {
+            e.inEffect = false;
+            e.reason = "not applicable (embedded)";
+        } else if ((e.requested == "Required" && !encrypted) || (e.requested == "Disabled" && encrypted)) {
+            e.inEffect = false;
+            e.reason = "the server's WireCrypt setting decided otherwise";
+        }
+        m_info.effects.push_back(e);
+    }
+    const bool inlinePossible = inlineBlobsPossible();
+    std::uint64_t inlineSize = 0;
+    std::uint64_t cacheSize = 0;
+    if (inlinePossible) {
+        const unsigned char more[] = {kInfoMaxBlobCacheSize, kInfoMaxInlineBlobSize};
+        unsigned char reply[64] = {};
+        m_attachment->getInfo(&m_status, sizeof more, more, sizeof reply, reply);
+        walkInfo(reply, sizeof reply, [&](unsigned char item, const unsigned char* data, unsigned length) {
+            if (item == kInfoMaxBlobCacheSize) {
+                cacheSize = vaxInteger(data, length);
+            } else if (item == kInfoMaxInlineBlobSize) {
+                inlineSize = vaxInteger(data, length);
+            }
+        });
+    }
+    for (const char* id : {"max_inline_blob_size", "max_blob_cache_size"}) {
+        ParameterEffect e = effect(id);
+        if (inlinePossible) {
+            e.actual = std::to_string(std::string(id) == "max_inline_blob_size" ? inlineSize : cacheSize);
+        } else {
+            e.inEffect = false;
+            e.reason = inlineReason();
+        }
+        m_info.effects.push_back(e);
+    }
+    for (const char* id : {"blob_buffer_size", "empty_bpb", "isolation"}) {
+        ParameterEffect e = effect(id);
+        e.actual = e.requested;
+        m_info.effects.push_back(e);
+    }
+    m_info.negotiated["inline_blobs"] = inlinePossible ? "on" : "off";
+
+    // Wire counters: asked only of a client that knows them, since a 3.0 client would forward the
+    // unknown items to the server and add a round trip to every measurement.
+    if (m_info.embedded) {
+        m_wireCountersReason = "not applicable (embedded)";
+    } else if (m_client->version() < FbVersion{5, 0, 2}) {
+        m_wireCountersReason = "client " + m_client->version().toString() + " has no wire counters";
+    } else if (readWireCounters()) {
+        m_wireCounters = true;
+    } else {
+        m_wireCountersReason = "client " + m_client->version().toString() + " did not answer the wire counters";
+    }
+}
+
+bool FirebirdSession::inlineBlobsPossible() const {
+    return !m_info.embedded && m_client->version() >= FbVersion{5, 0, 3} && m_serverVersion >= FbVersion{5, 0, 3};
+}
+
+std::optional<FirebirdSession::Counters> FirebirdSession::readWireCounters() {
+    const unsigned char items[] = {kInfoWireOutPackets, kInfoWireInPackets,  kInfoWireOutBytes,
+                                   kInfoWireInBytes,    kInfoWireSndPackets, kInfoWireRcvPackets,
+                                   kInfoWireSndBytes,   kInfoWireRcvBytes,   kInfoWireRoundtrips};
+    unsigned char answer[256] = {};
+    IStatus* raw = m_client->master()->getStatus();
+    Firebird::CheckStatusWrapper st(raw);
+    m_attachment->getInfo(&st, sizeof items, items, sizeof answer, answer);
+    const bool failed = st.hasData();
+    raw->dispose();
+    if (failed) {
+        return std::nullopt;
+    }
+    Counters c;
+    int answered = 0;
+    walkInfo(answer, sizeof answer, [&](unsigned char item, const unsigned char* data, unsigned length) {
+        const std::uint64_t v = vaxInteger(data, length);
+        ++answered;
+        switch (item) {
+            case kInfoWireOutPackets:
+                c.logical.sendPackets = v;
+                break;
+            case kInfoWireInPackets:
+                c.logical.recvPackets = v;
+                break;
+            case kInfoWireOutBytes:
+                c.logical.sendBytes = v;
+                break;
+            case kInfoWireInBytes:
+                c.logical.recvBytes = v;
+                break;
+            case kInfoWireSndPackets:
+                c.physical.sendPackets = v;
+                break;
+            case kInfoWireRcvPackets:
+                c.physical.recvPackets = v;
+                break;
+            case kInfoWireSndBytes:
+                c.physical.sendBytes = v;
+                break;
+            case kInfoWireRcvBytes:
+                c.physical.recvBytes = v;
+                break;
+            case kInfoWireRoundtrips:
+                c.physical.roundTrips = v;
+                break;
+            default:
+                --answered;  // isc_info_error and the like
+                break;
+        }
+    });
+    if (answered < 9) {
+        return std::nullopt;
+    }
+    return c;
+}
+
+Firebird::ITransaction* FirebirdSession::startTransaction() {
+    return m_attachment->startTransaction(&m_status, static_cast<unsigned>(m_tpb.size()), m_tpb.data());
+}
+
+void FirebirdSession::begin() {
+    if (m_transaction) {
+        throw Error(ErrorKind::Sql, "firebird: begin: a transaction is already active");
+    }
+    try {
+        m_transaction = startTransaction();
+    } catch (const FbException& e) {
+        throw statusError(ErrorKind::Sql, "firebird: begin", e.getStatus());
+    }
+}
+
+void FirebirdSession::commit() {
+    if (!m_transaction) {
+        return;
+    }
+    try {
+        m_transaction->commit(&m_status);  // releases the interface on success
+        m_transaction = nullptr;
+    } catch (const FbException& e) {
+        throw statusError(ErrorKind::Sql, "firebird: commit", e.getStatus());
+    }
+}
+
+void FirebirdSession::rollback() {
+    if (!m_transaction) {
+        return;
+    }
+    Firebird::ITransaction* t = m_transaction;
+    m_transaction = nullptr;
+    try {
+        t->rollback(&m_status);
+    } catch (const FbException& e) {
+        t->release();
+        throw statusError(ErrorKind::Sql, "firebird: rollback", e.getStatus());
+    }
+}
+
+void FirebirdSession::execute(std::string_view sql) {
+    const std::string text(sql);
+    try {
+        OwnTransaction tx(*this);
+        m_attachment->execute(&m_status, tx.get(), static_cast<unsigned>(text.size()), text.c_str(), kSqlDialect,
+                              nullptr, nullptr, nullptr, nullptr);
+        tx.commit();
+    } catch (const FbException& e) {
+        throw statusError(ErrorKind::Sql, "firebird: " + oneLine(text), e.getStatus());
+    }
+}
+
+std::vector<std::optional<std::string>> FirebirdSession::firstRow(const std::string& sql) {
+    OwnTransaction tx(*this);
+    Releaser<Firebird::IStatement> statement{m_attachment->prepare(&m_status, tx.get(), 0, sql.c_str(), kSqlDialect,
+                                                                   Firebird::IStatement::PREPARE_PREFETCH_METADATA)};
+    Releaser<Firebird::IMessageMetadata> original{statement.object->getOutputMetadata(&m_status)};
+    Releaser<Firebird::IMetadataBuilder> builder{original.object->getBuilder(&m_status)};
+    const unsigned count = original.object->getCount(&m_status);
+    for (unsigned i = 0; i < count; ++i) {
+        builder.object->setType(&m_status, i, SQL_VARYING + kNullableBit);
+        builder.object->setLength(&m_status, i, 1024);
+    }
+    Releaser<Firebird::IMessageMetadata> meta{builder.object->getMetadata(&m_status)};
+    std::vector<unsigned char> row(meta.object->getMessageLength(&m_status));
+    Releaser<Firebird::IResultSet> cursor{
+        statement.object->openCursor(&m_status, tx.get(), nullptr, nullptr, meta.object, 0)};
+    std::vector<std::optional<std::string>> out;
+    if (cursor.object->fetchNext(&m_status, row.data()) == IStatus::RESULT_OK) {
+        for (unsigned i = 0; i < count; ++i) {
+            if (load<std::int16_t>(row.data() + meta.object->getNullOffset(&m_status, i))) {
+                out.emplace_back(std::nullopt);
+                continue;
+            }
+            const unsigned char* p = row.data() + meta.object->getOffset(&m_status, i);
+            out.emplace_back(std::string(reinterpret_cast<const char*>(p + 2), load<std::uint16_t>(p)));
+        }
+    }
+    cursor.take()->close(&m_status);
+    statement.take()->free(&m_status);
+    tx.commit();
+    return out;
+}
+
+bool FirebirdSession::tableExists(std::string_view name) {
+    std::string upper;
+    for (char c : name) {
+        upper += c == '\'' ? std::string("''")
+                           : std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    }
+    try {
+        return !firstRow("SELECT 1 FROM RDB$RELATIONS WHERE RDB$RELATION_NAME = '" + upper + "'").empty();
+    } catch (const FbException& e) {
+        throw statusError(ErrorKind::Sql, "firebird: tableExists", e.getStatus());
+    }
+}
+
+void FirebirdSession::cancel() {
+    m_cancelRequested.store(true);
+    if (!m_attachment) {
+        return;
+    }
+    // Its own status: the session's status object belongs to the thread running the statement.
+    IStatus* raw = m_client->master()->getStatus();
+    Firebird::CheckStatusWrapper st(raw);
+    m_attachment->cancelOperation(&st, fb_cancel_raise);
+    raw->dispose();
+}
+
+std::vector<ParameterEffect> FirebirdSession::applyStatementTunables(Firebird::IStatement* statement,
+                                                                     const ParameterValues& requested) {
+    std::vector<ParameterEffect> effects;
+    auto it = requested.find("max_inline_blob_size");
+    if (it == requested.end()) {
+        return effects;
+    }
+    ParameterEffect e;
+    e.id = it->first;
+    e.requested = it->second;
+    const auto version = statement->cloopVTable->version;
+    if (!inlineBlobsPossible()) {
+        e.inEffect = false;
+        e.reason = inlineReason();
+    } else if (version < kStatementVersionInlineBlobs) {
+        e.inEffect = false;
+        e.reason =
+            "not in effect (the client's IStatement is interface version " + std::to_string(version) + ", needs 6)";
+    } else {
+        auto* table = static_cast<StatementVTableV6*>(statement->cloopVTable);
+        const auto size = static_cast<unsigned>(std::stoul(it->second));
+        table->setMaxInlineBlobSize(statement, &m_status, size);
+        m_status.checkException(&m_status);
+        const unsigned actual = table->getMaxInlineBlobSize(statement, &m_status);
+        m_status.checkException(&m_status);
+        e.actual = std::to_string(actual);
+        e.inEffect = actual == size;
+        if (!e.inEffect) {
+            e.reason = "the client applied " + e.actual;
+        }
+    }
+    effects.push_back(e);
+    return effects;
+}
+
+QueryStats FirebirdSession::query(const QuerySpec& spec, RowSink& sink, const CancelToken& cancel) {
+    m_cancelRequested.store(false);
+    QueryStats stats;
+    const std::string context = "firebird: " + oneLine(spec.sql);
+    auto stopRequested = [&] { return cancel.cancelled() || m_cancelRequested.load(std::memory_order_relaxed); };
+    if (stopRequested()) {
+        throw Error(ErrorKind::Cancelled, context + ": cancelled");
+    }
+    try {
+        OwnTransaction tx(*this);
+        auto t0 = Clock::now();
+        Releaser<Firebird::IStatement> statement{
+            m_attachment->prepare(&m_status, tx.get(), 0, spec.sql.c_str(), kSqlDialect,
+                                  Firebird::IStatement::PREPARE_PREFETCH_METADATA),
+            m_client->master()};
+        stats.statementEffects = applyStatementTunables(statement.object, spec.statementParameters);
+        Releaser<Firebird::IMessageMetadata> declared{statement.object->getOutputMetadata(&m_status)};
+        Releaser<Firebird::IMessageMetadata> meta{readableMetadata(m_status, declared.object)};
+        const std::vector<OutColumn> columns = describe(m_status, meta.object);
+        stats.prepare = since(t0);
+
+        std::vector<ColumnInfo> infos;
+        for (const auto& c : columns) {
+            infos.push_back(c.info);
+        }
+        sink.columns(infos);
+
+        const std::optional<Counters> before = m_wireCounters ? readWireCounters() : std::nullopt;
+        const bool hasCursor = (statement.object->getFlags(&m_status) & Firebird::IStatement::FLAG_HAS_CURSOR) != 0;
+        std::vector<unsigned char> row(meta.object->getMessageLength(&m_status));
+        spec.mark(QueryPhase::Prepared);
+        t0 = Clock::now();
+        if (!hasCursor) {
+            statement.object->execute(&m_status, tx.get(), nullptr, nullptr, meta.object,
+                                      columns.empty() ? nullptr : row.data());
+            stats.execute = since(t0);
+            spec.mark(QueryPhase::Executed);
+            spec.mark(QueryPhase::Fetched);
+        } else {
+            Releaser<Firebird::IResultSet> cursor{
+                statement.object->openCursor(&m_status, tx.get(), nullptr, nullptr, meta.object, 0),
+                m_client->master()};
+            stats.execute = since(t0);
+            spec.mark(QueryPhase::Executed);
+            t0 = Clock::now();
+            std::uint64_t rows = 0;
+            const bool readLobs = spec.fetch == FetchMode::Content;
+            while ((!spec.rowLimit || rows < *spec.rowLimit) &&
+                   cursor.object->fetchNext(&m_status, row.data()) == IStatus::RESULT_OK) {
+                for (std::size_t i = 0; i < columns.size(); ++i) {
+                    const OutColumn& c = columns[i];
+                    if (load<std::int16_t>(row.data() + c.nullOffset)) {
+                        sink.null(i);
+                        continue;
+                    }
+                    if (c.type != SQL_BLOB) {
+                        emitScalar(c, row.data(), i, sink);
+                        continue;
+                    }
+                    if (!readLobs) {
+                        sink.lobSkipped(i);
+                        continue;
+                    }
+                    auto* id = reinterpret_cast<ISC_QUAD*>(row.data() + c.offset);
+                    Releaser<Firebird::IBlob> blob{m_attachment->openBlob(
+                        &m_status, tx.get(), id, static_cast<unsigned>(m_bpb.size()), m_bpb.data())};
+                    for (;;) {
+                        unsigned length = 0;
+                        const int result = blob.object->getSegment(&m_status, static_cast<unsigned>(m_segment.size()),
+                                                                   m_segment.data(), &length);
+                        if (result != IStatus::RESULT_OK && result != IStatus::RESULT_SEGMENT) {
+                            break;
+                        }
+                        if (length) {
+                            sink.chunk(i, std::string_view(m_segment.data(), length));
+                        }
+                    }
+                    blob.take()->close(&m_status);
+                    sink.valueEnd(i);
+                }
+                sink.endRow();
+                ++rows;
+                if (stopRequested()) {
+                    throw Error(ErrorKind::Cancelled, context + ": cancelled after " + std::to_string(rows) + " rows");
+                }
+            }
+            cursor.take()->close(&m_status);
+            stats.fetch = since(t0);
+            spec.mark(QueryPhase::Fetched);
+        }
+        if (before) {
+            if (const auto after = readWireCounters()) {
+                stats.nativeLogical = WireStats::of(after->logical - before->logical);
+                stats.nativePhysical = WireStats::of(after->physical - before->physical);
+            }
+        } else {
+            stats.nativeLogical = WireStats::unavailable(m_wireCountersReason);
+            stats.nativePhysical = WireStats::unavailable(m_wireCountersReason);
+        }
+        statement.take()->free(&m_status);
+        tx.commit();
+    } catch (const FbException& e) {
+        Error error = statusError(ErrorKind::Sql, context, e.getStatus());
+        if (stopRequested()) {
+            error = Error(ErrorKind::Cancelled, error.what());
+        }
+        throw error;
+    }
+    return stats;
+}
+
+// ---------------------------------------------------------------------------------------------
+// INSERT for the data set loader: BLOB parameters are written with putSegment in large chunks.
+
+namespace {
+
+class FirebirdInsert final : public InsertStatement {
+public:
+    FirebirdInsert(FirebirdSession& session, std::string sql) : m_session(session), m_sql(std::move(sql)) {
+        auto& st = session.status();
+        try {
+            OwnTransaction tx(session);
+            m_statement = session.attachment()->prepare(&st, tx.get(), 0, m_sql.c_str(), kSqlDialect,
+                                                        Firebird::IStatement::PREPARE_PREFETCH_METADATA);
+            m_meta = m_statement->getInputMetadata(&st);
+            const unsigned count = m_meta->getCount(&st);
+            m_params.resize(count);
+            for (unsigned i = 0; i < count; ++i) {
+                m_params[i].type = m_meta->getType(&st, i) & ~kNullableBit;
+                m_params[i].length = m_meta->getLength(&st, i);
+                m_params[i].scale = m_meta->getScale(&st, i);
+                m_params[i].offset = m_meta->getOffset(&st, i);
+                m_params[i].nullOffset = m_meta->getNullOffset(&st, i);
+            }
+            m_buffer.assign(m_meta->getMessageLength(&st), 0);
+            tx.commit();
+        } catch (const FbException& e) {
+            const Error error =
+                session.statusError(ErrorKind::Sql, "firebird: prepare " + oneLine(m_sql), e.getStatus());
+            release();
+            throw error;
+        }
+    }
+    ~FirebirdInsert() override {
+        rollbackOwn();
+        release();
+    }
+
+    void bindInteger(std::size_t index, std::int64_t value) override {
+        const OutColumn& p = param(index);
+        unsigned char* at = m_buffer.data() + p.offset;
+        switch (p.type) {
+            case SQL_SHORT:
+                store(at, static_cast<std::int16_t>(value));
+                break;
+            case SQL_LONG:
+                store(at, static_cast<std::int32_t>(value));
+                break;
+            case SQL_INT64:
+                store(at, value);
+                break;
+            case SQL_BOOLEAN:
+                *at = value ? 1 : 0;
+                break;
+            case SQL_DOUBLE:
+                store(at, static_cast<double>(value));
+                break;
+            default:
+                bindText(index, std::to_string(value));
+                return;
+        }
+        setNull(p, false);
+    }
+    void bindBoolean(std::size_t index, bool value) override {
+        const OutColumn& p = param(index);
+        if (p.type != SQL_BOOLEAN) {
+            bindInteger(index, value ? 1 : 0);
+            return;
+        }
+        m_buffer[p.offset] = value ? 1 : 0;
+        setNull(p, false);
+    }
+    void bindNull(std::size_t index) override { setNull(param(index), true); }
+    void bindText(std::size_t index, std::string_view utf8) override { bindBytes(index, utf8); }
+    void bindBytes(std::size_t index, std::string_view bytes) override {
+        const OutColumn& p = param(index);
+        unsigned char* at = m_buffer.data() + p.offset;
+        auto& st = m_session.status();
+        switch (p.type) {
+            case SQL_VARYING:
+                if (bytes.size() > p.length) {
+                    throw tooLong(index, bytes.size(), p.length);
+                }
+                store(at, static_cast<std::uint16_t>(bytes.size()));
+                std::memcpy(at + 2, bytes.data(), bytes.size());
+                break;
+            case SQL_TEXT:
+                if (bytes.size() > p.length) {
+                    throw tooLong(index, bytes.size(), p.length);
+                }
+                std::memset(at, ' ', p.length);
+                std::memcpy(at, bytes.data(), bytes.size());
+                break;
+            case SQL_BLOB:
+                try {
+                    auto* id = reinterpret_cast<ISC_QUAD*>(at);
+                    Firebird::IBlob* blob = m_session.attachment()->createBlob(&st, transaction(), id, 0, nullptr);
+                    constexpr std::size_t chunk = 65535;  // the largest segment the API takes
+                    try {
+                        for (std::size_t done = 0; done < bytes.size(); done += chunk) {
+                            const std::size_t n = std::min(chunk, bytes.size() - done);
+                            blob->putSegment(&st, static_cast<unsigned>(n), bytes.data() + done);
+                        }
+                    } catch (...) {
+                        blob->release();
+                        throw;
+                    }
+                    blob->close(&st);
+                } catch (const FbException& e) {
+                    throw m_session.statusError(ErrorKind::Sql, "firebird: write BLOB parameter", e.getStatus());
+                }
+                break;
+            default:
+                throw Error(ErrorKind::Data, "firebird: parameter " + std::to_string(index + 1) +
+                                                 " does not take text (SQL type " + std::to_string(p.type) + ")");
+        }
+        setNull(p, false);
+    }
+    void execute() override {
+        auto& st = m_session.status();
+        try {
+            m_statement->execute(&st, transaction(), m_meta, m_buffer.data(), nullptr, nullptr);
+            if (m_ownTransaction) {
+                m_ownTransaction->commit(&st);
+                m_ownTransaction = nullptr;
+            }
+        } catch (const FbException& e) {
+            throw m_session.statusError(ErrorKind::Sql, "firebird: " + oneLine(m_sql), e.getStatus());
+        }
+    }
+
+private:
+    template <typename T>
+    static void store(unsigned char* at, T value) {
+        std::memcpy(at, &value, sizeof value);
+    }
+    const OutColumn& param(std::size_t index) const {
+        if (index >= m_params.size()) {
+            throw Error(ErrorKind::Internal, "firebird: parameter " + std::to_string(index + 1) + " of " +
+                                                 std::to_string(m_params.size()) + " in " + oneLine(m_sql));
+        }
+        return m_params[index];
+    }
+    void setNull(const OutColumn& p, bool isNull) {
+        store(m_buffer.data() + p.nullOffset, static_cast<std::int16_t>(isNull ? -1 : 0));
+    }
+    Error tooLong(std::size_t index, std::size_t size, unsigned limit) const {
+        return Error(ErrorKind::Data, "firebird: parameter " + std::to_string(index + 1) + ": " + std::to_string(size) +
+                                          " bytes do not fit in " + std::to_string(limit));
+    }
+    // BLOBs must be created in the transaction that executes the INSERT.
+    Firebird::ITransaction* transaction() {
+        if (auto* t = m_session.currentTransaction()) {
+            return t;
+        }
+        if (!m_ownTransaction) {
+            m_ownTransaction = m_session.startTransaction();
+        }
+        return m_ownTransaction;
+    }
+    void rollbackOwn() noexcept {
+        if (!m_ownTransaction) {
+            return;
+        }
+        IStatus* raw = m_session.client().master()->getStatus();
+        Firebird::CheckStatusWrapper st(raw);
+        m_ownTransaction->rollback(&st);
+        if (st.hasData()) {
+            m_ownTransaction->release();
+        }
+        raw->dispose();
+        m_ownTransaction = nullptr;
+    }
+    void release() noexcept {
+        if (m_meta) {
+            m_meta->release();
+            m_meta = nullptr;
+        }
+        if (m_statement) {
+            // free, not just release: the server keeps a released statement until detach.
+            IStatus* raw = m_session.client().master()->getStatus();
+            Firebird::CheckStatusWrapper st(raw);
+            m_statement->free(&st);
+            if (st.hasData()) {
+                m_statement->release();
+            }
+            raw->dispose();
+            m_statement = nullptr;
+        }
+    }
+
+    FirebirdSession& m_session;
+    std::string m_sql;
+    Firebird::IStatement* m_statement = nullptr;
+    Firebird::IMessageMetadata* m_meta = nullptr;
+    Firebird::ITransaction* m_ownTransaction = nullptr;
+    std::vector<OutColumn> m_params;
+    std::vector<unsigned char> m_buffer;
+};
+
+}  // namespace
+
+std::unique_ptr<InsertStatement> FirebirdSession::prepareInsert(std::string_view sql) {
+    return std::make_unique<FirebirdInsert>(*this, std::string(sql));
+}
+
+}  // namespace blobbench::firebird

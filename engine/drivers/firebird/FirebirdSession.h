@@ -1,0 +1,84 @@
+#pragma once
+
+#include <firebird/Interface.h>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/core/Error.h"
+#include "engine/drivers/Driver.h"
+#include "engine/drivers/firebird/FirebirdClient.h"
+
+namespace blobbench::firebird {
+
+// One attachment. Owns at most one explicit transaction (begin/commit/rollback); query() and
+// execute() outside it run in a transaction of their own.
+class FirebirdSession final : public Session {
+public:
+    // Attaches; throws Error(Connect) with Firebird's own words. Never leaves an attachment behind.
+    FirebirdSession(std::shared_ptr<FirebirdClient> client, const ConnectionSpec& spec, const ParameterValues& values);
+    ~FirebirdSession() override;
+    FirebirdSession(const FirebirdSession&) = delete;
+    FirebirdSession& operator=(const FirebirdSession&) = delete;
+
+    const SessionInfo& info() const override { return m_info; }
+    Dialect dialect() const override { return Dialect::Firebird; }
+
+    void execute(std::string_view sql) override;
+    QueryStats query(const QuerySpec& spec, RowSink& sink, const CancelToken& cancel) override;
+
+    void begin() override;
+    void commit() override;
+    void rollback() override;
+    std::unique_ptr<InsertStatement> prepareInsert(std::string_view sql) override;
+    bool tableExists(std::string_view name) override;
+    void cancel() override;
+
+    // For the insert statement and tests.
+    Firebird::IAttachment* attachment() const { return m_attachment; }
+    Firebird::ThrowStatusWrapper& status() { return m_status; }
+    const FirebirdClient& client() const { return *m_client; }
+    const FbVersion& serverVersion() const { return m_serverVersion; }
+    bool wireCountersAvailable() const { return m_wireCounters; }
+
+    // Firebird's status as one line, classified (Cancelled when the server says so).
+    Error statusError(ErrorKind kind, const std::string& context, Firebird::IStatus* status) const;
+
+    // The explicit transaction, or a new one that the caller must end.
+    Firebird::ITransaction* startTransaction();
+    Firebird::ITransaction* currentTransaction() const { return m_transaction; }
+
+    // First row of a query, every column as text (NULL: nullopt). For small internal questions.
+    std::vector<std::optional<std::string>> firstRow(const std::string& sql);
+
+private:
+    struct Counters {
+        WireCounters logical;
+        WireCounters physical;
+    };
+    std::optional<Counters> readWireCounters();
+    void readBackSettings(const ParameterValues& values);
+    std::vector<ParameterEffect> applyStatementTunables(Firebird::IStatement* statement,
+                                                        const ParameterValues& requested);
+    bool inlineBlobsPossible() const;
+    void detach() noexcept;
+
+    std::shared_ptr<FirebirdClient> m_client;
+    Firebird::ThrowStatusWrapper m_status;
+    Firebird::IAttachment* m_attachment = nullptr;
+    Firebird::ITransaction* m_transaction = nullptr;
+    SessionInfo m_info;
+    FbVersion m_serverVersion;
+    std::vector<unsigned char> m_tpb;
+    std::vector<unsigned char> m_bpb;  // empty when empty_bpb
+    std::vector<char> m_segment;       // reused getSegment buffer
+    bool m_wireCounters = false;
+    std::string m_wireCountersReason;
+    std::atomic<bool> m_cancelRequested{false};
+};
+
+}  // namespace blobbench::firebird
