@@ -243,6 +243,11 @@ int commandRun(const CliOptions& o) {
     }
     refuseProjectOnlyOptions(o);
     std::string database = o.database;
+    if (database.empty() && o.wireTap) {
+        throw Error(ErrorKind::Usage,
+                    "the default database is SQLite, which is embedded: --wire-tap, --latency and --bandwidth need a "
+                    "networked engine (name one)");
+    }
     if (database.empty()) {
         database = defaultDatabasePath();
         ensureDefaultDatabase(database, o);

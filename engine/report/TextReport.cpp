@@ -19,6 +19,15 @@ void writeWire(std::ostream& out, const char* title, const WireStats& stats) {
     }
 }
 
+// Drivers may phrase a reason as "not in effect (needs ...)"; the line already says so.
+std::string reasonOf(const ParameterEffect& effect) {
+    const std::string prefix = "not in effect (";
+    if (effect.reason.starts_with(prefix) && effect.reason.ends_with(")")) {
+        return effect.reason.substr(prefix.size(), effect.reason.size() - prefix.size() - 1);
+    }
+    return effect.reason;
+}
+
 bool sameEffect(const ParameterEffect& a, const ParameterEffect& b) {
     return a.id == b.id && a.inEffect == b.inEffect && a.actual == b.actual && a.reason == b.reason;
 }
@@ -51,7 +60,7 @@ void TextReport::header(const SessionInfo& session, const std::vector<std::strin
     }
     for (const auto& effect : session.effects) {
         if (!effect.inEffect) {
-            m_out << "Not in effect: " << effect.id << " = " << effect.requested << " (" << effect.reason << ")\n";
+            m_out << "Not in effect: " << effect.id << " = " << effect.requested << " (" << reasonOf(effect) << ")\n";
         }
     }
     m_out << '\n';
@@ -65,7 +74,7 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
         const bool known = std::any_of(m_sessionEffects.begin(), m_sessionEffects.end(),
                                        [&](const ParameterEffect& e) { return sameEffect(e, effect); });
         if (!effect.inEffect && !known) {
-            m_out << "Not in effect: " << effect.id << " = " << effect.requested << " (" << effect.reason << ")\n";
+            m_out << "Not in effect: " << effect.id << " = " << effect.requested << " (" << reasonOf(effect) << ")\n";
         }
     }
     if (s.status != SampleStatus::Complete) {
