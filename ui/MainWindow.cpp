@@ -1048,7 +1048,12 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios) {
                      .arg(++m_runCounter)
                      .toStdString();
     plan.connection = profile->toSpec(m_passwords.value(profile->name));
-    plan.wireTap = profile->useWireTap;
+    // Networked engines are measured through the tap: round trips and bytes for every sample.
+    try {
+        plan.wireTap = profile->useWireTap || driverById(plan.connection.engine).networked();
+    } catch (const Error&) {
+        plan.wireTap = false;  // an unknown engine fails at connect, with its own message
+    }
     plan.link = toLinkProfile(profile->link);
     plan.parameters = m_parameters->values();
     plan.repetitions = m_repetitions->value();

@@ -60,13 +60,14 @@ run:
       --csv FILE                    also write every sample as CSV
   -q, --quiet                       no progress on stderr
 
-Wire (networked engines):
-      --wire-tap                    relay the connection through a counting tap on 127.0.0.1:
+Wire (networked engines; the tap is on by default for them):
+      --tap, --wire-tap             relay the connection through a counting tap on 127.0.0.1:
                                     bytes, packets (reads) and round trips of every statement
+      --no-tap                      connect directly (no measured wire statistics)
       --latency MS                  emulate a one-way latency each way (20, 20ms, 500us, 1.5s)
       --latency-up / --latency-down the same for one direction
       --bandwidth RATE              cap each direction (2M, 512k, 9.6k, 10G bit/s; 0 = unlimited)
-      --bandwidth-up / --bandwidth-down   the same for one direction
+      --bandwidth-up / --up, --bandwidth-down / --down   the same for one direction
                                     (any link option turns the wire tap on)
 
 projects (run PROJECT.blobbench.json):
@@ -180,8 +181,10 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.noSave = true;
         } else if (arg == "-q" || arg == "--quiet") {
             o.quiet = true;
-        } else if (arg == "--wire-tap") {
+        } else if (arg == "--wire-tap" || arg == "--tap") {
             o.wireTap = true;
+        } else if (arg == "--no-tap") {
+            o.noTap = true;
         } else if (arg == "--latency" || arg == "--latency-up" || arg == "--latency-down") {
             const auto latency = parseLatency(take(arg));
             if (arg != "--latency-down") {
@@ -191,15 +194,18 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
                 o.link.latencyDown = latency;
             }
             o.wireTap = true;
-        } else if (arg == "--bandwidth" || arg == "--bandwidth-up" || arg == "--bandwidth-down") {
+            o.linkSet = true;
+        } else if (arg == "--bandwidth" || arg == "--bandwidth-up" || arg == "--bandwidth-down" || arg == "--up" ||
+                   arg == "--down") {
             const auto rate = parseBitRate(take(arg));
-            if (arg != "--bandwidth-down") {
+            if (arg != "--bandwidth-down" && arg != "--down") {
                 o.link.bandwidthUp = rate;
             }
-            if (arg != "--bandwidth-up") {
+            if (arg != "--bandwidth-up" && arg != "--up") {
                 o.link.bandwidthDown = rate;
             }
             o.wireTap = true;
+            o.linkSet = true;
         } else if (arg.starts_with("-") && arg.size() > 1) {
             throw Error(ErrorKind::Usage, "unknown option '" + arg + "' (try --help)");
         } else if (o.database.empty()) {
@@ -210,6 +216,9 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
         }
     }
     o.link.validate();
+    if (o.noTap && o.wireTap) {
+        throw Error(ErrorKind::Usage, "--no-tap contradicts --tap, --latency and --bandwidth (the link is emulated by the tap)");
+    }
     if (o.repeat > 1000 || o.warmup > 1000) {
         throw Error(ErrorKind::Usage, "--repeat and --warmup take at most 1000");
     }

@@ -37,7 +37,9 @@ struct CliOptions {
     std::string csvPath;
     bool quiet = false;
     // wire tap and link emulation (networked engines)
-    bool wireTap = false;
+    bool wireTap = false;  // asked for explicitly (--tap or a link option)
+    bool noTap = false;    // --no-tap
+    bool linkSet = false;  // a link option was given: it overrides a project's saved link
     LinkProfile link;
     bool repeatSet = false;  // --repeat / --warmup given: they override a sweep's own counts
     bool warmupSet = false;

@@ -242,9 +242,9 @@ int commandRunProject(const CliOptions& o) {
     plan.scenarios = chooseScenarios(project, o.scenarios);
     plan.rowLimit = o.limitRows;
     // The project's saved link, unless the command line names one.
-    plan.wireTap = o.wireTap || profile->useWireTap;
-    plan.link = o.wireTap ? o.link : toLinkProfile(profile->link);
-    if (plan.wireTap && !driver.networked()) {
+    plan.wireTap = !o.noTap && (o.wireTap || profile->useWireTap || driver.networked());
+    plan.link = o.linkSet ? o.link : toLinkProfile(profile->link);
+    if ((o.wireTap || profile->useWireTap) && !driver.networked()) {
         throw Error(ErrorKind::Usage, driver.displayName() +
                                           " is embedded: --wire-tap, --latency and --bandwidth need a networked engine");
     }

@@ -259,7 +259,8 @@ int commandRun(const CliOptions& o) {
     plan.parameters = o.parameters;
     plan.repetitions = o.repeat;
     plan.warmups = o.warmup;
-    plan.wireTap = o.wireTap;
+    // Networked engines are measured through the tap unless --no-tap: wire counts by default.
+    plan.wireTap = !o.noTap && (o.wireTap || driverById(plan.connection.engine).networked());
     plan.link = o.link;
     const Driver& driver = driverById(plan.connection.engine);
     if (o.wireTap && !driver.networked()) {

@@ -178,7 +178,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"run", "--json"}, 2, "--json needs a value"},
         BadInput{{"run", "--latency", "fast", "x.db"}, 2, "fast"},
         BadInput{{"run", "--bandwidth", "1k", "x.db"}, 2, "between 9.6 kbit/s and 10 Gbit/s"},
-        BadInput{{"run", "--wire-tap", "sqlite:@DIR@/a.sqlite"}, 2, "embedded"}));
+        BadInput{{"run", "--wire-tap", "sqlite:@DIR@/a.sqlite"}, 2, "embedded"},
+        BadInput{{"run", "--no-tap", "--latency", "5", "x.db"}, 2, "--no-tap contradicts"},
+        BadInput{{"run", "--tap"}, 2, "the default database is SQLite"}));
 
 TEST(CliBasics, HelpAndVersion) {
     const auto help = runCli({"--help"});
