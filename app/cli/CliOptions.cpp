@@ -30,6 +30,9 @@ Commands:
              run PROJECT.blobbench.json runs a saved project (see "projects" below)
   prepare    create and fill the reference tables BLOB_SAMPLE and BLOB_TEST
   engines    list the engines and their tunables (use them with --param)
+  bytea      PostgreSQL: one document as bytea in binary, hex and escape text, and as a
+             large object: insert and select times, bytes, ratios (--size 2M, --repeat 3,
+             and the wire options to emulate a link)
   --help     this text
   --version  the version
 
@@ -100,6 +103,9 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
         } else if (first == "engines") {
             o.command = Command::Engines;
             ++i;
+        } else if (first == "bytea") {
+            o.command = Command::Bytea;
+            ++i;
         } else if (!first.starts_with("-") && first.find_first_of(":/.") == std::string::npos) {
             throw Error(ErrorKind::Usage, "unknown command '" + first + "' (try --help)");
         } else {
@@ -153,6 +159,11 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.rows = parseCount(arg, take(arg), 1);
         } else if (arg == "--seed") {
             o.seed = parseCount(arg, take(arg), 0);
+        } else if (arg == "--size") {
+            o.documentSize = parseSize(take(arg), "--size");
+            if (*o.documentSize < 1) {
+                throw Error(ErrorKind::Usage, "--size must be at least 1 byte");
+            }
         } else if (arg == "--binary") {
             o.binary = true;
         } else if (arg == "--batch") {

@@ -10,7 +10,7 @@
 
 namespace blobbench::cli {
 
-enum class Command { Default, Prepare, Run, Engines, Help, Version };
+enum class Command { Default, Prepare, Run, Engines, Bytea, Help, Version };
 
 // What the command line asked for; parseArguments() throws Error(Usage) with one line on bad input.
 struct CliOptions {
@@ -27,6 +27,7 @@ struct CliOptions {
     std::optional<std::uint64_t> rows;
     std::optional<std::uint64_t> seed;
     bool binary = false;
+    std::optional<std::int64_t> documentSize;  // bytea: --size
     std::uint64_t batchRows = 1000;
     // run
     std::vector<std::string> scenarios;  // ids; empty: the whole reference suite

@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "app/cli/CliOptions.h"
+#include "app/cli/ByteaCommand.h"
 #include "app/cli/FbCompat.h"
 #include "app/cli/ProjectCommand.h"
 #include "engine/core/Error.h"
@@ -351,6 +352,8 @@ int main(int argc, char** argv) {
                 return kOk;
             case Command::Engines:
                 return commandEngines();
+            case Command::Bytea:
+                return commandBytea(options);
             case Command::Prepare:
                 return commandPrepare(options);
             case Command::Default:

@@ -83,3 +83,18 @@ TEST(CliWire, FirebirdThreePaysRoundTripsPerBlob) {
     // The same content as VARCHAR travels with the rows, in batches.
     EXPECT_LT(field(tapOf(varchar), "roundTrips"), field(varchar, "rows") / 4);
 }
+
+// The bytea preset: text formats cost what the protocol says (hex 2 + 2n bytes, escape more),
+// every path reads back what it wrote, and an emulated link is reported.
+TEST(CliWire, ByteaExperimentOverAnEmulatedLink) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const auto r = runCli({"bytea", conninfo, "--size", "64K", "--repeat", "1", "--latency", "1ms"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("Link: up unlimited + 1 ms"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("65536       1.00       1.00      1.000  identical"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("131074"), std::string::npos) << "hex: 2 + 2n bytes\n" << r.out;
+    EXPECT_EQ(r.out.find("DIFFERENT"), std::string::npos) << r.out;
+    const auto sqlite = runCli({"bytea", "sqlite:/tmp/x.sqlite"});
+    EXPECT_EQ(sqlite.exitCode, 2);
+    EXPECT_NE(sqlite.err.find("PostgreSQL's"), std::string::npos) << sqlite.err;
+}

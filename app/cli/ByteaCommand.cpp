@@ -1,0 +1,75 @@
+#include "app/cli/ByteaCommand.h"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "engine/core/Error.h"
+#include "engine/drivers/Registry.h"
+#include "engine/drivers/postgres/ByteaExperiment.h"
+#include "engine/wire/WireTap.h"
+
+namespace blobbench::cli {
+
+int commandBytea(const CliOptions& o) {
+    if (o.database.empty()) {
+        throw Error(ErrorKind::Usage, "bytea: name the PostgreSQL connection (e.g. postgresql://postgres@127.0.0.1/blob_test)");
+    }
+    const Driver& driver = o.engine.empty() ? driverForTarget(o.database) : driverById(o.engine);
+    if (driver.id() != "postgres") {
+        throw Error(ErrorKind::Usage, "bytea: the experiment is PostgreSQL's; '" + o.database + "' is " +
+                                          driver.displayName());
+    }
+    ConnectionSpec spec;
+    spec.engine = driver.id();
+    spec.target = o.database;
+    spec.user = o.user;
+    spec.password = o.password;
+    resolveParameters(driver.parameters(), o.parameters);  // bad tunables refused before connecting
+
+    ByteaExperimentOptions options;
+    options.documentBytes = static_cast<std::uint64_t>(o.documentSize.value_or(2 * 1024 * 1024));
+    options.repetitions = o.repeat;
+    std::unique_ptr<WireTap> tap;
+    if (o.wireTap) {
+        const auto endpoint = driver.endpoint(spec);
+        if (!endpoint) {
+            throw Error(ErrorKind::Usage, "bytea: the connection has no TCP endpoint to tap (a Unix socket?)");
+        }
+        tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, o.link);
+        spec = driver.redirected(spec, Endpoint{"127.0.0.1", tap->port()});
+    }
+    std::cout << "===== PostgreSQL bytea: text vs binary =====\n\n"
+              << "Connection: " << ConnectionSpec{driver.id(), o.database}.label() << '\n'
+              << "Document: " << options.documentBytes << " incompressible bytes, median of " << options.repetitions
+              << '\n'
+              << "Link: " << (tap ? o.link.describe() + " (wire tap)" : std::string("direct")) << "\n\n";
+    std::vector<ByteaTrial> trials;
+    try {
+        trials = runByteaExperiment(driver, spec, o.parameters, options, CancelToken());
+    } catch (const Error& e) {
+        const std::string last = tap ? tap->stats().lastError : std::string();
+        throw Error(e.kind(), std::string(e.what()) + (last.empty() ? "" : " (" + last + ")"));
+    }
+    std::printf("%-14s %12s %12s %16s %10s %10s %10s  %s\n", "path", "insert ms", "select ms", "bytes received",
+                "insert x", "select x", "bytes x", "read back");
+    bool allIdentical = true;
+    for (const auto& t : trials) {
+        std::printf("%-14s %12.1f %12.1f %16llu %10.2f %10.2f %10.3f  %s\n", t.path.c_str(),
+                    static_cast<double>(t.insert.count()) / 1e6, static_cast<double>(t.select.count()) / 1e6,
+                    static_cast<unsigned long long>(t.receivedBytes), t.insertRatio, t.selectRatio, t.receivedRatio,
+                    t.identical ? "identical" : "DIFFERENT");
+        allIdentical = allIdentical && t.identical;
+    }
+    std::cout << "\nRatios are against binary. How each path was run:\n";
+    for (const auto& t : trials) {
+        std::cout << "  " << t.path << ": " << t.how << '\n';
+    }
+    if (!allIdentical) {
+        std::cerr << "blobbench-cli: bytea: a path did not read back the bytes it wrote\n";
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace blobbench::cli
