@@ -119,7 +119,9 @@ Project defaultProject(const QString& sqlitePath) {
     return p;
 }
 
-ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent) { qRegisterMetaType<blobbench::Sample>(); }
+ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<blobbench::Sample>();
+}
 
 void ProjectDocument::reset(Project project, const QString& filePath) {
     m_project = std::move(project);
@@ -128,7 +130,9 @@ void ProjectDocument::reset(Project project, const QString& filePath) {
     markClean();
 }
 
-void ProjectDocument::setFilePath(const QString& path) { m_filePath = path; }
+void ProjectDocument::setFilePath(const QString& path) {
+    m_filePath = path;
+}
 
 void ProjectDocument::markClean() {
     if (m_dirty) {

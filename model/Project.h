@@ -11,8 +11,8 @@
 #include "engine/core/Sample.h"
 #include "engine/drivers/Driver.h"
 #include "engine/run/Scenario.h"
-#include "engine/wire/LinkProfile.h"
 #include "engine/run/Sweep.h"
+#include "engine/wire/LinkProfile.h"
 
 namespace blobbench {
 

@@ -1217,9 +1217,9 @@ void MainWindow::openProject() {
         return;
     }
     QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open project"), settings.value(QStringLiteral("files/lastProjectDir")).toString(),
-        tr("BlobBench projects (*.blobbench.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"),
+                                                      settings.value(QStringLiteral("files/lastProjectDir")).toString(),
+                                                      tr("BlobBench projects (*.blobbench.json);;All files (*)"));
     if (!path.isEmpty()) {
         openProjectFile(path);
     }
@@ -1263,8 +1263,8 @@ void MainWindow::saveProject() {
 }
 
 void MainWindow::saveProjectAs() {
-    const QString path = askSavePath(tr("Save project"), tr("BlobBench projects (*.blobbench.json)"),
-                                     QStringLiteral("blobbench.json"));
+    const QString path =
+        askSavePath(tr("Save project"), tr("BlobBench projects (*.blobbench.json)"), QStringLiteral("blobbench.json"));
     if (!path.isEmpty()) {
         saveProjectTo(path);
     }

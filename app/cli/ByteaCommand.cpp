@@ -13,12 +13,13 @@ namespace blobbench::cli {
 
 int commandBytea(const CliOptions& o) {
     if (o.database.empty()) {
-        throw Error(ErrorKind::Usage, "bytea: name the PostgreSQL connection (e.g. postgresql://postgres@127.0.0.1/blob_test)");
+        throw Error(ErrorKind::Usage,
+                    "bytea: name the PostgreSQL connection (e.g. postgresql://postgres@127.0.0.1/blob_test)");
     }
     const Driver& driver = o.engine.empty() ? driverForTarget(o.database) : driverById(o.engine);
     if (driver.id() != "postgres") {
-        throw Error(ErrorKind::Usage, "bytea: the experiment is PostgreSQL's; '" + o.database + "' is " +
-                                          driver.displayName());
+        throw Error(ErrorKind::Usage,
+                    "bytea: the experiment is PostgreSQL's; '" + o.database + "' is " + driver.displayName());
     }
     ConnectionSpec spec;
     spec.engine = driver.id();

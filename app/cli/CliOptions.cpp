@@ -222,13 +222,14 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
         } else if (o.database.empty()) {
             o.database = arg;
         } else {
-            throw Error(ErrorKind::Usage, "unexpected argument '" + arg + "' (the connection is already '" +
-                                              o.database + "')");
+            throw Error(ErrorKind::Usage,
+                        "unexpected argument '" + arg + "' (the connection is already '" + o.database + "')");
         }
     }
     o.link.validate();
     if (o.noTap && o.wireTap) {
-        throw Error(ErrorKind::Usage, "--no-tap contradicts --tap, --latency and --bandwidth (the link is emulated by the tap)");
+        throw Error(ErrorKind::Usage,
+                    "--no-tap contradicts --tap, --latency and --bandwidth (the link is emulated by the tap)");
     }
     if (o.repeat > 1000 || o.warmup > 1000) {
         throw Error(ErrorKind::Usage, "--repeat and --warmup take at most 1000");

@@ -387,8 +387,7 @@ blobbench-cli -d inet://localhost/blob_test -u SYSDBA -p masterkey -z
 }
 
 bool isFbCompatCommandLine(const std::vector<std::string>& args) {
-    if (args.empty() || args[0] == "run" || args[0] == "prepare" || args[0] == "engines" ||
-        args[0] == "bytea") {
+    if (args.empty() || args[0] == "run" || args[0] == "prepare" || args[0] == "engines" || args[0] == "bytea") {
         return false;
     }
     bool fbOnly = false;

@@ -245,8 +245,9 @@ int commandRunProject(const CliOptions& o) {
     plan.wireTap = !o.noTap && (o.wireTap || profile->useWireTap || driver.networked());
     plan.link = o.linkSet ? o.link : toLinkProfile(profile->link);
     if ((o.wireTap || profile->useWireTap) && !driver.networked()) {
-        throw Error(ErrorKind::Usage, driver.displayName() +
-                                          " is embedded: --wire-tap, --latency and --bandwidth need a networked engine");
+        throw Error(
+            ErrorKind::Usage,
+            driver.displayName() + " is embedded: --wire-tap, --latency and --bandwidth need a networked engine");
     }
     plan.repetitions = o.repeat;
     plan.warmups = o.warmup;

@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "app/cli/CliOptions.h"
 #include "app/cli/ByteaCommand.h"
+#include "app/cli/CliOptions.h"
 #include "app/cli/FbCompat.h"
 #include "app/cli/ProjectCommand.h"
 #include "engine/core/Error.h"
@@ -29,9 +29,13 @@ constexpr int kOk = 0;
 constexpr int kFailed = 1;
 constexpr int kUsage = 2;
 
-int exitCodeFor(ErrorKind kind) { return kind == ErrorKind::Usage ? kUsage : kFailed; }
+int exitCodeFor(ErrorKind kind) {
+    return kind == ErrorKind::Usage ? kUsage : kFailed;
+}
 
-void printError(const std::string& message) { std::cerr << "blobbench-cli: " << oneLine(message) << std::endl; }
+void printError(const std::string& message) {
+    std::cerr << "blobbench-cli: " << oneLine(message) << std::endl;
+}
 
 std::string defaultDatabasePath() {
     QString dir = qEnvironmentVariable("BLOBBENCH_DATA_DIR");
@@ -121,8 +125,7 @@ DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o) {
 
 void printSummary(const std::string& where, const DatasetSummary& s, Nanos took) {
     std::cout << "Prepared " << where << ": " << s.rows << " rows, " << s.contentBytes << " content bytes, "
-              << s.shortRows << " short rows (" << s.shortBytes << " bytes), longest " << s.maxLength
-              << " characters";
+              << s.shortRows << " short rows (" << s.shortBytes << " bytes), longest " << s.maxLength << " characters";
     if (s.nonUtf8Samples > 0) {
         std::cout << ", " << s.nonUtf8Samples << " files not UTF-8 (loaded as bytes)";
     }
@@ -265,8 +268,9 @@ int commandRun(const CliOptions& o) {
     plan.link = o.link;
     const Driver& driver = driverById(plan.connection.engine);
     if (o.wireTap && !driver.networked()) {
-        throw Error(ErrorKind::Usage, driver.displayName() +
-                                          " is embedded: --wire-tap, --latency and --bandwidth need a networked engine");
+        throw Error(
+            ErrorKind::Usage,
+            driver.displayName() + " is embedded: --wire-tap, --latency and --bandwidth need a networked engine");
     }
     // Refuse bad tunables before touching the database.
     resolveParameters(driver.parameters(), plan.parameters);
@@ -287,7 +291,8 @@ int commandRun(const CliOptions& o) {
     }
     if (o.limitRows) {
         plan.rowLimit = o.limitRows;
-        notes.push_back("Rows limited to " + std::to_string(*o.limitRows) + " per statement (the client stops fetching)");
+        notes.push_back("Rows limited to " + std::to_string(*o.limitRows) +
+                        " per statement (the client stops fetching)");
     }
 
     TextReport report(std::cout);

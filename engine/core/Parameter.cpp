@@ -1,8 +1,8 @@
 #include "engine/core/Parameter.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 
 #include "engine/core/Error.h"
 
@@ -99,7 +99,9 @@ std::int64_t integerValue(const ParameterValues& values, const std::string& id) 
     return number;
 }
 
-bool booleanValue(const ParameterValues& values, const std::string& id) { return textValue(values, id) == "true"; }
+bool booleanValue(const ParameterValues& values, const std::string& id) {
+    return textValue(values, id) == "true";
+}
 
 const std::string& textValue(const ParameterValues& values, const std::string& id) {
     auto it = values.find(id);

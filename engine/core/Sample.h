@@ -80,17 +80,17 @@ struct Sample {
 
     PhaseTimes phases;
     std::uint64_t rows = 0;
-    std::uint64_t contentBytes = 0;  // bytes actually read of value columns
-    std::uint64_t valuesRead = 0;    // non-null values whose content was read
-    std::uint64_t valuesSkipped = 0; // values left unread (ids-only mode)
+    std::uint64_t contentBytes = 0;   // bytes actually read of value columns
+    std::uint64_t valuesRead = 0;     // non-null values whose content was read
+    std::uint64_t valuesSkipped = 0;  // values left unread (ids-only mode)
     std::optional<std::int64_t> maxId;
     std::string scalarLabel;  // for single-value scenarios: "Max char length"
     std::optional<std::string> scalar;
 
-    WireStats tap;             // measured by the wire tap over the measured span (execute + fetch)
+    WireStats tap;                                  // measured by the wire tap over the measured span (execute + fetch)
     std::map<std::string, WireCounters> tapPhases;  // connect (of the session), prepare, execute, fetch
-    WireStats nativeLogical;   // the client's own counters (Firebird 5.0.2+ items 150-153)
-    WireStats nativePhysical;  // items 154-158
+    WireStats nativeLogical;                        // the client's own counters (Firebird 5.0.2+ items 150-153)
+    WireStats nativePhysical;                       // items 154-158
 
     SampleStatus status = SampleStatus::Complete;
     std::string error;  // one line, when not complete

@@ -34,7 +34,8 @@ std::vector<Scenario> referenceSuite(Dialect dialect) {
     mixed.sql =
         "SELECT\n  BLOB_TEST.ID,\n  CASE\n    WHEN " + charLength +
         "(BLOB_TEST.CONTENT) <= 8191\n    THEN CAST(BLOB_TEST.CONTENT AS VARCHAR(8191))\n  END AS SHORT_CONTENT,\n"
-        "  CASE\n    WHEN " + charLength + "(BLOB_TEST.CONTENT) > 8191\n    THEN CONTENT\n  END AS CONTENT\nFROM BLOB_TEST";
+        "  CASE\n    WHEN " +
+        charLength + "(BLOB_TEST.CONTENT) > 8191\n    THEN CONTENT\n  END AS CONTENT\nFROM BLOB_TEST";
     suite.push_back(mixed);
 
     Scenario optimised{"mixed-optimised", "Test read mixed BLOBs and VARCHARs with optimize"};

@@ -13,7 +13,7 @@ std::vector<Scenario> referenceSuite(Dialect dialect);
 
 // DDL and DML of the reference tables for a dialect.
 struct ReferenceSchema {
-    std::vector<std::string> dropStatements;    // may fail when the table is missing: errors ignored
+    std::vector<std::string> dropStatements;  // may fail when the table is missing: errors ignored
     std::vector<std::string> createStatements;
     std::string insertSample;  // (ID, FILE_NAME, CONTENT)
     std::string insertTest;    // (ID, SHORT_CONTENT, CONTENT, SHORT_BLOB)

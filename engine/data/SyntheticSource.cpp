@@ -38,18 +38,18 @@ void quantiles(std::vector<std::uint32_t>& out, std::uint64_t count, double lo, 
 }
 
 constexpr std::array<const char*, 48> kWords = {
-    "buffer",  "length",  "status", "result", "offset", "segment", "blob",    "handle", "stream",  "value",
-    "count",   "index",   "packet", "client", "server", "message", "cursor",  "fetch",  "column",  "record",
-    "size",    "data",    "error",  "flags",  "info",   "page",    "charset", "string", "context", "item",
-    "request", "reply",   "socket", "port",   "attach", "detach",  "commit",  "start",  "open",    "close",
-    "read",    "write",   "cache",  "inline", "max",    "limit",   "wire",    "crypt"};
-constexpr std::array<const char*, 10> kTypes = {"int",      "unsigned", "ULONG",    "USHORT", "const char*",
-                                                "FB_SIZE_T", "bool",    "SLONG",    "void*",  "ISC_STATUS"};
+    "buffer",  "length", "status", "result", "offset", "segment", "blob",    "handle", "stream",  "value",
+    "count",   "index",  "packet", "client", "server", "message", "cursor",  "fetch",  "column",  "record",
+    "size",    "data",   "error",  "flags",  "info",   "page",    "charset", "string", "context", "item",
+    "request", "reply",  "socket", "port",   "attach", "detach",  "commit",  "start",  "open",    "close",
+    "read",    "write",  "cache",  "inline", "max",    "limit",   "wire",    "crypt"};
+constexpr std::array<const char*, 10> kTypes = {"int",       "unsigned", "ULONG", "USHORT", "const char*",
+                                                "FB_SIZE_T", "bool",     "SLONG", "void*",  "ISC_STATUS"};
 constexpr std::array<const char*, 8> kComments = {
-    "// Check the status vector before the next call",  "// The segment fits into the buffer",
+    "// Check the status vector before the next call",     "// The segment fits into the buffer",
     "// Keep the old behaviour for protocol 16 and older", "// Nothing to do for an empty BLOB",
-    "// Résumé: the réponse comes in one packet",         "// Release the handle on every path",
-    "/* see the comment in the header for details */",    "// Don't wait for the server here"};
+    "// Résumé: the réponse comes in one packet",          "// Release the handle on every path",
+    "/* see the comment in the header for details */",     "// Don't wait for the server here"};
 
 // Real source files reuse a handful of names and idioms: each file draws from its own small
 // vocabulary with a skew towards the first names, which gives zlib what it finds in real code.
@@ -139,8 +139,8 @@ SyntheticSource::SyntheticSource(const SyntheticProfile& profile) : m_profile(pr
     if (profile.rows == 0) {
         throw Error(ErrorKind::Usage, "synthetic data: rows must be at least 1");
     }
-    if (profile.maxLength <= profile.threshold || profile.minLength >= profile.threshold ||
-        profile.shortFraction < 0 || profile.shortFraction > 1) {
+    if (profile.maxLength <= profile.threshold || profile.minLength >= profile.threshold || profile.shortFraction < 0 ||
+        profile.shortFraction > 1) {
         throw Error(ErrorKind::Usage, "synthetic data: the size distribution is inconsistent");
     }
     const auto shortRows =

@@ -12,13 +12,13 @@ namespace blobbench {
 struct SyntheticProfile {
     std::uint64_t seed = 20251129;
     std::uint64_t rows = 10000;
-    double shortFraction = 0.5884;     // share of rows shorter than `threshold` characters
+    double shortFraction = 0.5884;  // share of rows shorter than `threshold` characters
     std::uint64_t threshold = 8191;
     std::uint64_t minLength = 40;
-    std::uint64_t shortMean = 3367;    // mean length of the short rows
-    std::uint64_t longMean = 25900;    // mean length of the long rows
+    std::uint64_t shortMean = 3367;  // mean length of the short rows
+    std::uint64_t longMean = 25900;  // mean length of the long rows
     std::uint64_t maxLength = 77743;
-    bool binary = false;               // incompressible bytes instead of text
+    bool binary = false;  // incompressible bytes instead of text
 
     // Scales the row count, keeping the shape (for tests and quick runs).
     static SyntheticProfile reference() { return {}; }

@@ -22,7 +22,7 @@ std::string maskSecrets(std::string_view text) {
 
 std::string ConnectionSpec::label() const {
     // "sqlite:/x.db" already names its engine; "inet://h/db" and "/x.fdb" do not.
-    const bool named = target.starts_with(engine + ":") || target.find("://") != std::string::npos;
+    const bool named = target.starts_with(engine + ":");
     return (named ? "" : engine + ":") + maskSecrets(target);
 }
 

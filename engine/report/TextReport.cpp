@@ -34,7 +34,9 @@ bool sameEffect(const ParameterEffect& a, const ParameterEffect& b) {
 
 }  // namespace
 
-long long wholeMilliseconds(Nanos n) { return std::chrono::duration_cast<std::chrono::milliseconds>(n).count(); }
+long long wholeMilliseconds(Nanos n) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(n).count();
+}
 
 const Sample& medianSample(const std::vector<Sample>& samples) {
     if (samples.empty()) {
@@ -107,8 +109,8 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
         writeWire(m_out, "Wire physical statistics", s.nativePhysical);
     }
     if (!s.tap.available && !s.nativeLogical.available && !s.nativePhysical.available) {
-        const std::string& why = s.tap.unavailableReason.empty() ? s.nativeLogical.unavailableReason
-                                                                  : s.tap.unavailableReason;
+        const std::string& why =
+            s.tap.unavailableReason.empty() ? s.nativeLogical.unavailableReason : s.tap.unavailableReason;
         m_out << "Wire statistics: " << (why.empty() ? "not measured" : why) << '\n';
     }
     m_out << '\n';

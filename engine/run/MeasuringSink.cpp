@@ -56,9 +56,13 @@ void MeasuringSink::chunk(std::size_t column, std::string_view bytes) {
     }
 }
 
-void MeasuringSink::valueEnd(std::size_t) { ++m_values; }
+void MeasuringSink::valueEnd(std::size_t) {
+    ++m_values;
+}
 
-void MeasuringSink::lobSkipped(std::size_t) { ++m_skipped; }
+void MeasuringSink::lobSkipped(std::size_t) {
+    ++m_skipped;
+}
 
 void MeasuringSink::endRow() {
     ++m_rows;

@@ -190,9 +190,8 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             // Tap snapshots at the session's phase marks, taken on this thread inside query().
             WireCounters atStart, atPrepared, atExecuted, atFetched;
             bool prepared = false, executed = false, fetched = false;
-            MeasuringSink sink([&](std::uint64_t rows, std::uint64_t bytes) {
-                observer.progress(scenario, rows, bytes);
-            });
+            MeasuringSink sink(
+                [&](std::uint64_t rows, std::uint64_t bytes) { observer.progress(scenario, rows, bytes); });
             try {
                 if (!scenario.setupSql.empty()) {
                     session->execute(scenario.setupSql);

@@ -21,11 +21,11 @@ struct RunPlan {
     ConnectionSpec connection;
     ParameterValues parameters;  // as given; the runner resolves them against the driver
     std::vector<Scenario> scenarios;
-    int repetitions = 1;  // measured executions per scenario
-    int warmups = 0;      // unmeasured executions before them
+    int repetitions = 1;                    // measured executions per scenario
+    int warmups = 0;                        // unmeasured executions before them
     std::optional<std::uint64_t> rowLimit;  // the client stops fetching after this many rows
-    bool wireTap = false;  // relay a networked engine through a WireTap that counts (and shapes)
-    LinkProfile link;      // emulated link; needs wireTap
+    bool wireTap = false;                   // relay a networked engine through a WireTap that counts (and shapes)
+    LinkProfile link;                       // emulated link; needs wireTap
 };
 
 // Called on the runner's thread. The GUI forwards these as queued signals; the CLI prints.
@@ -68,7 +68,7 @@ public:
 private:
     CancelToken m_cancel;
     bool m_keepSession = false;
-    std::unique_ptr<Session> m_kept;  // only touched by the thread that calls run()
+    std::unique_ptr<Session> m_kept;     // only touched by the thread that calls run()
     std::unique_ptr<WireTap> m_keptTap;  // the relay the kept session talks through
     WireCounters m_keptConnectWire;
     std::string m_keptKey;

@@ -25,7 +25,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+double seconds(Clock::duration d) {
+    return std::chrono::duration<double>(d).count();
+}
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -147,7 +149,9 @@ long peakRssKiB(const std::vector<std::string>& args) {
     return usage.ru_maxrss;
 }
 
-const char* verdict(bool ok) { return ok ? "ok" : "MISSED"; }
+const char* verdict(bool ok) {
+    return ok ? "ok" : "MISSED";
+}
 
 }  // namespace
 
@@ -168,11 +172,11 @@ int main(int argc, char** argv) {
         prepBare.push_back(bareInsert(bare, profile));
         prepOurs.push_back(ourPrepare(ours, profile));
     }
-    const double prepRatio = *std::min_element(prepOurs.begin(), prepOurs.end()) /
-                             *std::min_element(prepBare.begin(), prepBare.end());
+    const double prepRatio =
+        *std::min_element(prepOurs.begin(), prepOurs.end()) / *std::min_element(prepBare.begin(), prepBare.end());
     std::printf("prepare:   blobbench %.3f s   bare batched insert %.3f s   ratio %.3f (target <= 1.50: %s)\n",
-                *std::min_element(prepOurs.begin(), prepOurs.end()), *std::min_element(prepBare.begin(), prepBare.end()),
-                prepRatio, verdict(prepRatio <= 1.5));
+                *std::min_element(prepOurs.begin(), prepOurs.end()),
+                *std::min_element(prepBare.begin(), prepBare.end()), prepRatio, verdict(prepRatio <= 1.5));
 
     const std::string sql = referenceSuite(Dialect::SQLite)[3].sql;  // all BLOBs
     std::vector<double> fOurs, fBare, fApi;
@@ -192,10 +196,11 @@ int main(int argc, char** argv) {
         return 1;
     }
     const double fetchRatio = median(fOurs) / median(fBare);
-    std::printf("all BLOBs: blobbench %.1f ms   bare sqlite3 loop %.1f ms   ratio %.3f (target <= 1.10: %s)   "
-                "[%llu rows, %llu bytes, median of 7]\n",
-                median(fOurs) * 1e3, median(fBare) * 1e3, fetchRatio, verdict(fetchRatio <= 1.10),
-                static_cast<unsigned long long>(a.rows), static_cast<unsigned long long>(a.bytes));
+    std::printf(
+        "all BLOBs: blobbench %.1f ms   bare sqlite3 loop %.1f ms   ratio %.3f (target <= 1.10: %s)   "
+        "[%llu rows, %llu bytes, median of 7]\n",
+        median(fOurs) * 1e3, median(fBare) * 1e3, fetchRatio, verdict(fetchRatio <= 1.10),
+        static_cast<unsigned long long>(a.rows), static_cast<unsigned long long>(a.bytes));
     std::printf("all BLOBs, incremental blob API (blob_api=true): %.1f ms   ratio to bare %.3f\n", median(fApi) * 1e3,
                 median(fApi) / median(fBare));
 

@@ -26,7 +26,9 @@ QJsonObject tapOf(const QJsonObject& sample) {
     return sample[QStringLiteral("wire")].toObject()[QStringLiteral("tap")].toObject();
 }
 
-qint64 field(const QJsonObject& o, const char* key) { return o[QLatin1String(key)].toInteger(); }
+qint64 field(const QJsonObject& o, const char* key) {
+    return o[QLatin1String(key)].toInteger();
+}
 
 }  // namespace
 

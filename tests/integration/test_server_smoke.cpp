@@ -33,8 +33,8 @@ TEST(ServerSmoke, FirebirdAnswersWithFbclient) {
         dpb->insertString(&status, isc_dpb_user_name, user.c_str());
         dpb->insertString(&status, isc_dpb_password, password.c_str());
         Firebird::IProvider* provider = master->getDispatcher();
-        attachment = provider->attachDatabase(&status, database.c_str(), dpb->getBufferLength(&status),
-                                              dpb->getBuffer(&status));
+        attachment =
+            provider->attachDatabase(&status, database.c_str(), dpb->getBufferLength(&status), dpb->getBuffer(&status));
         provider->release();
         const unsigned char items[] = {isc_info_firebird_version, isc_info_end};
         unsigned char buffer[512] = {};

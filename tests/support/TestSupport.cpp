@@ -16,8 +16,8 @@ namespace blobbench::test {
 
 TempDir::TempDir() {
     std::random_device rd;
-    m_path = std::filesystem::temp_directory_path() / ("blobbench-test-" + std::to_string(getpid()) + "-" +
-                                                       std::to_string(rd()));
+    m_path = std::filesystem::temp_directory_path() /
+             ("blobbench-test-" + std::to_string(getpid()) + "-" + std::to_string(rd()));
     std::filesystem::create_directories(m_path);
 }
 
@@ -80,7 +80,9 @@ std::string envOrEmpty(const char* name) {
     return value == nullptr ? std::string() : std::string(value);
 }
 
-bool ciMode() { return envOrEmpty("CI") == "true"; }
+bool ciMode() {
+    return envOrEmpty("CI") == "true";
+}
 
 void writeFile(const std::filesystem::path& path, const std::string& content) {
     std::filesystem::create_directories(path.parent_path());

@@ -1,11 +1,11 @@
 // blobbench-cli as a user runs it: exit codes, one-line errors, the report's layout, JSON output.
 #include <gtest/gtest.h>
 
+#include <sqlite3.h>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <sqlite3.h>
 
 #include <fstream>
 #include <regex>
@@ -26,7 +26,9 @@ void sqlite(const std::string& path, const std::string& sql) {
     sqlite3_close(db);
 }
 
-int lineCount(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+int lineCount(const std::string& text) {
+    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
 
 // One prepared database shared by the tests of this file (a small one: 300 rows).
 class CliTest : public ::testing::Test {
@@ -51,9 +53,13 @@ TEST_F(CliTest, RunPrintsTheReferenceLayout) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const std::string& out = r.out;
     EXPECT_EQ(out.rfind("===== Test of BLOBs transmission =====\n", 0), 0u) << out;
-    const char* titles[] = {"** Warming up the cache **", "** Test read short BLOBs **", "** Test read VARCHAR(8191) **",
-                            "** Test read all BLOBs **", "** Test read mixed BLOBs and VARCHARs **",
-                            "** Test read mixed BLOBs and VARCHARs with optimize **", "** Test read only BLOB IDs **"};
+    const char* titles[] = {"** Warming up the cache **",
+                            "** Test read short BLOBs **",
+                            "** Test read VARCHAR(8191) **",
+                            "** Test read all BLOBs **",
+                            "** Test read mixed BLOBs and VARCHARs **",
+                            "** Test read mixed BLOBs and VARCHARs with optimize **",
+                            "** Test read only BLOB IDs **"};
     std::size_t at = 0;
     for (const char* title : titles) {
         const auto found = out.find(std::string(title) + "\n-----", at);
@@ -73,8 +79,8 @@ TEST_F(CliTest, RunPrintsTheReferenceLayout) {
 TEST_F(CliTest, JsonHoldsEverySample) {
     const std::string json = dir->file("out.json");
     const std::string csv = dir->file("out.csv");
-    const auto r = runCli({"run", db, "--scenario", "all-blobs", "--scenario", "short-blobs", "--repeat", "3",
-                           "--json", json, "--csv", csv});
+    const auto r = runCli({"run", db, "--scenario", "all-blobs", "--scenario", "short-blobs", "--repeat", "3", "--json",
+                           json, "--csv", csv});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("(median of 3)"), std::string::npos);
     QFile file(QString::fromStdString(json));
@@ -160,27 +166,27 @@ TEST_P(CliBadInput, OneClearLineAndTheRightExitCode) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cli, CliBadInput,
-    ::testing::Values(
-        BadInput{{"--frobnicate"}, 2, "unknown option '--frobnicate'"},
-        BadInput{{"explode"}, 2, "unknown command 'explode'"},
-        BadInput{{"run", "--engine", "oracle", "x.db"}, 2, "unknown engine 'oracle'"},
-        BadInput{{"run", "what-is-this"}, 2, "cannot tell the engine"},
-        BadInput{{"run", "--repeat", "zero", "x.db"}, 2, "--repeat: 'zero'"},
-        BadInput{{"run", "--param", "page_size=1000", "sqlite:@DIR@/a.sqlite"}, 2, "page_size"},
-        BadInput{{"run", "--param", "warp=9", "sqlite:@DIR@/a.sqlite"}, 2, "unknown parameter 'warp'"},
-        BadInput{{"run", "-P", "mode=read-only", "sqlite:@DIR@/missing.sqlite"}, 1, "does not exist"},
-        BadInput{{"run", "sqlite:@DIR@"}, 1, "is a directory"},
-        BadInput{{"run", "sqlite:@DIR@/corrupt.sqlite"}, 1, "not a database"},
-        BadInput{{"run", "sqlite:@DIR@/fresh.sqlite"}, 1, "no complete reference data set"},
-        BadInput{{"prepare", "sqlite:@DIR@/x.sqlite", "--from-folder", "@DIR@/empty"}, 1, "no files"},
-        BadInput{{"prepare", "sqlite:@DIR@/x.sqlite", "--from-folder", "@DIR@/nothing"}, 1, "no such folder"},
-        BadInput{{"prepare"}, 2, "name the database"},
-        BadInput{{"run", "--json"}, 2, "--json needs a value"},
-        BadInput{{"run", "--latency", "fast", "x.db"}, 2, "fast"},
-        BadInput{{"run", "--bandwidth", "1k", "x.db"}, 2, "between 9.6 kbit/s and 10 Gbit/s"},
-        BadInput{{"run", "--wire-tap", "sqlite:@DIR@/a.sqlite"}, 2, "embedded"},
-        BadInput{{"run", "--no-tap", "--latency", "5", "x.db"}, 2, "--no-tap contradicts"},
-        BadInput{{"run", "--tap"}, 2, "the default database is SQLite"}));
+    ::testing::Values(BadInput{{"--frobnicate"}, 2, "unknown option '--frobnicate'"},
+                      BadInput{{"explode"}, 2, "unknown command 'explode'"},
+                      BadInput{{"run", "--engine", "oracle", "x.db"}, 2, "unknown engine 'oracle'"},
+                      BadInput{{"run", "what-is-this"}, 2, "cannot tell the engine"},
+                      BadInput{{"run", "--repeat", "zero", "x.db"}, 2, "--repeat: 'zero'"},
+                      BadInput{{"run", "--param", "page_size=1000", "sqlite:@DIR@/a.sqlite"}, 2, "page_size"},
+                      BadInput{{"run", "--param", "warp=9", "sqlite:@DIR@/a.sqlite"}, 2, "unknown parameter 'warp'"},
+                      BadInput{{"run", "-P", "mode=read-only", "sqlite:@DIR@/missing.sqlite"}, 1, "does not exist"},
+                      BadInput{{"run", "sqlite:@DIR@"}, 1, "is a directory"},
+                      BadInput{{"run", "sqlite:@DIR@/corrupt.sqlite"}, 1, "not a database"},
+                      BadInput{{"run", "sqlite:@DIR@/fresh.sqlite"}, 1, "no complete reference data set"},
+                      BadInput{{"prepare", "sqlite:@DIR@/x.sqlite", "--from-folder", "@DIR@/empty"}, 1, "no files"},
+                      BadInput{
+                          {"prepare", "sqlite:@DIR@/x.sqlite", "--from-folder", "@DIR@/nothing"}, 1, "no such folder"},
+                      BadInput{{"prepare"}, 2, "name the database"},
+                      BadInput{{"run", "--json"}, 2, "--json needs a value"},
+                      BadInput{{"run", "--latency", "fast", "x.db"}, 2, "fast"},
+                      BadInput{{"run", "--bandwidth", "1k", "x.db"}, 2, "between 9.6 kbit/s and 10 Gbit/s"},
+                      BadInput{{"run", "--wire-tap", "sqlite:@DIR@/a.sqlite"}, 2, "embedded"},
+                      BadInput{{"run", "--no-tap", "--latency", "5", "x.db"}, 2, "--no-tap contradicts"},
+                      BadInput{{"run", "--tap"}, 2, "the default database is SQLite"}));
 
 TEST(CliBasics, HelpAndVersion) {
     const auto help = runCli({"--help"});

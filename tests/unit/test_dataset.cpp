@@ -36,7 +36,9 @@ public:
             current.shortNull = true;
         }
     }
-    void chunk(std::size_t c, std::string_view b) override { (c == 1 ? current.shortContent : current.content).append(b); }
+    void chunk(std::size_t c, std::string_view b) override {
+        (c == 1 ? current.shortContent : current.content).append(b);
+    }
     void endRow() override {
         rows.push_back(current);
         current = Row{};
@@ -50,8 +52,8 @@ public:
 TEST(FolderLoader, FillsBlobTestByTheReferenceRule) {
     TempDir dir;
     writeFile(dir.path() / "src/b.cpp", "int b;\n");
-    writeFile(dir.path() / "a.txt", std::string(8190, 'a'));          // short: 8190 characters
-    writeFile(dir.path() / "c/long.txt", std::string(8191, 'c'));     // not short
+    writeFile(dir.path() / "a.txt", std::string(8190, 'a'));              // short: 8190 characters
+    writeFile(dir.path() / "c/long.txt", std::string(8191, 'c'));         // not short
     writeFile(dir.path() / "d.bin", std::string("\xFF\xFE\x00\x01", 4));  // not UTF-8: bytes
     // 8190 characters but more bytes: still short (characters count, not bytes)
     std::string accented;

@@ -166,9 +166,12 @@ TEST_F(SqliteDriverTest, TunablesAreReadBack) {
 
 TEST(SqliteParameters, BadValuesAreRefusedWithTheirName) {
     const Driver& d = driverById("sqlite");
-    for (const auto& [id, value] : std::vector<std::pair<std::string, std::string>>{
-             {"page_size", "1000"}, {"page_size", "big"}, {"journal_mode", "sometimes"},
-             {"blob_api", "maybe"}, {"mmap_size", "-1"}, {"no_such_knob", "1"}}) {
+    for (const auto& [id, value] : std::vector<std::pair<std::string, std::string>>{{"page_size", "1000"},
+                                                                                    {"page_size", "big"},
+                                                                                    {"journal_mode", "sometimes"},
+                                                                                    {"blob_api", "maybe"},
+                                                                                    {"mmap_size", "-1"},
+                                                                                    {"no_such_knob", "1"}}) {
         try {
             resolveParameters(d.parameters(), {{id, value}});
             ADD_FAILURE() << id << "=" << value << " accepted";

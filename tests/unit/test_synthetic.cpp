@@ -82,7 +82,8 @@ TEST(Synthetic, TextCompressesLikeSourceCode) {
         s.contentOf(r, content);
         uLongf size = compressBound(content.size());
         out.resize(size);
-        ASSERT_EQ(compress2(out.data(), &size, reinterpret_cast<const Bytef*>(content.data()), content.size(), 6), Z_OK);
+        ASSERT_EQ(compress2(out.data(), &size, reinterpret_cast<const Bytef*>(content.data()), content.size(), 6),
+                  Z_OK);
         raw += content.size();
         packed += size;
     }

@@ -290,9 +290,8 @@ private:
         effect("journal_mode", journalNow, journalOk, journalOk ? "" : "refused by SQLite for this database");
         static const char* levels[] = {"off", "normal", "full", "extra"};
         const std::string syncNow = pragma("synchronous");
-        const std::string syncName = syncNow.size() == 1 && syncNow[0] >= '0' && syncNow[0] <= '3'
-                                         ? levels[syncNow[0] - '0']
-                                         : syncNow;
+        const std::string syncName =
+            syncNow.size() == 1 && syncNow[0] >= '0' && syncNow[0] <= '3' ? levels[syncNow[0] - '0'] : syncNow;
         effect("synchronous", syncName, syncName == textValue(m_values, "synchronous"), "");
         effect("blob_api", textValue(m_values, "blob_api"), true, "");
         effect("mode", sqlite3_db_readonly(m_db, "main") ? "read-only" : "read-write", true, "");
@@ -457,8 +456,8 @@ private:
         if (rc != SQLITE_OK) {
             const std::string what = oneLine(sqlite3_errmsg(m_db));
             closeBlob();
-            throw Error(ErrorKind::Sql, "blob_open " + how.table + "." + how.column + " row " +
-                                            std::to_string(rowid) + ": " + what);
+            throw Error(ErrorKind::Sql,
+                        "blob_open " + how.table + "." + how.column + " row " + std::to_string(rowid) + ": " + what);
         }
         if (m_buffer.size() < kBlobChunk) {
             m_buffer.resize(kBlobChunk);
