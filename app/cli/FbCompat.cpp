@@ -12,6 +12,7 @@
 #include "engine/drivers/Registry.h"
 #include "engine/report/FbCompatReport.h"
 #include "engine/run/MeasuringSink.h"
+#include "engine/run/Runner.h"
 #include "model/SampleJson.h"
 
 namespace blobbench::cli {
@@ -305,20 +306,7 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
                 MeasuringSink sink;
                 try {
                     const QueryStats stats = session->query(query, sink, CancelToken());
-                    sample.phases.prepare = stats.prepare;
-                    sample.phases.execute = stats.execute;
-                    sample.phases.fetch = stats.fetch;
-                    sample.nativeLogical = stats.nativeLogical;
-                    sample.nativePhysical = stats.nativePhysical;
-                    for (const auto& effect : stats.statementEffects) {
-                        auto it = std::find_if(sample.effects.begin(), sample.effects.end(),
-                                               [&](const ParameterEffect& e) { return e.id == effect.id; });
-                        if (it != sample.effects.end()) {
-                            *it = effect;
-                        } else {
-                            sample.effects.push_back(effect);
-                        }
-                    }
+                    applyQueryStats(sample, stats);
                 } catch (const Error& e) {
                     sample.status = e.kind() == ErrorKind::Cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
                     sample.error = oneLine(e.what());

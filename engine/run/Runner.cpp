@@ -56,6 +56,23 @@ std::string sessionKey(const RunPlan& plan, const Driver& driver, const Paramete
 
 }  // namespace
 
+void applyQueryStats(Sample& sample, const QueryStats& stats) {
+    sample.phases.prepare = stats.prepare;
+    sample.phases.execute = stats.execute;
+    sample.phases.fetch = stats.fetch;
+    sample.nativeLogical = stats.nativeLogical;
+    sample.nativePhysical = stats.nativePhysical;
+    for (const auto& effect : stats.statementEffects) {
+        auto it = std::find_if(sample.effects.begin(), sample.effects.end(),
+                               [&](const ParameterEffect& e) { return e.id == effect.id; });
+        if (it != sample.effects.end()) {
+            *it = effect;
+        } else {
+            sample.effects.push_back(effect);
+        }
+    }
+}
+
 Runner::Runner() = default;
 Runner::~Runner() = default;
 
@@ -221,20 +238,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                     query.statementParameters[id] = value;
                 }
                 const QueryStats stats = session->query(query, sink, m_cancel);
-                sample.phases.prepare = stats.prepare;
-                sample.phases.execute = stats.execute;
-                sample.phases.fetch = stats.fetch;
-                sample.nativeLogical = stats.nativeLogical;
-                sample.nativePhysical = stats.nativePhysical;
-                for (const auto& effect : stats.statementEffects) {
-                    auto it = std::find_if(sample.effects.begin(), sample.effects.end(),
-                                           [&](const ParameterEffect& e) { return e.id == effect.id; });
-                    if (it != sample.effects.end()) {
-                        *it = effect;
-                    } else {
-                        sample.effects.push_back(effect);
-                    }
-                }
+                applyQueryStats(sample, stats);
             } catch (const Error& raw) {
                 const Error e = tapContext(raw);
                 sample.status = e.kind() == ErrorKind::Cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;

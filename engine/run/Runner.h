@@ -48,6 +48,10 @@ struct RunOutcome {
     std::string error;  // one line: connection, scenario, what the engine said
 };
 
+// Copies one query's phase times, native wire counters and per-statement effects into its sample
+// (a statement's effect replaces the session's for the same tunable).
+void applyQueryStats(Sample& sample, const QueryStats& stats);
+
 // Runs a plan on the calling thread: connect, then each scenario `warmups + repetitions` times.
 // Samples go to the observer as soon as they exist, so a failure later loses nothing measured.
 // An SQL error fails its scenario and the run goes on; losing the connection or a cancel ends it.
