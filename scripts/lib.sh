@@ -15,9 +15,18 @@ ensure_packages() {
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
-  echo "Installing: ${missing[*]}"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Progress goes to stderr: the service scripts' stdout carries only their export lines.
+  echo "Installing: ${missing[*]}" >&2
+  as_root apt-get update -qq >&2
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# Runs a service start script and exports what it prints: only its "export NAME=value" lines are
+# evaluated, so whatever a package's install scripts print can never be run as a command.
+start_service() {
+  local out
+  out=$(bash "$(blobbench_root)/scripts/services/$1") || { echo "scripts: $1 failed" >&2; return 1; }
+  eval "$(printf '%s\n' "$out" | grep -E "^export [A-Z_]+=" || true)"
 }
 
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libgl1-mesa-dev
