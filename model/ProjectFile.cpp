@@ -538,13 +538,23 @@ public:
     Fields(const QJsonObject& o, QString path, std::initializer_list<const char*> known,
            std::initializer_list<const char*> required = {})
         : m_o(o), m_path(std::move(path)) {
-        for (auto it = o.begin(); it != o.end(); ++it) {
+        // Usually every key is known: counting the known ones present proves it without
+        // converting each key to a QString. Only a mismatch walks the keys to name the stranger.
+        qsizetype present = 0;
+        for (const char* k : known) {
+            present += o.contains(QLatin1String(k)) ? 1 : 0;
+        }
+        for (auto it = o.begin(); present != o.size() && it != o.end(); ++it) {
+            const QString key = it.key();  // one conversion per key, not one per comparison
             bool ok = false;
             for (const char* k : known) {
-                ok = ok || it.key() == QLatin1String(k);
+                if (key == QLatin1String(k)) {
+                    ok = true;
+                    break;
+                }
             }
             if (!ok) {
-                refuse(child(m_path, it.key().left(64)), L("unknown key"));
+                refuse(child(m_path, key.left(64)), L("unknown key"));
             }
         }
         for (const char* k : required) {
@@ -556,14 +566,39 @@ public:
     bool has(const char* key) const { return m_o.contains(QLatin1String(key)); }
     QJsonValue operator[](const char* key) const { return m_o.value(QLatin1String(key)); }
     QString path(const char* key) const { return child(m_path, L(key)); }
+    // The checks below build the JSON path of a value only when it is wrong: a project's history
+    // holds 100,000s of values, and a path per value was most of the time a load took.
     QString text(const char* key, int maxLength = kMaxShortText) const {
-        return has(key) ? blobbench::text((*this)[key], path(key), maxLength) : QString();
+        const QJsonValue v = m_o.value(QLatin1String(key));
+        if (v.isUndefined()) {
+            return {};
+        }
+        if (v.isString()) {
+            QString s = v.toString();
+            if (s.size() <= maxLength) {
+                return s;
+            }
+        }
+        return blobbench::text(v, path(key), maxLength);
     }
     qint64 whole(const char* key, qint64 minimum, qint64 maximum, qint64 fallback) const {
-        return has(key) ? blobbench::whole((*this)[key], path(key), minimum, maximum) : fallback;
+        const QJsonValue v = m_o.value(QLatin1String(key));
+        if (v.isUndefined()) {
+            return fallback;
+        }
+        constexpr qint64 none = std::numeric_limits<qint64>::min();
+        const qint64 n = v.isDouble() ? v.toInteger(none) : none;
+        if (n != none && n >= minimum && n <= maximum) {
+            return n;
+        }
+        return blobbench::whole(v, path(key), minimum, maximum);
     }
     bool boolean(const char* key, bool fallback) const {
-        return has(key) ? blobbench::boolean((*this)[key], path(key)) : fallback;
+        const QJsonValue v = m_o.value(QLatin1String(key));
+        if (v.isUndefined()) {
+            return fallback;
+        }
+        return v.isBool() ? v.toBool() : blobbench::boolean(v, path(key));
     }
 
 private:
@@ -574,7 +609,10 @@ private:
 void stringMap(const QJsonValue& v, const QString& path) {
     const QJsonObject o = object(v, path);
     for (auto it = o.begin(); it != o.end(); ++it) {
-        text(it.value(), child(path, it.key().left(64)), kMaxShortText);
+        const QJsonValue value = it.value();
+        if (!value.isString() || value.toString().size() > kMaxShortText) {
+            text(value, child(path, it.key().left(64)), kMaxShortText);
+        }
     }
 }
 
@@ -732,6 +770,38 @@ void wireStatsCheck(const QJsonValue& v, const QString& path) {
     }
 }
 
+// The common effect, checked without building its JSON path: an object of short strings under
+// the known keys, "id" among them, and an optional boolean "inEffect". Anything else goes through
+// the full check, which names what is wrong.
+bool plainEffect(const QJsonValue& v) {
+    if (!v.isObject()) {
+        return false;
+    }
+    const QJsonObject o = v.toObject();
+    qsizetype known = 0;
+    for (const char* k : {"id", "requested", "actual", "reason"}) {
+        const QJsonValue s = o.value(QLatin1String(k));
+        if (s.isUndefined()) {
+            if (k[0] == 'i') {
+                return false;  // "id" is required
+            }
+            continue;
+        }
+        if (!s.isString() || s.toString().size() > kMaxShortText) {
+            return false;
+        }
+        ++known;
+    }
+    const QJsonValue inEffect = o.value(QLatin1String("inEffect"));
+    if (!inEffect.isUndefined()) {
+        if (!inEffect.isBool()) {
+            return false;
+        }
+        ++known;
+    }
+    return known == o.size();
+}
+
 // The sample as sampleToJson() writes it, checked before sampleFromJson() reads it.
 void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
     Fields f(o, path,
@@ -758,6 +828,9 @@ void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
     if (f.has("effects")) {
         const QJsonArray effects = array(f["effects"], f.path("effects"), 1000);
         for (qsizetype i = 0; i < effects.size(); ++i) {
+            if (plainEffect(effects.at(i))) {
+                continue;
+            }
             const QString at = item(f.path("effects"), i);
             const QJsonObject eo = object(effects.at(i), at);
             Fields e(eo, at, {"id", "requested", "actual", "inEffect", "reason"}, {"id"});
@@ -1040,7 +1113,7 @@ QByteArray projectToJson(const Project& project) {
     return out;
 }
 
-Project projectFromJson(const QByteArray& bytes) {
+Project projectFromJson(QByteArray bytes) {
     if (bytes.trimmed().isEmpty()) {
         refuse({}, L("empty file: not a BlobBench project"));
     }
@@ -1056,6 +1129,7 @@ Project projectFromJson(const QByteArray& bytes) {
         const qsizetype column = error.offset - (before.lastIndexOf('\n') + 1) + 1;
         refuse(L("line %1, column %2").arg(line).arg(column), L("not valid JSON: ") + error.errorString());
     }
+    bytes = QByteArray();  // the document holds everything now: the text need not outlive it (loadProject moves it in)
     if (!doc.isObject()) {
         refuse(L("(root)"), L("expected an object, found %1").arg(L(doc.isArray() ? "an array" : "nothing")));
     }
@@ -1157,7 +1231,7 @@ Project loadProject(const QString& path) {
     QByteArray bytes = file.readAll();
     file.close();
     try {
-        return projectFromJson(std::exchange(bytes, {}));
+        return projectFromJson(std::move(bytes));
     } catch (const Error& e) {
         throw e.withContext(path.toStdString());
     }

@@ -25,7 +25,7 @@ inline constexpr char kProjectSuffix[] = ".blobbench.json";
 QByteArray projectToJson(const Project& project);
 
 // Throws Error(Data) "<json path>: <what>" (or "line L, column C: <parser's words>").
-Project projectFromJson(const QByteArray& bytes);
+Project projectFromJson(QByteArray bytes);  // by value: a moved-in text is freed once parsed
 
 // Throws Error(Io) for an unreadable file, Error(Data) "<file>: <json path>: <what>" for a bad one.
 Project loadProject(const QString& path);

@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -97,8 +98,8 @@ int loadMode(const char* path) {
 }
 
 // Runs this program again as `--load FILE` and reads "samples seconds peakKiB".
-bool loadInChild(const char* self, const std::string& file, std::size_t& samples, double& took, long& peak,
-                 double& cpu) {
+bool loadInChild(const char* self, const std::string& mode, const std::string& file, std::size_t& samples, double& took,
+                 long& peak, double& cpu) {
     int fds[2];
     if (pipe(fds) != 0) {
         return false;
@@ -108,7 +109,7 @@ bool loadInChild(const char* self, const std::string& file, std::size_t& samples
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
     posix_spawn_file_actions_addclose(&actions, fds[0]);
     std::string a0 = self;
-    std::string a1 = "--load";
+    std::string a1 = mode;
     std::string a2 = file;
     char* argv[] = {a0.data(), a1.data(), a2.data(), nullptr};
     pid_t pid = 0;
@@ -129,9 +130,24 @@ bool loadInChild(const char* self, const std::string& file, std::size_t& samples
 
 }  // namespace
 
+// The floor for any loader: the same samples built in memory, no file involved.
+int buildMode(std::size_t count) {
+    const auto t0 = Clock::now();
+    std::vector<Sample> samples;
+    samples.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        samples.push_back(sampleAt(i));
+    }
+    std::printf("%zu %.3f %ld %.3f\n", samples.size(), seconds(Clock::now() - t0), peakRssKiB(), cpuSeconds());
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc == 3 && std::strcmp(argv[1], "--load") == 0) {
         return loadMode(argv[2]);
+    }
+    if (argc == 3 && std::strcmp(argv[1], "--build") == 0) {
+        return buildMode(std::stoul(argv[2]));
     }
     QCoreApplication app(argc, argv);
     const std::size_t count = argc > 1 ? std::stoul(argv[1]) : 100000;
@@ -164,8 +180,13 @@ int main(int argc, char** argv) {
     long basePeak = 0;
     double loadCpu = 0;
     double baseCpu = 0;
-    if (!loadInChild(argv[0], file, loaded, load, peak, loadCpu) ||
-        !loadInChild(argv[0], empty, none, baseTook, basePeak, baseCpu)) {
+    std::size_t built = 0;
+    double buildTook = 0;
+    long buildPeak = 0;
+    double buildCpu = 0;
+    if (!loadInChild(argv[0], "--load", file, loaded, load, peak, loadCpu) ||
+        !loadInChild(argv[0], "--load", empty, none, baseTook, basePeak, baseCpu) ||
+        !loadInChild(argv[0], "--build", std::to_string(count), built, buildTook, buildPeak, buildCpu)) {
         std::fprintf(stderr, "project_bench: the load process failed\n");
         return 1;
     }
@@ -174,7 +195,14 @@ int main(int argc, char** argv) {
     std::printf("  load: %.3f s wall, %.3f s CPU (target < 2 s), %zu samples read back\n", load, loadCpu, loaded);
     std::printf("  load peak RSS: %.1f MB (target < 300 MB); an empty project: %.1f MB\n", peak / 1024.0,
                 basePeak / 1024.0);
-    std::remove(file.c_str());
+    // The bare loop: the same samples built in memory, no file, no JSON. No loader can go below it.
+    std::printf(
+        "  bare loop (the same %zu samples built in memory): %.3f s CPU, peak RSS %.1f MB; load = %.2fx "
+        "its memory\n",
+        built, buildCpu, buildPeak / 1024.0, static_cast<double>(peak) / static_cast<double>(buildPeak));
+    if (std::getenv("BLOBBENCH_KEEP_FILE") == nullptr) {
+        std::remove(file.c_str());
+    }
     std::remove(empty.c_str());
     return loaded == count ? 0 : 1;
 }
