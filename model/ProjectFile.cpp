@@ -1,11 +1,16 @@
 #include "model/ProjectFile.h"
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+#include <algorithm>
+#include <cerrno>
+
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -298,7 +303,7 @@ QJsonObject sweepToJson(const SweepDef& s) {
 // and each sample keeps only the rest (always its scenario and point, which find its group).
 // Written from sampleJsonFields() straight to bytes: a history of 100,000 samples is too long to
 // go through QJsonObject.
-void writeRun(JsonWriter& w, const RunRecord& r, int depth) {
+QJsonObject runHeaderJson(const RunRecord& r) {
     QJsonObject header;
     header[L("runId")] = r.runId;
     putText(header, "startedAt", r.startedAt);
@@ -314,6 +319,11 @@ void writeRun(JsonWriter& w, const RunRecord& r, int depth) {
     if (r.link != LinkSettings{}) {
         header[L("link")] = linkToJson(r.link);
     }
+    return header;
+}
+
+void writeRun(JsonWriter& w, const RunRecord& r, int depth) {
+    QJsonObject header = runHeaderJson(r);
     std::vector<SampleFields> samples;
     samples.reserve(r.samples.size());
     // (scenario, point) -> the samples of the group, in order
@@ -1244,6 +1254,148 @@ void saveProject(const QString& path, const Project& project) {
         throw Error(ErrorKind::Io, "cannot save " + path.toStdString() + ": " + file.errorString().toStdString() +
                                        " (the previous file, if any, is unchanged)");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run journal: one JSON object per line, the run's header first, then its samples.
+
+QString journalPathFor(const QString& projectPath) {
+    return projectPath + QLatin1String(".journal");
+}
+
+RunJournal::RunJournal(const QString& projectPath, const RunRecord& run) : m_path(journalPathFor(projectPath)) {
+    const std::string path = m_path.toStdString();
+    m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (m_fd < 0) {
+        throw Error(ErrorKind::Io, "cannot create the run journal " + path + ": " + std::strerror(errno));
+    }
+    write(QJsonDocument(runHeaderJson(run)).toJson(QJsonDocument::Compact) + '\n');
+}
+
+RunJournal::~RunJournal() {
+    if (m_fd >= 0) {
+        ::close(m_fd);
+    }
+}
+
+void RunJournal::append(const std::vector<Sample>& samples) {
+    QByteArray lines;
+    for (const Sample& s : samples) {
+        lines += QJsonDocument(sampleToJson(s)).toJson(QJsonDocument::Compact);
+        lines += '\n';
+    }
+    if (!lines.isEmpty()) {
+        write(lines);
+    }
+}
+
+void RunJournal::write(const QByteArray& bytes) {
+    const char* p = bytes.constData();
+    qsizetype left = bytes.size();
+    while (left > 0) {
+        const ssize_t n = ::write(m_fd, p, static_cast<size_t>(left));
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            throw Error(ErrorKind::Io, "cannot write the run journal " + m_path.toStdString() + ": " +
+                                           std::strerror(n < 0 ? errno : ENOSPC));
+        }
+        p += n;
+        left -= n;
+    }
+    // On disk before the next point starts: what a crash leaves is what was measured.
+    if (::fdatasync(m_fd) != 0 && errno != EINVAL && errno != EROFS) {
+        throw Error(ErrorKind::Io, "cannot sync the run journal " + m_path.toStdString() + ": " + std::strerror(errno));
+    }
+}
+
+void RunJournal::discard() {
+    if (m_fd >= 0) {
+        ::close(m_fd);
+        m_fd = -1;
+    }
+    QFile::remove(m_path);
+}
+
+QString recoverJournal(const QString& projectPath, Project& project) {
+    QFile file(journalPathFor(projectPath));
+    if (!file.exists()) {
+        return {};
+    }
+    const QString name = QFileInfo(file.fileName()).fileName();
+    if (!file.open(QIODevice::ReadOnly)) {
+        throw Error(ErrorKind::Io, "cannot read the run journal " + file.fileName().toStdString() + ": " +
+                                       file.errorString().toStdString());
+    }
+    if (file.size() > kMaxProjectFileBytes) {
+        throw Error(ErrorKind::Data, file.fileName().toStdString() + ": too large for a run journal");
+    }
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    RunRecord run;
+    bool haveHeader = false;
+    QString stopped;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QByteArray& line = lines[i];
+        if (line.trimmed().isEmpty()) {
+            continue;
+        }
+        const QString at = L("%1 line %2").arg(name).arg(i + 1);
+        try {
+            QJsonParseError error;
+            const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
+            if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+                // A crash mid-write leaves a torn last line: what came before it is whole.
+                refuse(at,
+                       i == lines.size() - 1 ? L("torn (the run stopped while writing it)") : L("not a JSON object"));
+            }
+            if (!haveHeader) {
+                run = runFromJson(doc.object(), at);
+                haveHeader = true;
+                continue;
+            }
+            const QJsonObject o = doc.object();
+            sampleCheck(o, at, true);
+            run.samples.push_back(sampleFromJson(o));
+        } catch (const Error& e) {
+            if (!haveHeader) {
+                throw Error(ErrorKind::Data, std::string("the run journal cannot be read: ") + e.what());
+            }
+            stopped = QString::fromStdString(e.what());
+            break;
+        }
+    }
+    if (!haveHeader) {
+        return {};  // an empty journal: the run had not started measuring
+    }
+    auto same = std::find_if(project.history.begin(), project.history.end(),
+                             [&](const RunRecord& r) { return r.runId == run.runId; });
+    const std::size_t saved = same == project.history.end() ? 0 : same->samples.size();
+    QString what;
+    if (run.samples.size() <= saved) {
+        what = L("run %1: the project already holds its %2 samples").arg(run.runId).arg(saved);
+    } else {
+        if (run.outcome.isEmpty()) {
+            run.outcome = L("interrupted (recovered from its journal)");
+        }
+        what = L("run %1: recovered %2 samples from its journal").arg(run.runId).arg(run.samples.size() - saved);
+        if (same == project.history.end()) {
+            project.history.push_back(std::move(run));
+        } else {
+            same->samples = std::move(run.samples);
+            if (same->outcome.isEmpty()) {
+                same->outcome = run.outcome;
+            }
+        }
+    }
+    if (!stopped.isEmpty()) {
+        what += L(" (reading stopped at %1)").arg(stopped);
+    }
+    return what;
+}
+
+void removeJournal(const QString& projectPath) {
+    QFile::remove(journalPathFor(projectPath));
 }
 
 bool looksLikeProjectFile(const QString& path) {

@@ -34,6 +34,39 @@ Project loadProject(const QString& path);
 // intact. Throws Error(Io) naming the file, Error(Usage) for a password in a target.
 void saveProject(const QString& path, const Project& project);
 
+// Crash safety without rewriting a long history after every point: while a run goes on, each
+// finished point's samples are appended to "<project>.journal" (one JSON object per line, the
+// run's header first) and synced; the project file itself is saved when the run starts and when
+// it ends, and the journal removed after that last save. Costs O(point), not O(history).
+QString journalPathFor(const QString& projectPath);
+
+class RunJournal {
+public:
+    // Creates (or truncates) the journal and writes the run's header. Throws Error(Io).
+    RunJournal(const QString& projectPath, const RunRecord& run);
+    ~RunJournal();
+    RunJournal(const RunJournal&) = delete;
+    RunJournal& operator=(const RunJournal&) = delete;
+
+    // Appends the samples and syncs them to disk. Throws Error(Io) naming the journal (disk full...).
+    void append(const std::vector<Sample>& samples);
+    // Removes the journal: call after the project file holding the whole run has been saved.
+    void discard();
+
+private:
+    void write(const QByteArray& bytes);
+    QString m_path;
+    int m_fd = -1;
+};
+
+// A journal left next to the project (a run that crashed or was killed): its samples missing from
+// the project's history are added to it, the run marked "interrupted (recovered from its journal)".
+// Returns one line saying what happened, empty when there is no journal. A torn last line is
+// ignored (and said). The journal stays until removeJournal(): save the project first.
+// Throws Error(Data) for a journal whose header cannot be read.
+QString recoverJournal(const QString& projectPath, Project& project);
+void removeJournal(const QString& projectPath);
+
 // By name (*.blobbench.json) or, for other names, by content (a JSON object with "formatVersion"
 // and "connections" or "scenarios" in its first 4 KiB; a samples file from --json has neither).
 bool looksLikeProjectFile(const QString& path);

@@ -10,6 +10,7 @@
 #include <QSysInfo>
 #include <chrono>
 #include <iostream>
+#include <memory>
 #include <random>
 
 #include "engine/core/Error.h"
@@ -120,6 +121,7 @@ public:
     void sampleReady(const Sample& sample) override {
         m_doc.appendSample(m_runId, sample);
         m_samples.push_back(sample);
+        m_unjournaled.push_back(sample);
     }
     void pointFinished(const SweepPoint& point, const RunOutcome& outcome) override {
         clear();
@@ -134,14 +136,32 @@ public:
                       << (p.failed ? ", " + std::to_string(p.failed) + " failed" : std::string()) << ")\n";
         }
         std::cout << std::flush;
-        persist();
+        // After every point: a crash or a Stop later loses nothing measured. The point goes to the
+        // run's journal (its cost does not grow with the history); exports are rewritten whole.
+        if (m_journal) {
+            m_journal->append(m_unjournaled);
+        }
+        m_unjournaled.clear();
+        writeExports();
     }
-    // After every point: a crash or a Stop later loses nothing measured.
-    void persist() {
+    // The whole project, at the start (a read-only folder or a full disk shows before anything is
+    // measured) and at the end of the run; the journal lives in between.
+    void saveAll(const RunRecord* starting) {
         if (m_save) {
             saveProject(m_doc.filePath(), m_doc.project());
             m_doc.markClean();
+            if (starting != nullptr) {
+                m_journal = std::make_unique<RunJournal>(m_doc.filePath(), *starting);
+            } else if (m_journal) {
+                m_journal->discard();
+                m_journal.reset();
+            }
         }
+        writeExports();
+    }
+
+private:
+    void writeExports() {
         if (!m_options.jsonPath.empty()) {
             writeSamplesJson(q(m_options.jsonPath), m_session, m_samples);
         }
@@ -150,7 +170,6 @@ public:
         }
     }
 
-private:
     void show(const std::string& text) {
         if (!m_progress) {
             return;
@@ -180,6 +199,8 @@ private:
     std::string m_point;
     SessionInfo m_session;
     std::vector<Sample> m_samples;
+    std::vector<Sample> m_unjournaled;  // measured since the last point was journaled
+    std::unique_ptr<RunJournal> m_journal;
 };
 
 }  // namespace
@@ -202,7 +223,16 @@ void refuseProjectOnlyOptions(const CliOptions& o) {
 int commandRunProject(const CliOptions& o) {
     const QString path = q(o.database);
     ProjectDocument doc;
-    doc.reset(loadProject(path), path);
+    Project loaded = loadProject(path);
+    // A run that crashed or was killed left its journal: its samples join the history first.
+    if (const QString recovered = recoverJournal(path, loaded); !recovered.isEmpty()) {
+        std::cerr << "blobbench-cli: " << o.database << ": " << recovered.toStdString() << '\n';
+        if (!o.noSave) {
+            saveProject(path, loaded);
+            removeJournal(path);
+        }
+    }
+    doc.reset(std::move(loaded), path);
     const Project& project = doc.project();
     const ConnectionProfile* profile = project.current();
     if (profile == nullptr) {
@@ -291,7 +321,7 @@ int commandRunProject(const CliOptions& o) {
     doc.beginRun(record);
     const bool save = !o.noSave;
     ProjectObserver observer(doc, record.runId, o, save);
-    observer.persist();  // a read-only folder or a full disk shows now, before anything is measured
+    observer.saveAll(&record);  // a read-only folder or a full disk shows now, before anything is measured
 
     Runner runner;
     const RunOutcome outcome = runSweep(runner, plan, points, observer);
@@ -299,7 +329,7 @@ int commandRunProject(const CliOptions& o) {
                                 : outcome.errorKind == ErrorKind::Cancelled
                                     ? QStringLiteral("cancelled")
                                     : QStringLiteral("failed: ") + q(oneLine(outcome.error)));
-    observer.persist();
+    observer.saveAll(nullptr);
 
     const RunRecord& done = doc.project().history.back();
     QString markdown = markdownRunSummary(done);

@@ -1,0 +1,197 @@
+// The run journal: the samples of a run in progress appended after every point, so a crash loses
+// nothing measured without rewriting a long history each time; recovery into the project, a torn
+// last line, and a real blobbench-cli killed with SIGKILL in the middle of a sweep.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <QFile>
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "engine/core/Error.h"
+#include "model/ProjectFile.h"
+#include "support/TestSupport.h"
+
+extern char** environ;
+
+using namespace blobbench;
+using blobbench::test::runCli;
+using blobbench::test::TempDir;
+
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+Sample sampleOf(const std::string& scenario, int repetition) {
+    Sample s;
+    s.runId = "2026-11-30T01:00:00.000Z";
+    s.scenarioId = scenario;
+    s.scenarioTitle = "Test read " + scenario;
+    s.sql = "SELECT ID, CONTENT FROM BLOB_TEST";
+    s.repetition = repetition;
+    s.engine = "sqlite";
+    s.connection = "sqlite:/tmp/ref.sqlite";
+    s.phases.fetch = Nanos(1'000'000 + repetition);
+    s.rows = 10;
+    s.contentBytes = 1000;
+    return s;
+}
+
+RunRecord runHeader() {
+    RunRecord r;
+    r.runId = QStringLiteral("2026-11-30T01:00:00.000Z");
+    r.startedAt = r.runId;
+    r.machine = QStringLiteral("test");
+    r.connectionName = QStringLiteral("Reference (SQLite)");
+    return r;
+}
+
+std::size_t lines(const std::string& path) {
+    std::ifstream in(path);
+    return static_cast<std::size_t>(std::count(std::istreambuf_iterator<char>(in), {}, '\n'));
+}
+
+}  // namespace
+
+TEST(RunJournal, RecoversSamplesTheProjectFileDoesNotHold) {
+    TempDir dir;
+    const QString path = q(dir.file("p.blobbench.json"));
+    EXPECT_TRUE(recoverJournal(path, *std::make_unique<Project>()).isEmpty()) << "no journal, nothing to do";
+
+    RunJournal journal(path, runHeader());
+    journal.append({sampleOf("all-blobs", 0), sampleOf("all-blobs", 1)});
+    journal.append({});
+    journal.append({sampleOf("varchar", 0)});
+
+    // The project file as saved when the run started: the run, no samples yet.
+    Project p;
+    p.history.push_back(runHeader());
+    const QString said = recoverJournal(path, p);
+    EXPECT_NE(said.indexOf(QStringLiteral("recovered 3 samples")), -1) << said.toStdString();
+    ASSERT_EQ(p.history.size(), 1u);
+    ASSERT_EQ(p.history[0].samples.size(), 3u);
+    EXPECT_EQ(p.history[0].samples[1].repetition, 1);
+    EXPECT_EQ(p.history[0].samples[2].scenarioId, "varchar");
+    EXPECT_EQ(p.history[0].samples[2].phases.fetch, Nanos(1'000'000));
+    EXPECT_EQ(p.history[0].outcome, QStringLiteral("interrupted (recovered from its journal)"));
+
+    // Recovering twice adds nothing; discard() removes the file.
+    EXPECT_NE(recoverJournal(path, p).indexOf(QStringLiteral("already holds its 3 samples")), -1);
+    EXPECT_EQ(p.history[0].samples.size(), 3u);
+    journal.discard();
+    EXPECT_FALSE(QFile::exists(journalPathFor(path)));
+}
+
+TEST(RunJournal, RunMissingFromTheProjectIsAddedAndATornLineIgnored) {
+    TempDir dir;
+    const QString path = q(dir.file("p.blobbench.json"));
+    {
+        RunJournal journal(path, runHeader());
+        journal.append({sampleOf("all-blobs", 0), sampleOf("all-blobs", 1)});
+    }
+    {
+        std::ofstream torn(journalPathFor(path).toStdString(), std::ios::app);
+        torn << R"({"scenario":"all-blobs","repetition":2,"pha)";
+    }
+    Project p;
+    const QString said = recoverJournal(path, p);
+    ASSERT_EQ(p.history.size(), 1u);
+    EXPECT_EQ(p.history[0].runId, runHeader().runId);
+    EXPECT_EQ(p.history[0].samples.size(), 2u);
+    EXPECT_NE(said.indexOf(QStringLiteral("torn")), -1) << said.toStdString();
+}
+
+TEST(RunJournal, UnreadableHeaderIsRefusedWithTheJournalNamed) {
+    TempDir dir;
+    const QString path = q(dir.file("p.blobbench.json"));
+    blobbench::test::writeFile(journalPathFor(path).toStdString(), "{\"runId\": 12}\n");
+    Project p;
+    try {
+        recoverJournal(path, p);
+        FAIL() << "a journal with a bad header was accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Data);
+        EXPECT_NE(std::string(e.what()).find("p.blobbench.json.journal line 1"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(p.history.empty());
+}
+
+TEST(RunJournal, UnwritableFolderIsAnIoError) {
+    if (geteuid() == 0) {
+        GTEST_SKIP() << "root writes into read-only folders";
+    }
+    TempDir dir;
+    std::filesystem::create_directory(dir.path() / "ro");
+    std::filesystem::permissions(dir.path() / "ro",
+                                 std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    EXPECT_THROW(RunJournal(q(dir.file("ro/p.blobbench.json")), runHeader()), Error);
+}
+
+// A real run killed with SIGKILL mid-sweep: the project file holds the run with none of its
+// samples, the journal holds every finished point; the next `run` recovers them into the history.
+TEST(RunJournal, KilledCliRunIsRecoveredByTheNextRun) {
+    TempDir dir;
+    const std::string db = dir.file("ref.sqlite");
+    ASSERT_EQ(runCli({"prepare", "sqlite:" + db, "--rows", "50"}).exitCode, 0);
+    Project p = defaultProject(q(db));
+    for (auto& s : p.scenarios) {
+        s.enabled = s.id == QStringLiteral("short-blobs");
+    }
+    SweepDef sweep;
+    sweep.name = QStringLiteral("long");
+    SweepAxis axis;
+    axis.parameter = QStringLiteral("cache_size");
+    for (int i = 1; i <= 400; ++i) {
+        axis.values.push_back(QString::number(i * 10));
+    }
+    sweep.axes = {axis};
+    sweep.repetitions = 5;
+    p.sweeps = {sweep};
+    const std::string project = dir.file("study.blobbench.json");
+    saveProject(q(project), p);
+    const std::string journal = journalPathFor(q(project)).toStdString();
+
+    std::vector<std::string> args = {BLOBBENCH_CLI_PATH, "run", project, "--sweep", "long", "--quiet"};
+    std::vector<char*> argv;
+    for (auto& a : args) {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    ASSERT_EQ(posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ), 0);
+    // Wait (bounded) until some points are journaled: the header line and at least ten samples.
+    bool ready = false;
+    for (int i = 0; i < 3000 && !ready; ++i) {
+        ready = lines(journal) >= 11;
+        if (!ready) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    }
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(ready) << "the run journaled nothing in 30 s";
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the sweep finished before it could be killed";
+
+    const std::size_t journaled = lines(journal) - 1;
+    const Project killed = loadProject(q(project));
+    ASSERT_EQ(killed.history.size(), 1u);
+    EXPECT_EQ(killed.history[0].samples.size(), 0u) << "the project file is only saved at start and end";
+
+    const auto r = runCli({"run", project, "-s", "short-blobs", "-r", "1"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("recovered " + std::to_string(journaled) + " samples from its journal"), std::string::npos)
+        << r.err;
+    const Project after = loadProject(q(project));
+    ASSERT_EQ(after.history.size(), 2u);
+    EXPECT_EQ(after.history[0].samples.size(), journaled);
+    EXPECT_EQ(after.history[0].outcome, QStringLiteral("interrupted (recovered from its journal)"));
+    EXPECT_EQ(after.history[1].samples.size(), 1u) << r.out << r.err;
+    EXPECT_FALSE(QFile::exists(q(journal))) << "the journal outlived the save that holds its samples";
+}
