@@ -16,10 +16,12 @@ QString percent(double v) {
     return QString::number(v * 100, 'f', 1) + QLatin1Char('%');
 }
 
-// Pipes and line breaks would break a table cell.
+// Pipes and line breaks would break a table cell. A pipe becomes its HTML entity rather than "\\|":
+// text that already ends in a backslash would turn "\\|" back into a real cell border.
 QString cell(QString text) {
-    text.replace(QLatin1Char('|'), QLatin1String("\\|"));
+    text.replace(QLatin1Char('|'), QLatin1String("&#124;"));
     text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    text.replace(QLatin1Char('\r'), QLatin1Char(' '));
     return text;
 }
 
@@ -47,7 +49,10 @@ QString contextLines(const RunRecord& run) {
     QString out;
     auto line = [&](const char* label, const QString& value) {
         if (!value.isEmpty()) {
-            out += QLatin1String("- ") + QLatin1String(label) + QLatin1String(": ") + value + QLatin1Char('\n');
+            // One line per item: a line break in a name would start a heading or a table of its own.
+            QString flat = value;
+            flat.replace(QLatin1Char('\n'), QLatin1Char(' ')).replace(QLatin1Char('\r'), QLatin1Char(' '));
+            out += QLatin1String("- ") + QLatin1String(label) + QLatin1String(": ") + flat + QLatin1Char('\n');
         }
     };
     line("Run", run.runId);
@@ -88,8 +93,8 @@ QString contextLines(const RunRecord& run) {
 }  // namespace
 
 QString markdownRunSummary(const RunRecord& run) {
-    QString out =
-        QLatin1String("## BlobBench run ") + run.runId + QLatin1String("\n\n") + contextLines(run) + QLatin1Char('\n');
+    QString out = QLatin1String("## BlobBench run ") + cell(run.runId) + QLatin1String("\n\n") + contextLines(run) +
+                  QLatin1Char('\n');
     out +=
         row({QStringLiteral("Scenario"), QStringLiteral("Point"), QStringLiteral("n"), QStringLiteral("Median ms"),
              QStringLiteral("Min ms"), QStringLiteral("Max ms"), QStringLiteral("Stddev ms"), QStringLiteral("p95 ms"),

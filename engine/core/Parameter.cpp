@@ -73,7 +73,8 @@ std::string normaliseParameter(const ParameterSpec& spec, std::string_view value
 ParameterValues resolveParameters(const std::vector<ParameterSpec>& specs, const ParameterValues& given) {
     ParameterValues out;
     for (const auto& [id, value] : given) {
-        auto it = std::find_if(specs.begin(), specs.end(), [&](const ParameterSpec& s) { return s.id == id; });
+        const std::string& wanted = id;  // clang 14 does not capture structured bindings
+        auto it = std::find_if(specs.begin(), specs.end(), [&](const ParameterSpec& s) { return s.id == wanted; });
         if (it == specs.end()) {
             std::string known;
             for (const auto& s : specs) {

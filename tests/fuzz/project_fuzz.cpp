@@ -3,7 +3,7 @@
 // bytes (the canonical form is a fixed point). Build: cmake -DBLOBBENCH_BUILD_FUZZ=ON with clang
 // (see tests/fuzz/CMakeLists.txt); run: build/fuzz/tests/fuzz/project_fuzz -max_total_time=60
 // resources/presets. With another compiler the same file builds as a replayer of files named
-// on the command line.
+// on the command line (FuzzMain.h).
 #include <QByteArray>
 #include <QCoreApplication>
 #include <cstdint>
@@ -36,19 +36,4 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
 }
 
-#ifndef BLOBBENCH_LIBFUZZER
-#include <fstream>
-#include <iterator>
-#include <string>
-
-int main(int argc, char** argv) {
-    QCoreApplication app(argc, argv);
-    for (int i = 1; i < argc; ++i) {
-        std::ifstream in(argv[i], std::ios::binary);
-        const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(data.data()), data.size());
-        std::printf("%s: ok\n", argv[i]);
-    }
-    return 0;
-}
-#endif
+#include "FuzzMain.h"

@@ -581,7 +581,7 @@ TEST(MarkdownExport, RunSummaryAndComparison) {
     EXPECT_TRUE(md.startsWith(QStringLiteral("## BlobBench run 2026-11-29T10:00:00.000Z\n")));
     EXPECT_TRUE(md.contains(QStringLiteral("- Machine: build-host\n")));
     EXPECT_TRUE(md.contains(QStringLiteral("| Scenario | Point | n | Median ms |")));
-    EXPECT_TRUE(md.contains(QStringLiteral("| Pipes \\| in \\| titles | blob_api=false | 3 | 11.0 |")))
+    EXPECT_TRUE(md.contains(QStringLiteral("| Pipes &#124; in &#124; titles | blob_api=false | 3 | 11.0 |")))
         << md.toStdString();
     EXPECT_TRUE(md.contains(QStringLiteral("| Test read warm-up | - | 1 | 3.250 |"))) << md.toStdString();
     RunRecord newer = run;

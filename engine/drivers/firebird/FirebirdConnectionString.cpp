@@ -74,7 +74,9 @@ std::optional<std::uint16_t> FirebirdTarget::tcpPort() const {
 std::string FirebirdTarget::toString() const {
     switch (form) {
         case Form::Url: {
-            const bool v6 = host.find(':') != std::string::npos;
+            // An IPv6 literal goes in brackets; a host that holds a bracket already (malformed, left
+            // for the client to refuse) is written as it was read, so that it reads back the same.
+            const bool v6 = host.find(':') != std::string::npos && host.find_first_of("[]") == std::string::npos;
             std::string out = scheme + "://" + (v6 ? "[" + host + "]" : host);
             if (!port.empty()) {
                 out += ":" + port;

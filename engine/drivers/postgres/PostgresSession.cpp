@@ -571,7 +571,8 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
     ParameterValues values = m_values;
     const auto specs = PostgresDriver().parameters();
     for (const auto& [id, value] : spec.statementParameters) {
-        auto it = std::find_if(specs.begin(), specs.end(), [&](const ParameterSpec& s) { return s.id == id; });
+        const std::string& wanted = id;  // clang 14 does not capture structured bindings
+        auto it = std::find_if(specs.begin(), specs.end(), [&](const ParameterSpec& s) { return s.id == wanted; });
         if (it == specs.end()) {
             throw Error(ErrorKind::Usage, "postgres: unknown parameter '" + id + "'");
         }
