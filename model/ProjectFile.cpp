@@ -867,10 +867,16 @@ void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
     f.whole("maxId", std::numeric_limits<qint64>::min() + 1, maxCount, 0);
     if (f.has("wire")) {
         const QJsonObject wire = object(f["wire"], f.path("wire"));
-        Fields w(wire, f.path("wire"), {"tap", "nativeLogical", "nativePhysical"});
+        Fields w(wire, f.path("wire"), {"tap", "nativeLogical", "nativePhysical", "tapPhases"});
         for (const char* k : {"tap", "nativeLogical", "nativePhysical"}) {
             if (w.has(k)) {
                 wireStatsCheck(w[k], w.path(k));
+            }
+        }
+        if (w.has("tapPhases")) {  // phase name -> the tap's counters for it
+            const QJsonObject phases = object(w["tapPhases"], w.path("tapPhases"));
+            for (auto it = phases.begin(); it != phases.end(); ++it) {
+                wireStatsCheck(it.value(), child(w.path("tapPhases"), it.key().left(64)));
             }
         }
     }

@@ -125,6 +125,15 @@ Project richProject() {
     Sample failed = makeSample("varchar", 0, 0.5);
     failed.status = SampleStatus::Failed;
     failed.error = "no such column: SHORT_CONTENT, \"quoted\"";
+    // Measured through the wire tap: counters of the span and of each phase (a networked run).
+    WireCounters fetch;
+    fetch.sendBytes = 120;
+    fetch.recvBytes = 65536;
+    fetch.sendPackets = 2;
+    fetch.recvPackets = 9;
+    fetch.roundTrips = 2;
+    failed.tap = WireStats::of(fetch);
+    failed.tapPhases = {{"connect", fetch}, {"fetch", fetch}};
     run.samples.push_back(failed);
     p.history.push_back(run);
     RunRecord crashed;  // cut short: no end, no samples
@@ -208,6 +217,7 @@ TEST(ProjectFile, RoundTripIsByteIdentical) {
     EXPECT_EQ(run.samples[3].point.at("blob_api"), "true");
     EXPECT_EQ(*run.samples[6].scalar, "77743");
     EXPECT_EQ(run.samples[7].status, SampleStatus::Failed);
+    EXPECT_EQ(run.samples[7].tapPhases.at("fetch").recvBytes, 65536u);
     EXPECT_TRUE(loaded.history[1].finishedAt.isEmpty());
     // Human-diffable: the root in a fixed order, multi-line SQL as lines, one sample a line, what
     // samples of a scenario share written once.
