@@ -733,9 +733,13 @@ private:
             v.toDouble(&ok);
             numeric = numeric && ok;
         }
-        const bool logX = m_log && numeric && std::all_of(categories.begin(), categories.end(), [](const QString& v) {
-                              return v.toDouble() > 0;
-                          });
+        // A log x axis when asked, or when the values span two decades or more (a log range).
+        double xLo = std::numeric_limits<double>::max(), xHi = 0;
+        for (const QString& v : categories) {
+            xLo = std::min(xLo, v.toDouble());
+            xHi = std::max(xHi, v.toDouble());
+        }
+        const bool logX = numeric && !categories.isEmpty() && xLo > 0 && (m_log || xHi / xLo >= 100);
         struct Line {
             QString name;
             std::vector<std::array<double, 4>> points;  // x, median, min, max (ms)
@@ -774,7 +778,7 @@ private:
                 xAxis = makeAxis(true, xTitle, lo / 1.5, hi * 1.5);
             } else {
                 const double pad = hi > lo ? (hi - lo) * 0.04 : 1;
-                xAxis = makeAxis(false, xTitle, lo - pad, hi + pad);
+                xAxis = makeAxis(false, xTitle, lo >= 0 ? std::max(0.0, lo - pad) : lo - pad, hi + pad);
             }
         } else {
             auto* axis = new QCategoryAxis;

@@ -196,7 +196,9 @@ CompareDialog::CompareDialog(const RunRecord& base, const RunRecord& candidate, 
         }
         cell(Verdict, verdict, false);
     }
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->resizeColumnsToContents();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     layout->addWidget(m_table, 1);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
@@ -220,7 +222,12 @@ CompareDialog::CompareDialog(const RunRecord& base, const RunRecord& candidate, 
             m_status->setText(QString::fromStdString(e.what()));
         }
     });
-    resize(900, 420);
+    int width = 2 * m_table->frameWidth() + 40;
+    for (int c = 0; c < ColumnCount; ++c)
+        width += m_table->columnWidth(c);
+    const int height = m_table->verticalHeader()->defaultSectionSize() * (static_cast<int>(m_rows.size()) + 1) + 160;
+    resize(std::clamp(width, 640, 1300), std::clamp(height, 300, 760));
+    buttons->button(QDialogButtonBox::Close)->setFocus();
 }
 
 QString CompareDialog::markdown() const {

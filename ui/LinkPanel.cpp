@@ -68,9 +68,7 @@ LinkPanel::LinkPanel(QWidget* parent) : QGroupBox(tr("Link emulation"), parent) 
         tr("Relay the connection through BlobBench's wire tap: it counts bytes and round trips and emulates "
            "the link below. Networked engines are always counted through the tap; the link is emulated "
            "only when this is ticked."));
-    grid->addWidget(m_tap, 0, 0, 1, 4);
-    grid->addWidget(new QLabel(tr("Latency")), 1, 1);
-    grid->addWidget(new QLabel(tr("Bandwidth")), 1, 2, 1, 2);
+    grid->addWidget(m_tap, 0, 0, 1, 2);
 
     const auto makeRow = [&](int row, const QString& label, QSpinBox*& latency, QSlider*& slider, QLineEdit*& edit,
                              bool up) {
@@ -79,6 +77,7 @@ LinkPanel::LinkPanel(QWidget* parent) : QGroupBox(tr("Link emulation"), parent) 
         latency->setRange(0, static_cast<int>(std::chrono::milliseconds(kMaxLatency).count()));
         latency->setSuffix(tr(" ms"));
         latency->setToolTip(tr("One-way latency added %1").arg(up ? tr("client → server") : tr("server → client")));
+        latency->setPrefix(tr("latency "));
         grid->addWidget(latency, row, 1);
         slider = new QSlider(Qt::Horizontal);
         slider->setRange(0, BandwidthScale::positions() - 1);
@@ -106,12 +105,12 @@ LinkPanel::LinkPanel(QWidget* parent) : QGroupBox(tr("Link emulation"), parent) 
         });
         connect(edit, &QLineEdit::editingFinished, this, [this, up] { applyEdit(up); });
     };
-    makeRow(2, tr("Up"), m_upLatency, m_upSlider, m_upEdit, true);
-    makeRow(3, tr("Down"), m_downLatency, m_downSlider, m_downEdit, false);
+    makeRow(1, tr("Up"), m_upLatency, m_upSlider, m_upEdit, true);
+    makeRow(2, tr("Down"), m_downLatency, m_downSlider, m_downEdit, false);
     m_summary = new QLabel;
     m_summary->setObjectName(QStringLiteral("linkSummary"));
-    m_summary->setWordWrap(true);
-    grid->addWidget(m_summary, 4, 0, 1, 4);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    grid->addWidget(m_summary, 0, 2, 1, 2);
     grid->setColumnStretch(2, 1);
     connect(m_tap, &QCheckBox::toggled, this, [this] {
         updateEnabled();

@@ -152,11 +152,12 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     scrolledLayout->setContentsMargins(0, 0, 0, 0);
     m_parameters = new ParameterPanel;
     scrolledLayout->addWidget(m_parameters);
-    m_link = new LinkPanel;
-    scrolledLayout->addWidget(m_link);
     scrolledLayout->addStretch(1);
     scroll->setWidget(scrolled);
-    parameterLayout->addWidget(scroll);
+    parameterLayout->addWidget(scroll, 1);
+    // Below the tunables, never scrolled away: the link matters as much as any of them.
+    m_link = new LinkPanel;
+    parameterLayout->addWidget(m_link);
     m_sideTabs = new QTabWidget;
     m_sideTabs->setObjectName(QStringLiteral("sideTabs"));
     m_sideTabs->setDocumentMode(true);
@@ -945,8 +946,10 @@ void MainWindow::testConnection() {
 
 void MainWindow::onSessionInfo(const SessionInfo& info, const QString& detail) {
     const QString summary = sessionSummary(info);
-    m_connectionInfo->setText(summary);
-    m_connectionInfo->setToolTip(detail);
+    // A long session summary is elided (the whole text is in the tooltip) rather than pushing Run
+    // and Stop into the toolbar's overflow menu.
+    m_connectionInfo->setText(m_connectionInfo->fontMetrics().elidedText(summary, Qt::ElideRight, 440));
+    m_connectionInfo->setToolTip(detail.isEmpty() ? summary : summary + QLatin1Char('\n') + detail);
     log(summary + (detail.isEmpty() ? QString() : QStringLiteral("; ") + detail));
     applyEffects(info.effects);
     for (const ParameterEffect& e : info.effects) {
