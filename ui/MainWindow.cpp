@@ -595,12 +595,16 @@ void MainWindow::connectDocument() {
     });
     connect(m_document, &ProjectDocument::connectionsChanged, this, [this] {
         refreshConnections();
+        if (m_applyingLink)
+            return;  // the link group's own edit: it already shows it
         const Driver* driver = currentDriver();
         m_link->setProfile(m_document->project().current(), driver != nullptr && driver->networked(),
                            tr("%1 is embedded: there is no wire to tap or shape")
                                .arg(driver != nullptr ? qs(driver->displayName()) : tr("This engine")));
     });
     connect(m_document, &ProjectDocument::currentConnectionChanged, this, [this] {
+        if (m_applyingLink)
+            return;  // same engine, same tunables, same session: only the link changed
         refreshConnections();
         refreshParameters();
         refreshTemplates();
@@ -1252,7 +1256,9 @@ void MainWindow::applyLinkEdit(bool useWireTap, const LinkSettings& link) {
     ConnectionProfile profile = *current;
     profile.useWireTap = useWireTap;
     profile.link = link;
+    m_applyingLink = true;
     m_document->setConnection(m_document->project().currentConnection, profile);
+    m_applyingLink = false;
 }
 
 void MainWindow::onProgress(const RunProgress& p) {

@@ -227,6 +227,7 @@ private:
     std::uint64_t m_lastThroughputBytes = 0;
     int m_runCounter = 0;
     bool m_loadingScenario = false;
+    bool m_applyingLink = false;  // a link group edit on its way through the document
     bool m_refreshingList = false;
     bool m_suppressUnsavedPrompt = false;
 };

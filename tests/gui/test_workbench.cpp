@@ -34,6 +34,7 @@
 #include "ui/HistoryPanel.h"
 #include "ui/LinkPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/ParameterPanel.h"
 #include "ui/SqlEditor.h"
 #include "ui/SweepEditor.h"
 
@@ -48,7 +49,10 @@ constexpr int kRunTimeoutMs = 120000;
 class WorkbenchTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        QSettings().remove(QStringLiteral("recentProjects"));
+        // Settings of this test alone: ctest runs the tests of this file in parallel processes.
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, QString::fromStdString(dir.file("settings")));
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, QString::fromStdString(dir.file("settings")));
+        ASSERT_TRUE(QSettings().value(QStringLiteral("recentProjects")).toStringList().isEmpty());
         databasePath = QString::fromStdString(dir.file("reference.sqlite"));
         document = new ProjectDocument;
         document->reset(defaultProject(databasePath));
@@ -132,8 +136,12 @@ TEST_F(WorkbenchTest, LinkGroupEditsTheCurrentConnectionProfile) {
     EXPECT_TRUE(document->isDirty());
     EXPECT_TRUE(link->bandwidthSlider(false)->isEnabled());
 
+    // Only the link changes: the tunables' controls are not rebuilt under the user's hand.
+    QWidget* tunable = window->parameterPanel()->editor(QStringLiteral("result_format"));
+    ASSERT_NE(tunable, nullptr);
     link->latencyBox(true)->setValue(20);
     link->latencyBox(false)->setValue(35);
+    EXPECT_EQ(window->parameterPanel()->editor(QStringLiteral("result_format")), tunable);
     EXPECT_EQ(current().link.latencyUpMs, 20);
     EXPECT_EQ(current().link.latencyDownMs, 35);
 
