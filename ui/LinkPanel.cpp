@@ -72,7 +72,9 @@ LinkPanel::LinkPanel(QWidget* parent) : QGroupBox(tr("Link emulation"), parent) 
 
     const auto makeRow = [&](int row, const QString& label, QSpinBox*& latency, QSlider*& slider, QLineEdit*& edit,
                              bool up) {
-        grid->addWidget(new QLabel(label), row, 0);
+        auto* name = new QLabel(label);
+        m_rowLabels.push_back(name);
+        grid->addWidget(name, row, 0);
         latency = new QSpinBox;
         latency->setRange(0, static_cast<int>(std::chrono::milliseconds(kMaxLatency).count()));
         latency->setSuffix(tr(" ms"));
@@ -128,6 +130,16 @@ void LinkPanel::setProfile(const ConnectionProfile* profile, bool networked, con
     m_loading = false;
     updateEnabled();
     setToolTip(m_networked ? QString() : reason);
+    // An embedded engine: the group folds to its disabled check box and the reason, leaving the
+    // room to the tunables.
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_upLatency, m_downLatency, m_upSlider, m_downSlider, m_upEdit, m_downEdit}) {
+        w->setVisible(m_networked);
+    }
+    for (QLabel* l : m_rowLabels)
+        l->setVisible(m_networked);
+    if (!m_networked)
+        m_summary->setText(reason);
 }
 
 bool LinkPanel::useWireTap() const {

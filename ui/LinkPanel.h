@@ -2,6 +2,7 @@
 
 #include <QGroupBox>
 #include <cstdint>
+#include <vector>
 
 #include "model/Project.h"
 
@@ -70,6 +71,7 @@ private:
     QLineEdit* m_upEdit = nullptr;
     QLineEdit* m_downEdit = nullptr;
     QLabel* m_summary = nullptr;
+    std::vector<QLabel*> m_rowLabels;
     LinkSettings m_link;
     bool m_networked = false;
     bool m_loading = false;
