@@ -244,6 +244,32 @@ void ProjectDocument::setParameter(const QString& engine, const QString& id, con
     emit parametersChanged(engine);
 }
 
+void ProjectDocument::setSweep(int index, const SweepDef& sweep) {
+    if (index < 0 || index >= static_cast<int>(m_project.sweeps.size()) ||
+        m_project.sweeps[static_cast<std::size_t>(index)] == sweep) {
+        return;
+    }
+    m_project.sweeps[static_cast<std::size_t>(index)] = sweep;
+    touch();
+    emit sweepsChanged();
+}
+
+int ProjectDocument::addSweep(const SweepDef& sweep) {
+    m_project.sweeps.push_back(sweep);
+    touch();
+    emit sweepsChanged();
+    return static_cast<int>(m_project.sweeps.size()) - 1;
+}
+
+void ProjectDocument::removeSweep(int index) {
+    if (index < 0 || index >= static_cast<int>(m_project.sweeps.size())) {
+        return;
+    }
+    m_project.sweeps.erase(m_project.sweeps.begin() + index);
+    touch();
+    emit sweepsChanged();
+}
+
 void ProjectDocument::beginRun(const RunRecord& record) {
     m_project.history.push_back(record);
     touch();

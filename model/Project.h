@@ -158,6 +158,11 @@ public:
 
     void setParameter(const QString& engine, const QString& id, const QString& value);
 
+    // Sweeps: a sweep is only stored, never checked here (expandSweep checks it before a run).
+    void setSweep(int index, const SweepDef& sweep);
+    int addSweep(const SweepDef& sweep);
+    void removeSweep(int index);
+
     void beginRun(const RunRecord& record);
     void appendSample(const QString& runId, const Sample& sample);
     void finishRun(const QString& runId, const QString& outcome);
@@ -168,6 +173,7 @@ signals:
     void currentConnectionChanged(int index);
     void scenariosChanged();
     void parametersChanged(const QString& engine);
+    void sweepsChanged();
     void runStarted(const QString& runId);
     void sampleAppended(const QString& runId, const blobbench::Sample& sample);
     void runFinished(const QString& runId);

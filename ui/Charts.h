@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QColor>
 #include <QString>
 #include <QWidget>
 #include <memory>
@@ -14,6 +15,7 @@ enum class ChartKind {
     TimeVsRoundTrips,  // scatter: elapsed time against round trips (tap or native counters only)
     Phases,            // stacked bars: mean prepare / execute / fetch per scenario
     LiveThroughput,    // line: MB/s over the current run
+    Sweep,             // line: the latest sweep's tunable on x, median time (min-max band) per scenario
 };
 
 // The window's charts, behind an interface of ours: Qt Charts is deprecated upstream from 6.10,
@@ -41,6 +43,12 @@ public:
     virtual int pointCount() const = 0;
     virtual QString notice() const = 0;
     virtual QStringList seriesNames() const = 0;
+
+    // What the chart draws with now: they follow the application palette (light or dark) live.
+    virtual QColor backgroundColor() const = 0;
+    virtual QColor titleColor() const = 0;
+    // The title of the x axis as shown ("Content (MB)", "max_inline_blob_size (B)").
+    virtual QString xAxisTitle() const = 0;
 };
 
 std::unique_ptr<SampleChart> makeChart(ChartKind kind, QWidget* parent);

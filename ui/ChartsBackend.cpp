@@ -1,7 +1,9 @@
 // The only file that knows the charts are Qt Charts.
 #include <QApplication>
+#include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
@@ -17,11 +19,13 @@
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QValueAxis>
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
 
 #include "engine/core/Error.h"
+#include "model/RunComparison.h"
 #include "ui/Charts.h"
 #include "ui/Units.h"
 
@@ -35,10 +39,6 @@ double millis(Nanos n) {
     return static_cast<double>(n.count()) / 1e6;
 }
 
-bool darkPalette() {
-    return QApplication::palette().color(QPalette::Window).lightness() < 128;
-}
-
 // The chart view with a text overlay for what cannot be drawn.
 class ChartFrame : public QWidget {
 public:
@@ -46,7 +46,7 @@ public:
         auto* layout = new QGridLayout(this);
         layout->setContentsMargins(0, 0, 0, 0);
         m_view->setRenderHint(QPainter::Antialiasing);
-        m_chart->setTheme(darkPalette() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+        applyTheme();
         m_chart->legend()->setAlignment(Qt::AlignRight);
         m_chart->setMargins(QMargins(4, 4, 4, 4));
         m_notice = new QLabel(this);
@@ -66,11 +66,49 @@ public:
         m_notice->setText(text);
         m_notice->setVisible(!text.isEmpty());
     }
+    QString xAxisTitle() const {
+        const auto axes = m_chart->axes(Qt::Horizontal);
+        return axes.isEmpty() ? QString() : axes.front()->titleText();
+    }
+    // Called after a theme change: the chart rebuilds its series so their colours come from the
+    // new theme (the markers and legend are drawn with colours taken at build time).
+    std::function<void()> onThemeChanged;
+
+protected:
+    void changeEvent(QEvent* event) override {
+        if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
+            applyTheme();
+        }
+        QWidget::changeEvent(event);
+    }
 
 private:
+    // The theme by the palette's lightness, the background and text from the palette itself, so a
+    // palette switched at run time (dark mode) shows without a restart.
+    void applyTheme() {
+        const QPalette p = palette();
+        const QString key =
+            p.color(QPalette::Base).name() + p.color(QPalette::Text).name() + p.color(QPalette::Window).name();
+        if (key == m_themeKey) {
+            return;  // PaletteChange and ApplicationPaletteChange come together
+        }
+        m_themeKey = key;
+        const bool dark = p.color(QPalette::Window).lightness() < 128;
+        m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+        m_chart->setBackgroundBrush(p.color(QPalette::Base));
+        m_chart->setTitleBrush(p.color(QPalette::Text));
+        m_chart->legend()->setLabelColor(p.color(QPalette::Text));
+        m_chart->legend()->setAlignment(Qt::AlignRight);
+        m_chart->setMargins(QMargins(4, 4, 4, 4));
+        if (onThemeChanged) {
+            onThemeChanged();
+        }
+    }
+
     QChart* m_chart;
     QChartView* m_view;
     QLabel* m_notice = nullptr;
+    QString m_themeKey;
 };
 
 QImage markerImage(const QColor& color, int size) {
@@ -134,9 +172,13 @@ public:
     ScatterChart(ChartKind kind, QWidget* parent) : m_kind(kind), m_frame(new ChartFrame(parent)) {
         m_frame->chart()->setTitle(chartTitle(kind));
         new HoverWatcher(m_frame->view(), [this](std::optional<QPoint> at) { showPointAt(at); });
+        m_frame->onThemeChanged = [this] { rebuild(); };
         rebuildAxes();
         updateNotice();
     }
+    QColor backgroundColor() const override { return m_frame->chart()->backgroundBrush().color(); }
+    QColor titleColor() const override { return m_frame->chart()->titleBrush().color(); }
+    QString xAxisTitle() const override { return m_frame->xAxisTitle(); }
     ChartKind kind() const override { return m_kind; }
     QWidget* widget() override { return m_frame; }
 
@@ -418,8 +460,12 @@ class PhaseChart final : public SampleChart {
 public:
     explicit PhaseChart(QWidget* parent) : m_frame(new ChartFrame(parent)) {
         m_frame->chart()->setTitle(chartTitle(ChartKind::Phases));
+        m_frame->onThemeChanged = [this] { rebuild(); };
         rebuild();
     }
+    QColor backgroundColor() const override { return m_frame->chart()->backgroundBrush().color(); }
+    QColor titleColor() const override { return m_frame->chart()->titleBrush().color(); }
+    QString xAxisTitle() const override { return QApplication::translate("SampleChart", "Scenario"); }
     ChartKind kind() const override { return ChartKind::Phases; }
     QWidget* widget() override { return m_frame; }
     void setSamples(const std::vector<Sample>& samples) override {
@@ -547,6 +593,9 @@ public:
         clear();
     }
     ChartKind kind() const override { return ChartKind::LiveThroughput; }
+    QColor backgroundColor() const override { return m_frame->chart()->backgroundBrush().color(); }
+    QColor titleColor() const override { return m_frame->chart()->titleBrush().color(); }
+    QString xAxisTitle() const override { return m_frame->xAxisTitle(); }
     QWidget* widget() override { return m_frame; }
     void setSamples(const std::vector<Sample>&) override {}
     void addSample(const Sample&) override {}
@@ -589,6 +638,211 @@ private:
     double m_maxX = 0, m_maxY = 0;
 };
 
+// The latest sweep: its tunable on x, the median elapsed time of each scenario on y, with a band
+// from the fastest to the slowest repetition. Samples outside a sweep are not drawn here.
+class SweepChart final : public SampleChart {
+public:
+    explicit SweepChart(QWidget* parent) : m_frame(new ChartFrame(parent)) {
+        m_frame->chart()->setTitle(chartTitle(ChartKind::Sweep));
+        m_frame->onThemeChanged = [this] { rebuild(); };
+        rebuild();
+    }
+    ChartKind kind() const override { return ChartKind::Sweep; }
+    QWidget* widget() override { return m_frame; }
+    void setSamples(const std::vector<Sample>& samples) override {
+        m_samples.clear();
+        for (const Sample& s : samples) {
+            if (!s.point.empty())
+                m_samples.push_back(s);
+        }
+        rebuild();
+    }
+    void addSample(const Sample& s) override { addSamples({s}); }
+    void addSamples(const std::vector<Sample>& samples) override {
+        bool any = false;
+        for (const Sample& s : samples) {
+            if (!s.point.empty()) {
+                m_samples.push_back(s);
+                any = true;
+            }
+        }
+        if (any)
+            rebuild();
+    }
+    void clear() override { setSamples({}); }
+    void setLogScale(bool on) override {
+        if (on != m_log) {
+            m_log = on;
+            rebuild();
+        }
+    }
+    int pointCount() const override { return m_points; }
+    QString notice() const override { return m_notice; }
+    QStringList seriesNames() const override { return m_names; }
+    QColor backgroundColor() const override { return m_frame->chart()->backgroundBrush().color(); }
+    QColor titleColor() const override { return m_frame->chart()->titleBrush().color(); }
+    QString xAxisTitle() const override { return m_frame->xAxisTitle(); }
+
+private:
+    static QString tr(const char* text) { return QApplication::translate("SampleChart", text); }
+
+    void rebuild() {
+        QChart* chart = m_frame->chart();
+        chart->removeAllSeries();
+        for (QAbstractAxis* axis : chart->axes()) {
+            chart->removeAxis(axis);
+            delete axis;
+        }
+        m_points = 0;
+        m_names.clear();
+        m_notice.clear();
+        // Only the latest sweep run: two sweeps of different tunables share no axis.
+        std::vector<Sample> run;
+        if (!m_samples.empty()) {
+            const std::string& runId = m_samples.back().runId;
+            for (const Sample& s : m_samples) {
+                if (s.runId == runId)
+                    run.push_back(s);
+            }
+        }
+        std::map<std::string, QStringList> distinct;  // tunable -> its values, in order of first appearance
+        for (const Sample& s : run) {
+            for (const auto& [key, value] : s.point) {
+                QStringList& values = distinct[key];
+                if (!values.contains(qs(value)))
+                    values << qs(value);
+            }
+        }
+        std::string xKey;
+        for (const auto& [key, values] : distinct) {
+            if (xKey.empty() || values.size() > distinct[xKey].size())
+                xKey = key;
+        }
+        const std::vector<PointSummary> summaries = summariseSamples(run);
+        // x positions: the values as numbers when they all are, else categories in natural order.
+        QStringList categories;
+        bool numeric = !xKey.empty();
+        for (const PointSummary& p : summaries) {
+            const auto it = p.point.find(xKey);
+            if (it == p.point.end())
+                continue;
+            const QString v = qs(it->second);
+            if (!categories.contains(v))
+                categories << v;
+            bool ok = false;
+            v.toDouble(&ok);
+            numeric = numeric && ok;
+        }
+        // A log x axis when asked, or when the values span two decades or more (a log range).
+        double xLo = std::numeric_limits<double>::max(), xHi = 0;
+        for (const QString& v : categories) {
+            xLo = std::min(xLo, v.toDouble());
+            xHi = std::max(xHi, v.toDouble());
+        }
+        const bool logX = numeric && !categories.isEmpty() && xLo > 0 && (m_log || xHi / xLo >= 100);
+        struct Line {
+            QString name;
+            std::vector<std::array<double, 4>> points;  // x, median, min, max (ms)
+        };
+        std::map<QString, Line> lines;
+        QStringList order;
+        double maxY = 0, minY = std::numeric_limits<double>::max();
+        for (const PointSummary& p : summaries) {
+            const auto it = p.point.find(xKey);
+            if (it == p.point.end() || p.elapsed.count == 0)
+                continue;
+            QString name = p.scenarioTitle.isEmpty() ? p.scenarioId : p.scenarioTitle;
+            for (const auto& [key, value] : p.point) {
+                if (key != xKey)
+                    name += QStringLiteral(", ") + qs(key) + QLatin1Char('=') + qs(value);
+            }
+            if (!lines.count(name))
+                order << name;
+            Line& line = lines[name];
+            line.name = name;
+            const double x = numeric ? qs(it->second).toDouble() : categories.indexOf(qs(it->second));
+            line.points.push_back({x, p.elapsed.median, p.elapsed.min, p.elapsed.max});
+            maxY = std::max(maxY, p.elapsed.max);
+            minY = std::min(minY, p.elapsed.min);
+        }
+        const AxisUnit yu = timeAxisUnit(maxY);
+        QAbstractAxis* xAxis = nullptr;
+        const QString xTitle = xKey.empty() ? tr("Swept tunable") : qs(xKey);
+        if (numeric && !categories.isEmpty()) {
+            double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
+            for (const QString& v : categories) {
+                lo = std::min(lo, v.toDouble());
+                hi = std::max(hi, v.toDouble());
+            }
+            if (logX) {
+                xAxis = makeAxis(true, xTitle, lo / 1.5, hi * 1.5);
+            } else {
+                const double pad = hi > lo ? (hi - lo) * 0.04 : 1;
+                xAxis = makeAxis(false, xTitle, lo >= 0 ? std::max(0.0, lo - pad) : lo - pad, hi + pad);
+            }
+        } else {
+            auto* axis = new QCategoryAxis;
+            axis->setTitleText(xTitle);
+            axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+            for (int i = 0; i < categories.size(); ++i)
+                axis->append(categories[i], i);
+            axis->setRange(-0.5, std::max<double>(0.5, categories.size() - 0.5));
+            xAxis = axis;
+        }
+        const bool logY = m_log && minY > 0 && minY != std::numeric_limits<double>::max();
+        QAbstractAxis* yAxis =
+            makeAxis(logY, tr("Median elapsed time (%1)").arg(yu.name), logY ? minY / yu.divisor / 1.5 : 0,
+                     std::max(maxY / yu.divisor * 1.1, logY ? minY / yu.divisor * 4 : 1e-3));
+        chart->addAxis(xAxis, Qt::AlignBottom);
+        chart->addAxis(yAxis, Qt::AlignLeft);
+        for (const QString& name : order) {
+            Line& line = lines[name];
+            std::sort(line.points.begin(), line.points.end());
+            auto* median = new QLineSeries;
+            median->setName(name);
+            auto* upper = new QLineSeries;
+            auto* lower = new QLineSeries;
+            for (const auto& [x, med, lo, hi] : line.points) {
+                median->append(x, med / yu.divisor);
+                upper->append(x, hi / yu.divisor);
+                lower->append(x, lo / yu.divisor);
+            }
+            chart->addSeries(median);
+            median->setPointsVisible(true);
+            median->setMarkerSize(7);
+            median->attachAxis(xAxis);
+            median->attachAxis(yAxis);
+            // The min-max band in the line's colour, faint, behind it and out of the legend.
+            auto* band = new QAreaSeries(upper, lower);
+            band->setName(name + tr(" min-max"));
+            QColor fill = median->color();
+            fill.setAlpha(50);
+            band->setBrush(fill);
+            band->setPen(Qt::NoPen);
+            chart->addSeries(band);
+            band->attachAxis(xAxis);
+            band->attachAxis(yAxis);
+            for (QLegendMarker* marker : chart->legend()->markers(band))
+                marker->setVisible(false);
+            m_points += static_cast<int>(median->count());
+            m_names << name;
+        }
+        if (m_samples.empty()) {
+            m_notice = tr("No sweep run yet: define a sweep (Sweep tab) and press Run sweep.");
+        } else if (m_points == 0) {
+            m_notice = tr("The latest sweep has no complete sample yet.");
+        }
+        m_frame->showNotice(m_notice);
+    }
+
+    ChartFrame* m_frame;
+    std::vector<Sample> m_samples;
+    QStringList m_names;
+    QString m_notice;
+    int m_points = 0;
+    bool m_log = false;
+};
+
 }  // namespace
 
 QString chartTitle(ChartKind kind) {
@@ -599,6 +853,8 @@ QString chartTitle(ChartKind kind) {
             return QApplication::translate("SampleChart", "Elapsed time vs round trips");
         case ChartKind::Phases:
             return QApplication::translate("SampleChart", "Time by phase, per scenario");
+        case ChartKind::Sweep:
+            return QApplication::translate("SampleChart", "Sweep: median time per point");
         case ChartKind::LiveThroughput:
             break;
     }
@@ -612,6 +868,8 @@ std::unique_ptr<SampleChart> makeChart(ChartKind kind, QWidget* parent) {
             return std::make_unique<ScatterChart>(kind, parent);
         case ChartKind::Phases:
             return std::make_unique<PhaseChart>(parent);
+        case ChartKind::Sweep:
+            return std::make_unique<SweepChart>(parent);
         case ChartKind::LiveThroughput:
             break;
     }

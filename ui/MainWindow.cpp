@@ -7,6 +7,8 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -18,8 +20,10 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QRandomGenerator>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -41,17 +45,37 @@
 #include "model/ProjectFile.h"
 #include "model/SampleJson.h"
 #include "ui/ConnectionDialog.h"
+#include "ui/HistoryPanel.h"
+#include "ui/LinkPanel.h"
 #include "ui/ParameterPanel.h"
 #include "ui/ResultsModel.h"
 #include "ui/SqlEditor.h"
+#include "ui/SweepEditor.h"
 #include "ui/Units.h"
 
 namespace blobbench {
 namespace {
 
 constexpr int kMaxRecent = 8;
+constexpr int kMaxRecentFiles = 8;
 constexpr std::array kChartKinds = {ChartKind::TimeVsBytes, ChartKind::TimeVsRoundTrips, ChartKind::Phases,
-                                    ChartKind::LiveThroughput};
+                                    ChartKind::LiveThroughput, ChartKind::Sweep};
+
+bool isProjectFile(const QString& path) {
+    return path.endsWith(QLatin1String(".blobbench.json"), Qt::CaseInsensitive) ||
+           path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
+}
+
+// The local project file of a drag, or empty.
+QString droppedProject(const QMimeData* mime) {
+    if (mime == nullptr || !mime->hasUrls())
+        return {};
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile() && isProjectFile(url.toLocalFile()))
+            return url.toLocalFile();
+    }
+    return {};
+}
 
 QString uniqueScenarioId(const Project& project, const QString& base) {
     QString id = base;
@@ -123,17 +147,37 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    auto* scrolled = new QWidget;
+    auto* scrolledLayout = new QVBoxLayout(scrolled);
+    scrolledLayout->setContentsMargins(0, 0, 0, 0);
     m_parameters = new ParameterPanel;
-    scroll->setWidget(m_parameters);
-    parameterLayout->addWidget(scroll);
-    m_topSplitter->addWidget(parameterBox);
+    scrolledLayout->addWidget(m_parameters);
+    scrolledLayout->addStretch(1);
+    scroll->setWidget(scrolled);
+    parameterLayout->addWidget(scroll, 1);
+    // Below the tunables, never scrolled away: the link matters as much as any of them.
+    m_link = new LinkPanel;
+    parameterLayout->addWidget(m_link);
+    m_sideTabs = new QTabWidget;
+    m_sideTabs->setObjectName(QStringLiteral("sideTabs"));
+    m_sideTabs->setDocumentMode(true);
+    m_sideTabs->addTab(parameterBox, tr("Parameters"));
+    m_sweepEditor = new SweepEditor(m_document);
+    m_sideTabs->addTab(m_sweepEditor, tr("Sweep"));
+    m_topSplitter->addWidget(m_sideTabs);
     m_topSplitter->setStretchFactor(0, 2);
     m_topSplitter->setStretchFactor(1, 5);
     m_topSplitter->setStretchFactor(2, 3);
     m_topSplitter->setSizes({260, 500, 540});
 
     m_bottomSplitter = new QSplitter(Qt::Horizontal);
-    m_bottomSplitter->addWidget(buildResultsPanel());
+    m_bottomTabs = new QTabWidget;
+    m_bottomTabs->setObjectName(QStringLiteral("bottomTabs"));
+    m_bottomTabs->setDocumentMode(true);
+    m_bottomTabs->addTab(buildResultsPanel(), tr("Results"));
+    m_history = new HistoryPanel(m_document);
+    m_bottomTabs->addTab(m_history, tr("History"));
+    m_bottomSplitter->addWidget(m_bottomTabs);
     m_log = new QPlainTextEdit;
     m_log->setObjectName(QStringLiteral("log"));
     m_log->setReadOnly(true);
@@ -185,6 +229,8 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_bottomSplitter->restoreState(settings.value(QStringLiteral("window/bottomSplitter")).toByteArray());
     m_chartTabs->setCurrentIndex(settings.value(QStringLiteral("window/chartTab"), 0).toInt());
     refreshRecentMenu();
+    refreshRecentFilesMenu();
+    setAcceptDrops(true);
     if (m_scenarioList->count() > 0) {
         m_scenarioList->setCurrentRow(0);
     }
@@ -284,6 +330,8 @@ void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New project"), QKeySequence::New, this, &MainWindow::newProject);
     file->addAction(tr("&Open project…"), QKeySequence::Open, this, &MainWindow::openProject);
+    m_recentFilesMenu = file->addMenu(tr("Open &recent"));
+    m_recentFilesMenu->setObjectName(QStringLiteral("recentProjects"));
     file->addAction(tr("&Save project"), QKeySequence::Save, this, &MainWindow::saveProject);
     file->addAction(tr("Save project &as…"), QKeySequence::SaveAs, this, &MainWindow::saveProjectAs);
     file->addSeparator();
@@ -327,6 +375,7 @@ void MainWindow::buildMenus() {
     run->addAction(m_runAction);
     run->addAction(m_runAllAction);
     run->addAction(m_stopAction);
+    run->addAction(tr("Run s&weep"), this, [this] { runSweep(m_sweepEditor->currentSweep()); });
     run->addSeparator();
     run->addAction(m_testAction);
 
@@ -338,6 +387,9 @@ void MainWindow::buildMenus() {
     for (int i = 0; i < m_chartTabs->count(); ++i) {
         view->addAction(m_chartTabs->tabText(i), this, [this, i] { m_chartTabs->setCurrentIndex(i); });
     }
+    view->addSeparator();
+    view->addAction(tr("S&weep editor"), this, &MainWindow::showSweepEditor);
+    view->addAction(tr("&History"), this, &MainWindow::showHistory);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About BlobBench"), this, [this] {
@@ -451,7 +503,8 @@ QWidget* MainWindow::buildChartsPanel() {
     m_chartTabs = new QTabWidget;
     m_chartTabs->setObjectName(QStringLiteral("charts"));
     m_chartTabs->setDocumentMode(true);
-    const QStringList names = {tr("Time vs bytes"), tr("Time vs round trips"), tr("Phases"), tr("Live throughput")};
+    const QStringList names = {tr("Time vs bytes"), tr("Time vs round trips"), tr("Phases"), tr("Live throughput"),
+                               tr("Sweep")};
     for (std::size_t i = 0; i < kChartKinds.size(); ++i) {
         m_charts[i] = makeChart(kChartKinds[i], m_chartTabs);
         m_chartTabs->addTab(m_charts[i]->widget(), names[static_cast<int>(i)]);
@@ -540,8 +593,18 @@ void MainWindow::connectDocument() {
         refreshTemplates();
         reloadResults();
     });
-    connect(m_document, &ProjectDocument::connectionsChanged, this, &MainWindow::refreshConnections);
+    connect(m_document, &ProjectDocument::connectionsChanged, this, [this] {
+        refreshConnections();
+        if (m_applyingLink)
+            return;  // the link group's own edit: it already shows it
+        const Driver* driver = currentDriver();
+        m_link->setProfile(m_document->project().current(), driver != nullptr && driver->networked(),
+                           tr("%1 is embedded: there is no wire to tap or shape")
+                               .arg(driver != nullptr ? qs(driver->displayName()) : tr("This engine")));
+    });
     connect(m_document, &ProjectDocument::currentConnectionChanged, this, [this] {
+        if (m_applyingLink)
+            return;  // same engine, same tunables, same session: only the link changed
         refreshConnections();
         refreshParameters();
         refreshTemplates();
@@ -552,6 +615,10 @@ void MainWindow::connectDocument() {
     connect(m_document, &ProjectDocument::sampleAppended, this,
             [this](const QString&, const Sample& sample) { addSampleToViews(sample); });
     connect(m_document, &ProjectDocument::dirtyChanged, this, [this](bool) { updateTitle(); });
+    connect(m_link, &LinkPanel::changed, this, &MainWindow::applyLinkEdit);
+    connect(m_sweepEditor, &SweepEditor::runRequested, this, &MainWindow::runSweep);
+    connect(m_history, &HistoryPanel::compareRequested, this,
+            [this](int base, int candidate) { compareRuns(base, candidate); });
     connect(m_parameters, &ParameterPanel::valueChanged, this, [this](const QString& id, const QString& value) {
         if (const ConnectionProfile* profile = m_document->project().current()) {
             m_document->setParameter(profile->engine, id, value);
@@ -587,6 +654,11 @@ const Driver* MainWindow::currentDriver() const {
 void MainWindow::refreshParameters() {
     m_appliedEffects.clear();
     const Driver* driver = currentDriver();
+    m_link->setProfile(m_document->project().current(), driver != nullptr && driver->networked(),
+                       driver != nullptr
+                           ? tr("%1 is embedded: there is no wire to tap or shape").arg(qs(driver->displayName()))
+                           : tr("Unknown engine"));
+    m_sweepEditor->setSpecs(driver != nullptr ? driver->parameters() : std::vector<ParameterSpec>{});
     if (driver == nullptr) {
         m_parameters->setSpecs({}, {});
         m_parametersTitle->setText(tr("<b>Parameters</b> (no engine)"));
@@ -878,8 +950,10 @@ void MainWindow::testConnection() {
 
 void MainWindow::onSessionInfo(const SessionInfo& info, const QString& detail) {
     const QString summary = sessionSummary(info);
-    m_connectionInfo->setText(summary);
-    m_connectionInfo->setToolTip(detail);
+    // A long session summary is elided (the whole text is in the tooltip) rather than pushing Run
+    // and Stop into the toolbar's overflow menu.
+    m_connectionInfo->setText(m_connectionInfo->fontMetrics().elidedText(summary, Qt::ElideRight, 440));
+    m_connectionInfo->setToolTip(detail.isEmpty() ? summary : summary + QLatin1Char('\n') + detail);
     log(summary + (detail.isEmpty() ? QString() : QStringLiteral("; ") + detail));
     applyEffects(info.effects);
     for (const ParameterEffect& e : info.effects) {
@@ -964,10 +1038,16 @@ void MainWindow::connectController() {
                         .arg(title)
                         .arg(repetition < 0 ? tr("warm-up") : QString::number(repetition + 1), sql.simplified()));
             });
+    connect(m_controller, &RunController::pointStarted, this, [this](const QString& label, int ordinal, int count) {
+        log(tr("Sweep point %1 / %2: %3").arg(ordinal + 1).arg(count).arg(label));
+    });
     connect(m_controller, &RunController::progressed, this, &MainWindow::onProgress);
     connect(m_controller, &RunController::sampleReady, this,
             [this](const QString& runId, const Sample& sample) { m_document->appendSample(runId, sample); });
     connect(m_controller, &RunController::finished, this, [this](bool ok, bool cancelled, const QString& error) {
+        m_document->finishRun(m_currentRunId, ok          ? QStringLiteral("complete")
+                                              : cancelled ? QStringLiteral("cancelled")
+                                                          : QStringLiteral("failed: ") + error);
         setRunning(false);
         if (ok) {
             m_progress->setValue(1000);
@@ -984,6 +1064,7 @@ void MainWindow::connectController() {
         emit runFinished(ok);
     });
     connect(m_controller, &RunController::stopped, this, [this] {
+        m_document->finishRun(m_currentRunId, QStringLiteral("cancelled"));
         setRunning(false);
         m_progressText->setText(tr("Stopped; results so far are kept"));
         log(tr("Stopped by the user"));
@@ -1024,7 +1105,25 @@ void MainWindow::runAll() {
     startRun(chosen);
 }
 
-void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios) {
+void MainWindow::runSweep(int index) {
+    const auto& sweeps = m_document->project().sweeps;
+    if (index < 0 || index >= static_cast<int>(sweeps.size())) {
+        showError(tr("No sweep: make one in the Sweep tab (New) first."));
+        return;
+    }
+    std::vector<ScenarioDef> chosen;
+    for (const ScenarioDef& s : m_document->project().scenarios) {
+        if (s.enabled)
+            chosen.push_back(s);
+    }
+    if (chosen.empty()) {
+        showError(tr("No scenario is checked: check the ones the sweep should run."));
+        return;
+    }
+    startRun(chosen, index);
+}
+
+void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios, int sweepIndex) {
     if (m_controller->isRunning()) {
         return;
     }
@@ -1054,11 +1153,44 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios) {
     } catch (const Error&) {
         plan.wireTap = false;  // an unknown engine fails at connect, with its own message
     }
-    plan.link = toLinkProfile(profile->link);
+    // The link is emulated when the user asked for the tap; the controls show that state.
+    bool networked = false;
+    try {
+        networked = driverById(plan.connection.engine).networked();
+    } catch (const Error&) {
+    }
+    const LinkSettings link = profile->useWireTap && networked ? profile->link : LinkSettings{};
+    plan.link = toLinkProfile(link);
+    try {
+        plan.link.validate();
+    } catch (const Error& e) {
+        showError(tr("Link emulation: %1").arg(qs(e.what())));
+        return;
+    }
     plan.parameters = m_parameters->values();
     plan.repetitions = m_repetitions->value();
     for (const ScenarioDef& s : scenarios) {
         plan.scenarios.push_back(s.toScenario());
+    }
+    RunRecord record;
+    if (sweepIndex >= 0) {
+        const SweepDef& def = m_document->project().sweeps[static_cast<std::size_t>(sweepIndex)];
+        SweepSpec sweep = def.toSpec();
+        if (sweep.randomOrder && sweep.seed == 0) {
+            // 53 bits, never 0: the seed kept in the run replays the same order (as the CLI does)
+            sweep.seed = (QRandomGenerator::global()->generate64() & ((1ULL << 53) - 1)) | 1;
+        }
+        try {
+            const Driver& driver = driverById(plan.connection.engine);
+            request.points = validatedPoints(sweep, driver.parameters());
+        } catch (const Error& e) {
+            showError(tr("Cannot run the sweep: %1").arg(qs(e.what())));
+            return;
+        }
+        plan.repetitions = def.repetitions;
+        plan.warmups = def.warmups;
+        record.sweepName = def.name;
+        record.orderSeed = sweep.randomOrder ? sweep.seed : 0;
     }
     const QString defaultTarget = QStringLiteral("sqlite:") + m_defaultDatasetPath;
     if (profile->engine == QLatin1String("sqlite") && profile->target == defaultTarget) {
@@ -1066,13 +1198,14 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios) {
         request.prepareRows = m_defaultDatasetRows;
     }
 
-    RunRecord record;
     record.runId = qs(plan.runId);
     record.startedAt = qs(isoNow());
     record.machine = QSysInfo::machineHostName();
     record.connectionName = profile->name;
-    record.link = profile->link;
+    record.link = link;  // what the run was measured over, not what the controls may say later
+    record.toolVersion = QStringLiteral(BLOBBENCH_VERSION);
     m_document->beginRun(record);
+    m_currentRunId = record.runId;
 
     m_runEngine = profile->engine;
     m_lastThroughputAt = 0;
@@ -1084,6 +1217,13 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios) {
     log(tr("Run %1 on %2: %n scenario(s) × %3", nullptr, static_cast<int>(scenarios.size()))
             .arg(record.runId, qs(plan.connection.label()))
             .arg(plan.repetitions));
+    if (plan.wireTap) {
+        log(tr("Link: %1").arg(linkText(link)));
+    }
+    if (!request.points.empty()) {
+        log(tr("Sweep “%1”: %n point(s)", nullptr, static_cast<int>(request.points.size())).arg(record.sweepName));
+        showChart(ChartKind::Sweep);
+    }
     setRunning(true);
     m_controller->start(std::move(request));
 }
@@ -1105,6 +1245,20 @@ void MainWindow::setRunning(bool running) {
     m_testAction->setEnabled(!running);  // it would wait behind the run on the worker thread
     m_connections->setEnabled(!running);
     m_parameters->setEnabled(!running);
+    m_link->setEnabled(!running);
+    m_sweepEditor->setRunEnabled(!running);
+}
+
+void MainWindow::applyLinkEdit(bool useWireTap, const LinkSettings& link) {
+    const ConnectionProfile* current = m_document->project().current();
+    if (current == nullptr)
+        return;
+    ConnectionProfile profile = *current;
+    profile.useWireTap = useWireTap;
+    profile.link = link;
+    m_applyingLink = true;
+    m_document->setConnection(m_document->project().currentConnection, profile);
+    m_applyingLink = false;
 }
 
 void MainWindow::onProgress(const RunProgress& p) {
@@ -1147,6 +1301,31 @@ void MainWindow::setRepetitions(int repetitions) {
 void MainWindow::setDefaultDataset(const QString& path, quint64 rows) {
     m_defaultDatasetPath = path;
     m_defaultDatasetRows = rows;
+}
+
+void MainWindow::showSweepEditor() {
+    m_sideTabs->setCurrentWidget(m_sweepEditor);
+}
+
+void MainWindow::showHistory() {
+    m_bottomTabs->setCurrentWidget(m_history);
+}
+
+CompareDialog* MainWindow::compareRuns(int baseIndex, int candidateIndex) {
+    const auto& history = m_document->project().history;
+    const int n = static_cast<int>(history.size());
+    if (baseIndex < 0 || candidateIndex < 0 || baseIndex >= n || candidateIndex >= n || baseIndex == candidateIndex) {
+        showError(tr("Compare needs two different runs of the history."));
+        return nullptr;
+    }
+    delete m_compareDialog;
+    m_compareDialog = new CompareDialog(history[static_cast<std::size_t>(baseIndex)],
+                                        history[static_cast<std::size_t>(candidateIndex)], this);
+    m_compareDialog->show();
+    log(tr("Compared %1 (base) with %2: %n row(s)", nullptr, static_cast<int>(m_compareDialog->rows().size()))
+            .arg(history[static_cast<std::size_t>(baseIndex)].runId,
+                 history[static_cast<std::size_t>(candidateIndex)].runId));
+    return m_compareDialog;
 }
 
 void MainWindow::showChart(ChartKind kind) {
@@ -1233,6 +1412,7 @@ bool MainWindow::openProjectFile(const QString& path) {
         return false;
     }
     QSettings().setValue(QStringLiteral("files/lastProjectDir"), QFileInfo(path).absolutePath());
+    rememberRecentFile(path);
     log(tr("Opened %1").arg(path));
     updateTitle();
     return true;
@@ -1249,9 +1429,90 @@ bool MainWindow::saveProjectTo(const QString& path) {
     m_document->setFilePath(path);
     m_document->markClean();
     QSettings().setValue(QStringLiteral("files/lastProjectDir"), QFileInfo(path).absolutePath());
+    rememberRecentFile(path);
     log(tr("Saved %1").arg(path));
     updateTitle();
     return true;
+}
+
+QStringList MainWindow::recentProjects() const {
+    return QSettings().value(QStringLiteral("recentProjects")).toStringList();
+}
+
+void MainWindow::rememberRecentFile(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList recent = recentProjects();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecentFiles)
+        recent.removeLast();
+    QSettings().setValue(QStringLiteral("recentProjects"), recent);
+    refreshRecentFilesMenu();
+}
+
+void MainWindow::refreshRecentFilesMenu() {
+    m_recentFilesMenu->clear();
+    const QStringList recent = recentProjects();
+    if (recent.isEmpty()) {
+        m_recentFilesMenu->addAction(tr("(none yet)"))->setEnabled(false);
+        return;
+    }
+    for (int i = 0; i < recent.size(); ++i) {
+        const QString path = recent[i];
+        QAction* action =
+            m_recentFilesMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this,
+                                         [this, path] { openRecentProject(path); });
+        action->setToolTip(path);
+        action->setData(path);
+    }
+    m_recentFilesMenu->addSeparator();
+    m_recentFilesMenu->addAction(tr("Clear the list"), this, [this] {
+        QSettings().remove(QStringLiteral("recentProjects"));
+        refreshRecentFilesMenu();
+    });
+}
+
+bool MainWindow::openRecentProject(const QString& path) {
+    if (!QFileInfo::exists(path)) {
+        QStringList recent = recentProjects();
+        recent.removeAll(path);
+        QSettings().setValue(QStringLiteral("recentProjects"), recent);
+        refreshRecentFilesMenu();
+        showError(tr("%1 no longer exists: removed from the recent files.").arg(path));
+        return false;
+    }
+    if (isRunning() || !maybeKeepChanges())
+        return false;
+    return openProjectFile(path);
+}
+
+bool MainWindow::openDroppedFile(const QString& path) {
+    if (isRunning()) {
+        showError(tr("A run is in progress: stop it before opening %1.").arg(QFileInfo(path).fileName()));
+        return false;
+    }
+    if (!maybeKeepChanges())
+        return false;
+    return openProjectFile(path);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!droppedProject(event->mimeData()).isEmpty()) {
+        event->acceptProposedAction();
+        return;
+    }
+    QMainWindow::dragEnterEvent(event);
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QString path = droppedProject(event->mimeData());
+    if (path.isEmpty()) {
+        QMainWindow::dropEvent(event);
+        return;
+    }
+    event->acceptProposedAction();
+    // After the drop returns: a modal question inside the drag's event would hold the source.
+    QTimer::singleShot(0, this, [this, path] { openDroppedFile(path); });
 }
 
 void MainWindow::saveProject() {

@@ -15,6 +15,8 @@
 
 class QAction;
 class QCheckBox;
+class QDragEnterEvent;
+class QDropEvent;
 class QComboBox;
 class QLabel;
 class QListWidget;
@@ -30,9 +32,13 @@ class QTimer;
 
 namespace blobbench {
 
+class CompareDialog;
+class HistoryPanel;
+class LinkPanel;
 class ParameterPanel;
 class ResultsModel;
 class SqlEditor;
+class SweepEditor;
 
 // The workbench. Reads and changes the project only through its ProjectDocument (the single
 // source of truth); runs go to the RunController's worker thread; views follow the document's
@@ -47,6 +53,10 @@ public:
     ProjectDocument* document() const { return m_document; }
     RunController* controller() const { return m_controller; }
     ParameterPanel* parameterPanel() const { return m_parameters; }
+    LinkPanel* linkPanel() const { return m_link; }
+    SweepEditor* sweepEditor() const { return m_sweepEditor; }
+    HistoryPanel* historyPanel() const { return m_history; }
+    SqlEditor* setupEditor() const { return m_setupEditor; }
     ResultsModel* resultsModel() const { return m_results; }
     QSortFilterProxyModel* resultsProxy() const { return m_resultsProxy; }
     QTableView* resultsView() const { return m_table; }
@@ -63,12 +73,19 @@ public:
     // hidden ones when they are shown).
     void flushCharts();
     void showChart(ChartKind kind);
+    // Shows the Sweep tab of the right-hand column, or the History tab under the charts.
+    void showSweepEditor();
+    void showHistory();
+    // The project files of File > Open recent, newest first (QSettings, at most 8).
+    QStringList recentProjects() const;
     // Where the default SQLite data set lives and how many rows it gets when it is prepared.
     void setDefaultDataset(const QString& path, quint64 rows);
 
 public slots:
     void runCurrent();
     void runAll();
+    // Runs the checked scenarios at every point of the project's sweep `index` (engine/run/Sweep.h).
+    void runSweep(int index);
     void stop();
     void testConnection();
     void newConnection();
@@ -89,6 +106,12 @@ public slots:
     void saveProjectAs();
     bool openProjectFile(const QString& path);  // false, with the reason shown, when it cannot be loaded
     bool saveProjectTo(const QString& path);
+    // File > Open recent: a file that no longer exists is removed from the list, with a message.
+    bool openRecentProject(const QString& path);
+    // Opens a project file dropped on the window (after the unsaved-changes question).
+    bool openDroppedFile(const QString& path);
+    // History > Compare: base vs candidate (history indexes), in a dialog the window keeps open.
+    CompareDialog* compareRuns(int baseIndex, int candidateIndex);
     // Tests and scripted runs close the window without the unsaved-changes question.
     void setSuppressUnsavedPrompt(bool suppress) { m_suppressUnsavedPrompt = suppress; }
 
@@ -103,6 +126,8 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildActions();
@@ -126,7 +151,10 @@ private:
     void flushChart(std::size_t index);
     void applyEffects(const std::vector<ParameterEffect>& effects);
 
-    void startRun(const std::vector<ScenarioDef>& scenarios);
+    void startRun(const std::vector<ScenarioDef>& scenarios, int sweepIndex = -1);
+    void applyLinkEdit(bool useWireTap, const LinkSettings& link);
+    void rememberRecentFile(const QString& path);
+    void refreshRecentFilesMenu();
     void setRunning(bool running);
     void onProgress(const RunProgress& progress);
     void onSessionInfo(const SessionInfo& info, const QString& detail);
@@ -159,8 +187,8 @@ private:
     ParameterPanel* m_parameters = nullptr;
     QLabel* m_parametersTitle = nullptr;
     QTabWidget* m_chartTabs = nullptr;
-    std::array<std::unique_ptr<SampleChart>, 4> m_charts;
-    std::array<std::vector<Sample>, 4> m_pendingSamples;  // per chart, not drawn yet
+    std::array<std::unique_ptr<SampleChart>, 5> m_charts;
+    std::array<std::vector<Sample>, 5> m_pendingSamples;  // per chart, not drawn yet
     std::vector<QPointF> m_pendingThroughput;             // seconds, MB/s
     QTimer* m_chartFlush = nullptr;                       // draws pending samples and log lines every 100 ms
     QStringList m_pendingLog;
@@ -176,6 +204,13 @@ private:
     QSplitter* m_bottomSplitter = nullptr;
     QMenu* m_templatesMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_recentFilesMenu = nullptr;
+    LinkPanel* m_link = nullptr;
+    SweepEditor* m_sweepEditor = nullptr;
+    HistoryPanel* m_history = nullptr;
+    QTabWidget* m_sideTabs = nullptr;
+    QTabWidget* m_bottomTabs = nullptr;
+    CompareDialog* m_compareDialog = nullptr;
 
     QAction* m_runAction = nullptr;
     QAction* m_runAllAction = nullptr;
@@ -187,10 +222,12 @@ private:
     QString m_defaultDatasetPath;
     quint64 m_defaultDatasetRows = 10000;
     QString m_runEngine;
+    QString m_currentRunId;  // the history record the current run appends to
     double m_lastThroughputAt = 0;
     std::uint64_t m_lastThroughputBytes = 0;
     int m_runCounter = 0;
     bool m_loadingScenario = false;
+    bool m_applyingLink = false;  // a link group edit on its way through the document
     bool m_refreshingList = false;
     bool m_suppressUnsavedPrompt = false;
 };

@@ -14,7 +14,7 @@ using Clock = std::chrono::steady_clock;
 
 // Forwards the Runner's callbacks (on the worker thread) as queued signals. Progress is thinned
 // to one event per 40 ms: a 10,000-row fetch would otherwise flood the UI thread's event queue.
-class ForwardingObserver final : public RunObserver {
+class ForwardingObserver final : public SweepObserver {
 public:
     ForwardingObserver(RunWorker& worker, quint64 runId, int executions)
         : m_worker(worker), m_runId(runId), m_start(Clock::now()) {
@@ -23,6 +23,11 @@ public:
     }
 
     void connected(const SessionInfo& info) override { emit m_worker.connected(m_runId, info); }
+
+    void pointStarted(const SweepPoint& point, std::size_t ordinal, std::size_t count) override {
+        emit m_worker.pointStarted(m_runId, QString::fromStdString(point.label()), static_cast<int>(ordinal),
+                                   static_cast<int>(count));
+    }
 
     void scenarioStarted(const Scenario& scenario, int repetition) override {
         m_doneRows += m_progress.rows;
@@ -132,8 +137,11 @@ void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_
             return;
         }
         const int perScenario = std::max(1, request.plan.repetitions) + std::max(0, request.plan.warmups);
-        ForwardingObserver observer(*this, runId, static_cast<int>(request.plan.scenarios.size()) * perScenario);
-        const RunOutcome outcome = runner->run(request.plan, observer);
+        const int points = std::max<int>(1, static_cast<int>(request.points.size()));
+        ForwardingObserver observer(*this, runId,
+                                    static_cast<int>(request.plan.scenarios.size()) * perScenario * points);
+        const RunOutcome outcome = request.points.empty() ? runner->run(request.plan, observer)
+                                                          : runSweep(*runner, request.plan, request.points, observer);
         const bool cancelled = !outcome.ok && outcome.errorKind == ErrorKind::Cancelled;
         emit finished(runId, outcome.ok, cancelled, QString::fromStdString(outcome.error));
     } catch (const Error& e) {
@@ -196,6 +204,11 @@ RunController::RunController(QObject* parent) : QObject(parent), m_worker(new Ru
             [this, current](quint64 id, const QString& title, int repetition, const QString& sql) {
                 if (current(id))
                     emit scenarioStarted(title, repetition, sql);
+            });
+    connect(m_worker, &RunWorker::pointStarted, this,
+            [this, current](quint64 id, const QString& label, int ordinal, int count) {
+                if (current(id))
+                    emit pointStarted(label, ordinal, count);
             });
     connect(m_worker, &RunWorker::progressed, this, [this, current](quint64 id, const RunProgress& progress) {
         if (current(id))

@@ -9,6 +9,7 @@
 #include "engine/core/CancelToken.h"
 #include "engine/drivers/Driver.h"
 #include "engine/run/Runner.h"
+#include "engine/run/Sweep.h"
 #include "model/Project.h"
 
 namespace blobbench {
@@ -19,6 +20,8 @@ struct RunRequest {
     RunPlan plan;
     QString prepareDatasetAt;  // a file path; empty: never prepare
     std::uint64_t prepareRows = 10000;
+    // A sweep: the plan runs once per point (engine/run/Sweep.h). Empty: one plain run.
+    std::vector<SweepPoint> points;
 };
 
 // Progress of a run as plain values: totals over the whole run, not only the current statement.
@@ -49,6 +52,7 @@ signals:
     void prepared(quint64 runId, const QString& message);
     void connected(quint64 runId, const blobbench::SessionInfo& info);
     void scenarioStarted(quint64 runId, const QString& scenarioTitle, int repetition, const QString& sql);
+    void pointStarted(quint64 runId, const QString& label, int ordinal, int count);
     void progressed(quint64 runId, const blobbench::RunProgress& progress);
     void sampleReady(quint64 runId, const blobbench::Sample& sample);
     void finished(quint64 runId, bool ok, bool cancelled, const QString& error);
@@ -80,6 +84,7 @@ signals:
     void prepared(const QString& message);
     void connected(const blobbench::SessionInfo& info);
     void scenarioStarted(const QString& scenarioTitle, int repetition, const QString& sql);
+    void pointStarted(const QString& label, int ordinal, int count);  // ordinal 0-based
     void progressed(const blobbench::RunProgress& progress);
     void sampleReady(const QString& runId, const blobbench::Sample& sample);
     void finished(bool ok, bool cancelled, const QString& error);

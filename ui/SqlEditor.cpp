@@ -27,12 +27,9 @@ constexpr int kInBlockComment = 1;
 }  // namespace
 
 SqlHighlighter::SqlHighlighter(QTextDocument* document) : QSyntaxHighlighter(document) {
-    m_keyword.setForeground(QColor(0x1f, 0x5f, 0xbf));
     m_keyword.setFontWeight(QFont::Bold);
-    m_string.setForeground(QColor(0x2e, 0x8b, 0x3e));
-    m_number.setForeground(QColor(0xb0, 0x5a, 0x00));
-    m_comment.setForeground(QColor(0x80, 0x80, 0x80));
     m_comment.setFontItalic(true);
+    applyColours(false);
 
     QStringList words;
     for (const char* word : kKeywords) {
@@ -44,6 +41,22 @@ SqlHighlighter::SqlHighlighter(QTextDocument* document) : QSyntaxHighlighter(doc
     m_rules.push_back({QRegularExpression(QStringLiteral("\\b\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?\\b")), Token::Number});
     // Strings after keywords and numbers, so they win inside quotes; comments come after all.
     m_rules.push_back({QRegularExpression(QStringLiteral("'(?:[^']|'')*'?")), Token::String});
+}
+
+void SqlHighlighter::applyColours(bool dark) {
+    // Light: saturated on white. Dark: lighter tints that keep their contrast on a dark base.
+    m_dark = dark;
+    m_keyword.setForeground(dark ? QColor(0x6c, 0xa8, 0xff) : QColor(0x1f, 0x5f, 0xbf));
+    m_string.setForeground(dark ? QColor(0x7e, 0xc9, 0x7a) : QColor(0x2e, 0x8b, 0x3e));
+    m_number.setForeground(dark ? QColor(0xf0, 0xa4, 0x5a) : QColor(0xb0, 0x5a, 0x00));
+    m_comment.setForeground(dark ? QColor(0x9a, 0x9a, 0x9a) : QColor(0x80, 0x80, 0x80));
+}
+
+void SqlHighlighter::setDark(bool dark) {
+    if (dark != m_dark) {
+        applyColours(dark);
+        rehighlight();
+    }
 }
 
 QTextCharFormat SqlHighlighter::formatOf(Token token) const {
@@ -119,6 +132,15 @@ SqlEditor::SqlEditor(QWidget* parent)
     connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { setViewportMargins(gutterWidth(), 0, 0, 0); });
     connect(this, &QPlainTextEdit::updateRequest, this, &SqlEditor::updateGutter);
     setViewportMargins(gutterWidth(), 0, 0, 0);
+    m_highlighter->setDark(palette().color(QPalette::Base).lightness() < 128);
+}
+
+void SqlEditor::changeEvent(QEvent* event) {
+    QPlainTextEdit::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
+        m_highlighter->setDark(palette().color(QPalette::Base).lightness() < 128);
+        m_gutter->update();
+    }
 }
 
 int SqlEditor::gutterWidth() const {

@@ -17,6 +17,9 @@ public:
 
     enum class Token { Keyword, String, Number, Comment };
     QTextCharFormat formatOf(Token token) const;
+    // Colours for a dark or a light base; rehighlights when that changes.
+    void setDark(bool dark);
+    bool isDark() const { return m_dark; }
 
 protected:
     void highlightBlock(const QString& text) override;
@@ -26,7 +29,9 @@ private:
         QRegularExpression pattern;
         Token token;
     };
+    void applyColours(bool dark);
     std::vector<Rule> m_rules;
+    bool m_dark = false;
     QTextCharFormat m_keyword;
     QTextCharFormat m_string;
     QTextCharFormat m_number;
@@ -45,6 +50,7 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;  // palette changes: the colours follow
 
 private:
     void updateGutter(const QRect& rect, int dy);

@@ -3,10 +3,56 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QPainter>
+#include <QStyleFactory>
 #include <QTimer>
 #include <cstdio>
+#include <memory>
 
+#include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/SweepEditor.h"
+
+namespace {
+
+// A dark palette (Fusion's roles), to show and screenshot the window as dark-mode users see it.
+QPalette darkPalette() {
+    QPalette p;
+    const QColor window(0x2b, 0x2b, 0x2b), base(0x1e, 0x1e, 0x1e), text(0xe0, 0xe0, 0xe0);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
+    p.setColor(QPalette::ToolTipBase, window);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::Highlight, QColor(0x2f, 0x65, 0xca));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x70, 0x70, 0x70));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x70, 0x70, 0x70));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x70, 0x70, 0x70));
+    return p;
+}
+
+// The window with its open dialog drawn over it, centred, as the user sees them.
+QImage grabWithDialog(QWidget* window, QWidget* dialog) {
+    QImage image = window->grab().toImage();
+    if (dialog != nullptr) {
+        const QPixmap over = dialog->grab();
+        QPainter painter(&image);
+        const QPoint at((image.width() - over.width()) / 2, (image.height() - over.height()) / 2);
+        painter.fillRect(QRect(at + QPoint(4, 4), over.size()), QColor(0, 0, 0, 60));  // a shadow
+        painter.drawPixmap(at, over);
+        painter.setPen(QColor(0x60, 0x60, 0x60));
+        painter.drawRect(QRect(at, over.size()).adjusted(0, 0, -1, -1));
+    }
+    return image;
+}
+
+}  // namespace
 
 int main(int argc, char* argv[]) {
     QElapsedTimer started;
@@ -34,16 +80,44 @@ int main(int argc, char* argv[]) {
                                    QStringLiteral("name"));
     const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Measured executions per scenario."),
                                     QStringLiteral("n"));
-    parser.addOptions({grabIdle, grabRun, size, startup, chart, repeat});
+    const QCommandLineOption grabSweep(
+        QStringLiteral("grab-sweep"),
+        QStringLiteral("Run the sweep named by --sweep (or the first), write the window to "
+                       "<png>, quit."),
+        QStringLiteral("png"));
+    const QCommandLineOption grabCompare(
+        QStringLiteral("grab-compare"),
+        QStringLiteral("Run all twice, compare the two runs, write the window with the comparison to <png>, quit."),
+        QStringLiteral("png"));
+    const QCommandLineOption sweep(QStringLiteral("sweep"), QStringLiteral("The sweep --grab-sweep runs."),
+                                   QStringLiteral("name"));
+    const QCommandLineOption side(QStringLiteral("side"), QStringLiteral("Side tab to show: parameters, sweep."),
+                                  QStringLiteral("tab"));
+    const QCommandLineOption bottom(QStringLiteral("bottom"), QStringLiteral("Bottom tab to show: results, history."),
+                                    QStringLiteral("tab"));
+    const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Start with a dark palette."));
+    parser.addOptions(
+        {grabIdle, grabRun, grabSweep, grabCompare, sweep, size, startup, chart, repeat, side, bottom, dark});
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("A *.blobbench.json project to open."));
     parser.process(app);
 
+    if (parser.isSet(dark)) {
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(darkPalette());
+    }
     blobbench::MainWindow window;
     if (!parser.positionalArguments().isEmpty()) {
         window.openProjectFile(parser.positionalArguments().constFirst());
     }
-    if (parser.isSet(grabRun)) {
+    const bool scripted = parser.isSet(grabRun) || parser.isSet(grabSweep) || parser.isSet(grabCompare);
+    if (scripted) {
         window.setSuppressUnsavedPrompt(true);
+    }
+    if (parser.value(side) == QLatin1String("sweep")) {
+        window.showSweepEditor();
+    }
+    if (parser.value(bottom) == QLatin1String("history")) {
+        window.showHistory();
     }
     if (parser.isSet(size)) {
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
@@ -70,22 +144,59 @@ int main(int argc, char* argv[]) {
             app.quit();
         });
     }
-    if (parser.isSet(grabIdle) || parser.isSet(grabRun)) {
+    if (parser.isSet(grabIdle) || scripted) {
         QTimer::singleShot(300, &app, [&] {
             if (parser.isSet(grabIdle)) {
                 window.grab().save(parser.value(grabIdle));
             }
-            if (!parser.isSet(grabRun)) {
-                app.quit();
-                return;
-            }
-            QObject::connect(&window, &blobbench::MainWindow::runFinished, &app, [&] {
-                QTimer::singleShot(500, &app, [&] {
-                    window.grab().save(parser.value(grabRun));
-                    app.quit();
+            if (parser.isSet(grabRun)) {
+                QObject::connect(&window, &blobbench::MainWindow::runFinished, &app, [&] {
+                    QTimer::singleShot(500, &app, [&] {
+                        window.grab().save(parser.value(grabRun));
+                        app.quit();
+                    });
                 });
-            });
-            window.runAll();
+                window.runAll();
+            } else if (parser.isSet(grabSweep)) {
+                const auto& sweeps = window.document()->project().sweeps;
+                int index = sweeps.empty() ? -1 : 0;
+                for (std::size_t i = 0; i < sweeps.size(); ++i) {
+                    if (sweeps[i].name == parser.value(sweep))
+                        index = static_cast<int>(i);
+                }
+                window.showSweepEditor();
+                window.sweepEditor()->setCurrentSweep(index);
+                QObject::connect(&window, &blobbench::MainWindow::runFinished, &app, [&] {
+                    QTimer::singleShot(500, &app, [&] {
+                        window.grab().save(parser.value(grabSweep));
+                        app.quit();
+                    });
+                });
+                window.runSweep(index);
+                if (!window.isRunning()) {
+                    std::fprintf(stderr, "blobbench: %s\n", qPrintable(window.errorText()));
+                    app.exit(1);
+                }
+            } else if (parser.isSet(grabCompare)) {
+                auto runs = std::make_shared<int>(0);
+                QObject::connect(&window, &blobbench::MainWindow::runFinished, &app, [&, runs] {
+                    if (++*runs < 2) {
+                        QTimer::singleShot(0, &app, [&] { window.runAll(); });
+                        return;
+                    }
+                    const int n = static_cast<int>(window.document()->project().history.size());
+                    window.showHistory();
+                    window.historyPanel()->selectRuns({n - 2, n - 1});
+                    blobbench::CompareDialog* dialog = window.compareRuns(n - 2, n - 1);
+                    QTimer::singleShot(500, &app, [&, dialog] {
+                        grabWithDialog(&window, dialog).save(parser.value(grabCompare));
+                        app.quit();
+                    });
+                });
+                window.runAll();
+            } else {
+                app.quit();
+            }
         });
     }
     return QApplication::exec();

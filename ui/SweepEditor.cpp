@@ -1,0 +1,409 @@
+#include "ui/SweepEditor.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "engine/core/Error.h"
+#include "engine/run/Sweep.h"
+
+namespace blobbench {
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString uniqueSweepName(const Project& project, const QString& base) {
+    QString name = base;
+    for (int n = 2;; ++n) {
+        const bool taken = std::any_of(project.sweeps.begin(), project.sweeps.end(),
+                                       [&](const SweepDef& s) { return s.name == name; });
+        if (!taken)
+            return name;
+        name = base + QLatin1Char(' ') + QString::number(n);
+    }
+}
+
+// "0, 1024,4096" -> {"0", "1024", "4096"}
+QStringList listValues(const QString& text) {
+    QStringList out;
+    for (const QString& v : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (!v.trimmed().isEmpty())
+            out << v.trimmed();
+    }
+    return out;
+}
+
+}  // namespace
+
+SweepEditor::SweepEditor(ProjectDocument* document, QWidget* parent) : QWidget(parent), m_document(document) {
+    setObjectName(QStringLiteral("sweepEditor"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+
+    auto* top = new QHBoxLayout;
+    m_sweeps = new QComboBox;
+    m_sweeps->setObjectName(QStringLiteral("sweeps"));
+    m_sweeps->setEditable(true);
+    m_sweeps->setInsertPolicy(QComboBox::NoInsert);
+    m_sweeps->setToolTip(tr("The project's sweeps; type to rename the current one"));
+    top->addWidget(m_sweeps, 1);
+    auto* add = new QToolButton;
+    add->setText(tr("New"));
+    add->setToolTip(tr("A new sweep of the first tunable"));
+    connect(add, &QToolButton::clicked, this, [this] { newSweep(); });
+    top->addWidget(add);
+    auto* del = new QToolButton;
+    del->setText(tr("Delete"));
+    connect(del, &QToolButton::clicked, this, &SweepEditor::deleteSweep);
+    top->addWidget(del);
+    layout->addLayout(top);
+
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setVerticalSpacing(3);
+    m_parameter = new QComboBox;
+    m_parameter->setObjectName(QStringLiteral("sweepParameter"));
+    form->addRow(tr("Tunable"), m_parameter);
+
+    auto* modes = new QHBoxLayout;
+    m_list = new QRadioButton(tr("List"));
+    m_range = new QRadioButton(tr("Range"));
+    m_list->setChecked(true);
+    modes->addWidget(m_list);
+    modes->addWidget(m_range);
+    modes->addStretch(1);
+    form->addRow(tr("Values"), modes);
+    m_values = new QLineEdit;
+    m_values->setObjectName(QStringLiteral("sweepValues"));
+    m_values->setPlaceholderText(tr("0, 1024, 4096, 65535"));
+    m_values->setToolTip(tr("The values in order, separated by commas"));
+    form->addRow(QString(), m_values);
+
+    m_rangeRow = new QWidget;
+    auto* range = new QHBoxLayout(m_rangeRow);
+    range->setContentsMargins(0, 0, 0, 0);
+    m_from = new QLineEdit;
+    m_from->setPlaceholderText(tr("from"));
+    m_to = new QLineEdit;
+    m_to->setPlaceholderText(tr("to"));
+    m_points = new QSpinBox;
+    m_points->setRange(1, static_cast<int>(kMaxSweepPoints));
+    m_points->setSuffix(tr(" points"));
+    m_points->setValue(5);
+    m_log = new QCheckBox(tr("log"));
+    m_log->setToolTip(tr("Values in a constant ratio (needs from > 0) instead of evenly spaced"));
+    range->addWidget(m_from, 1);
+    range->addWidget(new QLabel(QStringLiteral("…")));
+    range->addWidget(m_to, 1);
+    range->addWidget(m_points);
+    range->addWidget(m_log);
+    form->addRow(QString(), m_rangeRow);
+
+    auto* reps = new QHBoxLayout;
+    m_repetitions = new QSpinBox;
+    m_repetitions->setRange(1, 100000);
+    m_repetitions->setToolTip(tr("Measured executions per scenario and point"));
+    m_warmups = new QSpinBox;
+    m_warmups->setRange(0, 1000);
+    m_warmups->setToolTip(tr("Unmeasured executions before the measured ones, per point"));
+    m_random = new QCheckBox(tr("random order"));
+    m_random->setToolTip(tr("Run the points in a shuffled order (against drift); the seed is kept in the run"));
+    reps->addWidget(m_repetitions);
+    reps->addWidget(new QLabel(tr("warm-up")));
+    reps->addWidget(m_warmups);
+    reps->addWidget(m_random);
+    reps->addStretch(1);
+    form->addRow(tr("Repeat"), reps);
+    layout->addLayout(form);
+
+    m_grid = new QLabel;
+    m_grid->setWordWrap(true);
+    m_grid->hide();
+    layout->addWidget(m_grid);
+    m_preview = new QLabel;
+    m_preview->setObjectName(QStringLiteral("sweepPreview"));
+    m_preview->setWordWrap(true);
+    m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_preview);
+    layout->addStretch(1);
+    m_run = new QPushButton(tr("Run sweep"));
+    m_run->setObjectName(QStringLiteral("runSweep"));
+    m_run->setToolTip(tr("Run the checked scenarios at every point of the sweep"));
+    layout->addWidget(m_run);
+
+    connect(m_run, &QPushButton::clicked, this, [this] {
+        if (m_current >= 0)
+            emit runRequested(m_current);
+    });
+    connect(m_sweeps, &QComboBox::activated, this, [this](int index) { load(index); });
+    connect(m_sweeps->lineEdit(), &QLineEdit::editingFinished, this,
+            [this] { renameSweep(m_sweeps->lineEdit()->text()); });
+    connect(m_parameter, &QComboBox::activated, this, [this] { store(); });
+    connect(m_list, &QRadioButton::toggled, this, [this] {
+        updateModeWidgets();
+        store();
+    });
+    for (QLineEdit* edit : {m_values, m_from, m_to}) {
+        connect(edit, &QLineEdit::textEdited, this, [this] { store(); });
+    }
+    connect(m_points, &QSpinBox::valueChanged, this, [this] { store(); });
+    connect(m_repetitions, &QSpinBox::valueChanged, this, [this] { store(); });
+    connect(m_warmups, &QSpinBox::valueChanged, this, [this] { store(); });
+    connect(m_log, &QCheckBox::toggled, this, [this] { store(); });
+    connect(m_random, &QCheckBox::toggled, this, [this] { store(); });
+    connect(m_document, &ProjectDocument::sweepsChanged, this, &SweepEditor::refresh);
+    connect(m_document, &ProjectDocument::projectReset, this, [this] {
+        m_current = m_document->project().sweeps.empty() ? -1 : 0;
+        refresh();
+    });
+    m_current = m_document->project().sweeps.empty() ? -1 : 0;
+    refresh();
+}
+
+void SweepEditor::setSpecs(const std::vector<ParameterSpec>& specs) {
+    m_specs = specs;
+    refresh();
+}
+
+int SweepEditor::currentSweep() const {
+    return m_current;
+}
+
+void SweepEditor::setCurrentSweep(int index) {
+    load(index);
+}
+
+void SweepEditor::setRunEnabled(bool enabled) {
+    m_runEnabled = enabled;
+    m_run->setEnabled(enabled && m_runnable);
+}
+
+int SweepEditor::newSweep() {
+    SweepDef def;
+    def.name = uniqueSweepName(m_document->project(), tr("sweep"));
+    SweepAxis axis;
+    // The first tunable, over values it surely accepts: a boolean both ways, an enum's choices, an
+    // integer's minimum, default and maximum. The user edits from there.
+    if (!m_specs.empty()) {
+        const ParameterSpec& spec = m_specs.front();
+        axis.parameter = qs(spec.id);
+        switch (spec.type) {
+            case ParameterType::Boolean:
+                axis.values = {QStringLiteral("false"), QStringLiteral("true")};
+                break;
+            case ParameterType::Enum:
+                for (const std::string& c : spec.choices)
+                    axis.values << qs(c);
+                break;
+            case ParameterType::Integer:
+                for (const QString& v :
+                     {QString::number(spec.minimum), qs(spec.defaultValue), QString::number(spec.maximum)}) {
+                    if (!axis.values.contains(v))
+                        axis.values << v;
+                }
+                break;
+            case ParameterType::Text:
+                axis.values << qs(spec.defaultValue);
+                break;
+        }
+    }
+    def.axes.push_back(axis);
+    m_current = m_document->addSweep(def);
+    refresh();
+    return m_current;
+}
+
+void SweepEditor::deleteSweep() {
+    if (m_current < 0)
+        return;
+    const int index = m_current;
+    m_current = std::min(index, static_cast<int>(m_document->project().sweeps.size()) - 2);
+    m_document->removeSweep(index);
+}
+
+void SweepEditor::renameSweep(const QString& name) {
+    if (m_current < 0 || name.trimmed().isEmpty())
+        return;
+    SweepDef def = m_document->project().sweeps[static_cast<std::size_t>(m_current)];
+    if (def.name == name.trimmed())
+        return;
+    def.name = uniqueSweepName(m_document->project(), name.trimmed());
+    m_document->setSweep(m_current, def);
+}
+
+void SweepEditor::refresh() {
+    const auto& sweeps = m_document->project().sweeps;
+    if (m_current >= static_cast<int>(sweeps.size()))
+        m_current = static_cast<int>(sweeps.size()) - 1;
+    {
+        const QSignalBlocker block(m_sweeps);
+        m_sweeps->clear();
+        for (const SweepDef& s : sweeps)
+            m_sweeps->addItem(s.name);
+        m_sweeps->setCurrentIndex(m_current);
+        if (m_current < 0)
+            m_sweeps->setEditText(QString());
+    }
+    load(m_current);
+}
+
+void SweepEditor::load(int index) {
+    const auto& sweeps = m_document->project().sweeps;
+    m_current = index >= 0 && index < static_cast<int>(sweeps.size()) ? index : -1;
+    const bool valid = m_current >= 0;
+    m_loading = true;
+    const SweepDef def = valid ? sweeps[static_cast<std::size_t>(m_current)] : SweepDef{};
+    const SweepAxis axis = def.axes.empty() ? SweepAxis{} : def.axes.front();
+    {
+        const QSignalBlocker block(m_sweeps);
+        if (m_sweeps->currentIndex() != m_current)
+            m_sweeps->setCurrentIndex(m_current);
+    }
+    m_parameter->clear();
+    for (const ParameterSpec& spec : m_specs) {
+        m_parameter->addItem(qs(spec.label) + QStringLiteral(" (") + qs(spec.id) + QLatin1Char(')'), qs(spec.id));
+        m_parameter->setItemData(m_parameter->count() - 1, qs(spec.help), Qt::ToolTipRole);
+    }
+    if (!axis.parameter.isEmpty() && m_parameter->findData(axis.parameter) < 0) {
+        m_parameter->addItem(tr("%1 (not a tunable of this engine)").arg(axis.parameter), axis.parameter);
+    }
+    m_parameter->setCurrentIndex(std::max(0, m_parameter->findData(axis.parameter)));
+    const bool isRange = axis.range.has_value();
+    m_range->setChecked(isRange);
+    m_list->setChecked(!isRange);
+    if (listValues(m_values->text()) != axis.values) {
+        m_values->setText(axis.values.join(QStringLiteral(", ")));
+    }
+    const SweepRangeDef r = axis.range.value_or(SweepRangeDef{0, 0, 5, false});
+    if (isRange || !valid) {
+        if (m_from->text().toLongLong() != r.from || m_from->text().isEmpty())
+            m_from->setText(valid ? QString::number(r.from) : QString());
+        if (m_to->text().toLongLong() != r.to || m_to->text().isEmpty())
+            m_to->setText(valid ? QString::number(r.to) : QString());
+        m_points->setValue(std::max(1, r.points));
+        m_log->setChecked(r.logarithmic);
+    }
+    m_repetitions->setValue(def.repetitions);
+    m_warmups->setValue(def.warmups);
+    m_random->setChecked(def.randomOrder);
+    if (def.axes.size() > 1) {
+        m_grid->setText(tr("Grid: second axis %1 (%2 values), kept as loaded").arg(def.axes[1].parameter).arg([&] {
+            try {
+                return static_cast<int>(axisValues(def.axes[1]).size());
+            } catch (const Error&) {
+                return 0;
+            }
+        }()));
+        m_grid->show();
+    } else {
+        m_grid->hide();
+    }
+    for (QWidget* w : std::initializer_list<QWidget*>{m_parameter, m_list, m_range, m_values, m_rangeRow, m_repetitions,
+                                                      m_warmups, m_random}) {
+        w->setEnabled(valid);
+    }
+    m_loading = false;
+    updateModeWidgets();
+    updatePreview(def, {});
+}
+
+void SweepEditor::store() {
+    if (m_loading || m_current < 0)
+        return;
+    SweepDef def = m_document->project().sweeps[static_cast<std::size_t>(m_current)];
+    SweepAxis axis;
+    axis.parameter = m_parameter->currentData().toString();
+    QString problem;
+    if (m_range->isChecked()) {
+        SweepRangeDef r;
+        bool fromOk = false, toOk = false;
+        r.from = m_from->text().trimmed().toLongLong(&fromOk);
+        r.to = m_to->text().trimmed().toLongLong(&toOk);
+        if (!fromOk || !toOk) {
+            problem = tr("The range's %1 is not a whole number: “%2”")
+                          .arg(fromOk ? tr("end") : tr("start"), (fromOk ? m_to : m_from)->text());
+        }
+        r.points = m_points->value();
+        r.logarithmic = m_log->isChecked();
+        axis.range = r;
+    } else {
+        axis.values = listValues(m_values->text());
+    }
+    if (def.axes.empty())
+        def.axes.push_back(axis);
+    else
+        def.axes.front() = axis;
+    def.repetitions = m_repetitions->value();
+    def.warmups = m_warmups->value();
+    def.randomOrder = m_random->isChecked();
+    if (problem.isEmpty()) {
+        try {
+            if (m_specs.empty())
+                expandSweep(def.toSpec());
+            else
+                validatedPoints(def.toSpec(), m_specs);
+        } catch (const Error& e) {
+            problem = qs(e.what());
+        }
+    }
+    // Only a sweep the engine accepts reaches the document: the project stays savable while the
+    // user types, and the preview says what is wrong with the text in the fields.
+    if (problem.isEmpty()) {
+        m_loading = true;  // the document's echo must not rewrite the field being typed in
+        m_document->setSweep(m_current, def);
+        m_loading = false;
+    }
+    updatePreview(def, problem);
+}
+
+QString SweepEditor::previewText() const {
+    return m_preview->text();
+}
+
+void SweepEditor::updateModeWidgets() {
+    m_values->setVisible(m_list->isChecked());
+    m_rangeRow->setVisible(m_range->isChecked());
+}
+
+void SweepEditor::updatePreview(const SweepDef& def, const QString& problem) {
+    m_runnable = false;
+    if (m_current < 0) {
+        m_preview->setText(tr("No sweep: press New to sweep a tunable."));
+        m_preview->setStyleSheet({});
+    } else if (!problem.isEmpty()) {
+        m_preview->setText(problem);
+        m_preview->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; }"));
+    } else {
+        try {
+            const std::vector<SweepPoint> points =
+                m_specs.empty() ? expandSweep(def.toSpec()) : validatedPoints(def.toSpec(), m_specs);
+            const QStringList values = axisValues(def.axes.front());
+            QString shown = values.mid(0, 12).join(QStringLiteral(", "));
+            if (values.size() > 12)
+                shown += QStringLiteral(", …");
+            m_preview->setText(tr("%n point(s) × %1 repetition(s): %2", nullptr, static_cast<int>(points.size()))
+                                   .arg(def.repetitions)
+                                   .arg(shown));
+            m_preview->setStyleSheet({});
+            m_runnable = true;
+        } catch (const Error& e) {
+            m_preview->setText(qs(e.what()));
+            m_preview->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; }"));
+        }
+    }
+    m_run->setEnabled(m_runnable && m_runEnabled);
+}
+
+}  // namespace blobbench
