@@ -38,7 +38,7 @@ struct ConnectionProfile {
     QString role;
     QString charset;
     QString clientLibrary;
-    bool useWireTap = false;
+    bool useWireTap = true;  // networked engines only: measure through the tap (and emulate `link`)
     LinkSettings link;
     bool operator==(const ConnectionProfile&) const = default;
 

@@ -226,8 +226,8 @@ QJsonObject connectionToJson(const ConnectionProfile& c, int index) {
     putText(o, "role", c.role);
     putText(o, "charset", c.charset);
     putText(o, "clientLibrary", c.clientLibrary);
-    if (c.useWireTap) {
-        o[L("useWireTap")] = true;
+    if (!c.useWireTap) {
+        o[L("useWireTap")] = false;  // on is the default: only turning it off is written
     }
     if (c.link != LinkSettings{}) {
         o[L("link")] = linkToJson(c.link);
@@ -655,7 +655,7 @@ ConnectionProfile connectionFromJson(const QJsonValue& v, const QString& path) {
     c.role = f.text("role");
     c.charset = f.text("charset");
     c.clientLibrary = f.text("clientLibrary");
-    c.useWireTap = f.boolean("useWireTap", false);
+    c.useWireTap = f.boolean("useWireTap", true);
     if (f.has("link")) {
         c.link = linkFromJson(f["link"], f.path("link"));
     }

@@ -1147,19 +1147,16 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios, int sweepIn
                      .arg(++m_runCounter)
                      .toStdString();
     plan.connection = profile->toSpec(m_passwords.value(profile->name));
-    // Networked engines are measured through the tap: round trips and bytes for every sample.
-    try {
-        plan.wireTap = profile->useWireTap || driverById(plan.connection.engine).networked();
-    } catch (const Error&) {
-        plan.wireTap = false;  // an unknown engine fails at connect, with its own message
-    }
-    // The link is emulated when the user asked for the tap; the controls show that state.
+    // Networked engines are measured through the tap unless the user turned it off (the same rule
+    // as blobbench-cli's); the link is emulated whenever the tap is in use.
     bool networked = false;
     try {
         networked = driverById(plan.connection.engine).networked();
     } catch (const Error&) {
+        // an unknown engine fails at connect, with its own message
     }
-    const LinkSettings link = profile->useWireTap && networked ? profile->link : LinkSettings{};
+    plan.wireTap = networked && profile->useWireTap;
+    const LinkSettings link = plan.wireTap ? profile->link : LinkSettings{};
     plan.link = toLinkProfile(link);
     try {
         plan.link.validate();

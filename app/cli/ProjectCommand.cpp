@@ -271,10 +271,12 @@ int commandRunProject(const CliOptions& o) {
     resolveParameters(driver.parameters(), plan.parameters);  // bad tunables refused before connecting
     plan.scenarios = chooseScenarios(project, o.scenarios);
     plan.rowLimit = o.limitRows;
-    // The project's saved link, unless the command line names one.
-    plan.wireTap = !o.noTap && (o.wireTap || profile->useWireTap || driver.networked());
+    // The same rule as the workbench: networked engines go through the tap unless the project or
+    // --no-tap turns it off (--tap turns it back on); the project's saved link applies whenever the
+    // tap is in use, unless the command line names one.
+    plan.wireTap = driver.networked() && !o.noTap && (o.wireTap || profile->useWireTap);
     plan.link = o.linkSet ? o.link : toLinkProfile(profile->link);
-    if ((o.wireTap || profile->useWireTap) && !driver.networked()) {
+    if (o.wireTap && !driver.networked()) {
         throw Error(
             ErrorKind::Usage,
             driver.displayName() + " is embedded: --wire-tap, --latency and --bandwidth need a networked engine");

@@ -134,11 +134,16 @@ TEST_F(WorkbenchTest, LinkGroupEditsTheCurrentConnectionProfile) {
     document->markClean();
     LinkPanel* link = window->linkPanel();
     ASSERT_TRUE(link->tapBox()->isEnabled());
-    EXPECT_FALSE(link->bandwidthSlider(false)->isEnabled()) << "shaping controls wait for the tap";
+    // Networked engines are measured through the tap unless the user turns it off.
+    EXPECT_TRUE(link->tapBox()->isChecked());
+    EXPECT_TRUE(link->bandwidthSlider(false)->isEnabled());
 
     link->tapBox()->click();
-    EXPECT_TRUE(current().useWireTap);
+    EXPECT_FALSE(current().useWireTap);
     EXPECT_TRUE(document->isDirty());
+    EXPECT_FALSE(link->bandwidthSlider(false)->isEnabled()) << "shaping controls wait for the tap";
+    link->tapBox()->click();
+    EXPECT_TRUE(current().useWireTap);
     EXPECT_TRUE(link->bandwidthSlider(false)->isEnabled());
 
     // Only the link changes: the tunables' controls are not rebuilt under the user's hand.
