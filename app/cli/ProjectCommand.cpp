@@ -244,6 +244,7 @@ int commandRunProject(const CliOptions& o) {
     // The project's saved link, unless the command line names one.
     plan.wireTap = !o.noTap && (o.wireTap || profile->useWireTap || driver.networked());
     plan.link = o.linkSet ? o.link : toLinkProfile(profile->link);
+    plan.estimateCompression = o.estimateCompression;
     if ((o.wireTap || profile->useWireTap) && !driver.networked()) {
         throw Error(
             ErrorKind::Usage,
