@@ -508,9 +508,8 @@ void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
     lines << QStringLiteral(
         "run_id,scenario,repetition,engine,connection,server_version,client_version,status,elapsed_ms,connect_ms,"
         "prepare_ms,execute_ms,fetch_ms,rows,content_bytes,max_id,tap_send_bytes,tap_recv_bytes,tap_roundtrips,"
-        "native_recv_bytes,native_roundtrips,parameters,error,point,"
-        "tap_zlib6_send_bytes_estimate,tap_zlib6_recv_bytes_estimate,tap_zstd3_send_bytes_estimate,"
-        "tap_zstd3_recv_bytes_estimate");
+        "native_recv_bytes,native_roundtrips,tap_zlib6_send_bytes_estimate,tap_zlib6_recv_bytes_estimate,"
+        "tap_zstd3_send_bytes_estimate,tap_zstd3_recv_bytes_estimate,parameters,error,point");
     auto ms = [](Nanos n) { return QString::number(static_cast<double>(n.count()) / 1e6, 'f', 3); };
     for (const auto& s : samples) {
         QStringList params;
@@ -518,6 +517,8 @@ void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
             params << qs(k) + QLatin1Char('=') + qs(v);
         }
         const auto opt = [](bool has, std::uint64_t v) { return has ? QString::number(v) : QString(); };
+        const auto& estimate = s.tap.counters.compressed;
+        const bool estimated = s.tap.available && estimate.has_value();
         QStringList f;
         f << qs(s.runId) << qs(s.scenarioId) << QString::number(s.repetition) << qs(s.engine) << qs(s.connection)
           << qs(s.serverVersion) << qs(s.clientVersion) << QLatin1String(toString(s.status)) << ms(s.phases.elapsed())
@@ -529,13 +530,11 @@ void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
           << opt(s.nativeLogical.available, s.nativeLogical.counters.recvBytes)
           << opt(s.nativePhysical.available && s.nativePhysical.counters.roundTrips.has_value(),
                  s.nativePhysical.counters.roundTrips.value_or(0))
-          << params.join(QLatin1Char(';')) << qs(s.error) << pointLabel(s.point);
-        const auto& estimate = s.tap.counters.compressed;
-        const bool estimated = s.tap.available && estimate.has_value();
-        f << opt(estimated, estimated ? estimate->zlibSendBytes : 0)
+          << opt(estimated, estimated ? estimate->zlibSendBytes : 0)
           << opt(estimated, estimated ? estimate->zlibRecvBytes : 0)
           << opt(estimated, estimated ? estimate->zstdSendBytes : 0)
-          << opt(estimated, estimated ? estimate->zstdRecvBytes : 0);
+          << opt(estimated, estimated ? estimate->zstdRecvBytes : 0) << params.join(QLatin1Char(';')) << qs(s.error)
+          << pointLabel(s.point);
         QStringList quoted;
         for (const auto& field : f) {
             quoted << csvField(field);
