@@ -32,6 +32,16 @@ QJsonObject wireToJson(const WireStats& w) {
     if (w.counters.roundTrips) {
         o[QStringLiteral("roundTrips")] = number(*w.counters.roundTrips);
     }
+    if (const auto& c = w.counters.compressed) {
+        // What zlib-6 / zstd-3 would have sent: an estimate, never a measured count.
+        QJsonObject e;
+        e[QStringLiteral("estimate")] = true;
+        e[QStringLiteral("zlibSendBytes")] = number(c->zlibSendBytes);
+        e[QStringLiteral("zlibRecvBytes")] = number(c->zlibRecvBytes);
+        e[QStringLiteral("zstdSendBytes")] = number(c->zstdSendBytes);
+        e[QStringLiteral("zstdRecvBytes")] = number(c->zstdRecvBytes);
+        o[QStringLiteral("compressed")] = e;
+    }
     return o;
 }
 
@@ -46,6 +56,12 @@ WireStats wireFromJson(const QJsonObject& o) {
     w.counters.recvBytes = u("recvBytes");
     if (o.contains(QStringLiteral("roundTrips"))) {
         w.counters.roundTrips = u("roundTrips");
+    }
+    if (o.contains(QStringLiteral("compressed"))) {
+        const QJsonObject e = o[QStringLiteral("compressed")].toObject();
+        auto c = [&](const char* key) { return static_cast<std::uint64_t>(e[QLatin1String(key)].toInteger()); };
+        w.counters.compressed =
+            CompressionEstimate{c("zlibSendBytes"), c("zlibRecvBytes"), c("zstdSendBytes"), c("zstdRecvBytes")};
     }
     return w;
 }
@@ -327,7 +343,15 @@ void appendWire(QByteArray& out, const WireStats& w) {
         out += '}';
         return;
     }
-    out += "{\"available\":true,\"recvBytes\":" + QByteArray::number(static_cast<qint64>(w.counters.recvBytes)) +
+    // Keys in QJsonObject's (sorted) order, so both writers produce the same text.
+    out += "{\"available\":true";
+    if (const auto& c = w.counters.compressed) {
+        const auto n = [](std::uint64_t v) { return QByteArray::number(static_cast<qint64>(v)); };
+        out += ",\"compressed\":{\"estimate\":true,\"zlibRecvBytes\":" + n(c->zlibRecvBytes) +
+               ",\"zlibSendBytes\":" + n(c->zlibSendBytes) + ",\"zstdRecvBytes\":" + n(c->zstdRecvBytes) +
+               ",\"zstdSendBytes\":" + n(c->zstdSendBytes) + '}';
+    }
+    out += ",\"recvBytes\":" + QByteArray::number(static_cast<qint64>(w.counters.recvBytes)) +
            ",\"recvPackets\":" + QByteArray::number(static_cast<qint64>(w.counters.recvPackets));
     if (w.counters.roundTrips) {
         out += ",\"roundTrips\":" + QByteArray::number(static_cast<qint64>(*w.counters.roundTrips));
@@ -484,7 +508,8 @@ void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
     lines << QStringLiteral(
         "run_id,scenario,repetition,engine,connection,server_version,client_version,status,elapsed_ms,connect_ms,"
         "prepare_ms,execute_ms,fetch_ms,rows,content_bytes,max_id,tap_send_bytes,tap_recv_bytes,tap_roundtrips,"
-        "native_recv_bytes,native_roundtrips,parameters,error,point");
+        "native_recv_bytes,native_roundtrips,tap_zlib6_send_bytes_estimate,tap_zlib6_recv_bytes_estimate,"
+        "tap_zstd3_send_bytes_estimate,tap_zstd3_recv_bytes_estimate,parameters,error,point");
     auto ms = [](Nanos n) { return QString::number(static_cast<double>(n.count()) / 1e6, 'f', 3); };
     for (const auto& s : samples) {
         QStringList params;
@@ -492,6 +517,8 @@ void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
             params << qs(k) + QLatin1Char('=') + qs(v);
         }
         const auto opt = [](bool has, std::uint64_t v) { return has ? QString::number(v) : QString(); };
+        const auto& estimate = s.tap.counters.compressed;
+        const bool estimated = s.tap.available && estimate.has_value();
         QStringList f;
         f << qs(s.runId) << qs(s.scenarioId) << QString::number(s.repetition) << qs(s.engine) << qs(s.connection)
           << qs(s.serverVersion) << qs(s.clientVersion) << QLatin1String(toString(s.status)) << ms(s.phases.elapsed())
@@ -503,7 +530,11 @@ void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
           << opt(s.nativeLogical.available, s.nativeLogical.counters.recvBytes)
           << opt(s.nativePhysical.available && s.nativePhysical.counters.roundTrips.has_value(),
                  s.nativePhysical.counters.roundTrips.value_or(0))
-          << params.join(QLatin1Char(';')) << qs(s.error) << pointLabel(s.point);
+          << opt(estimated, estimated ? estimate->zlibSendBytes : 0)
+          << opt(estimated, estimated ? estimate->zlibRecvBytes : 0)
+          << opt(estimated, estimated ? estimate->zstdSendBytes : 0)
+          << opt(estimated, estimated ? estimate->zstdRecvBytes : 0) << params.join(QLatin1Char(';')) << qs(s.error)
+          << pointLabel(s.point);
         QStringList quoted;
         for (const auto& field : f) {
             quoted << csvField(field);

@@ -18,6 +18,10 @@ ensure_packages() {
   # Progress goes to stderr: the service scripts' stdout carries only their export lines.
   echo "Installing: ${missing[*]}" >&2
   as_root apt-get update -qq >&2
+  # tshark's wireshark-common asks whether non-root users may capture: answer no before it asks.
+  if printf '%s\n' "${missing[@]}" | grep -qx -e tshark -e wireshark-common; then
+    echo "wireshark-common wireshark-common/install-setuid boolean false" | as_root debconf-set-selections
+  fi
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
@@ -31,4 +35,4 @@ start_service() {
 
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libgl1-mesa-dev
                 libpq-dev firebird-dev libfbclient2 libsqlite3-dev zlib1g-dev libzstd-dev
-                libgtest-dev libbenchmark-dev)
+                libgtest-dev libbenchmark-dev tshark)

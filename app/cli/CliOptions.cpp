@@ -72,6 +72,11 @@ Wire (networked engines; the tap is on by default for them):
       --bandwidth RATE              cap each direction (2M, 512k, 9.6k, 10G bit/s; 0 = unlimited)
       --bandwidth-up / --up, --bandwidth-down / --down   the same for one direction
                                     (any link option turns the wire tap on)
+      --estimate-compression        also report what zlib-6 and zstd-3 wire compression would
+                                    have sent (an estimate; costs CPU; turns the tap on)
+      -P wire_tap=false, -P link_latency_up_ms=40, -P link_bandwidth_down=2000000 ...
+                                    the same as tunables; a non-default value given with -P
+                                    overrides the flag (see docs/wire.md)
 
 projects (run PROJECT.blobbench.json):
   -s, --scenario NAME               a scenario of the project by id or title (repeatable;
@@ -196,6 +201,9 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.wireTap = true;
         } else if (arg == "--no-tap") {
             o.noTap = true;
+        } else if (arg == "--estimate-compression") {
+            o.estimateCompression = true;
+            o.wireTap = true;
         } else if (arg == "--latency" || arg == "--latency-up" || arg == "--latency-down") {
             const auto latency = parseLatency(take(arg));
             if (arg != "--latency-down") {
@@ -228,8 +236,9 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     }
     o.link.validate();
     if (o.noTap && o.wireTap) {
-        throw Error(ErrorKind::Usage,
-                    "--no-tap contradicts --tap, --latency and --bandwidth (the link is emulated by the tap)");
+        throw Error(
+            ErrorKind::Usage,
+            "--no-tap contradicts --tap, --latency, --bandwidth and --estimate-compression (the tap does them)");
     }
     if (o.repeat > 1000 || o.warmup > 1000) {
         throw Error(ErrorKind::Usage, "--repeat and --warmup take at most 1000");

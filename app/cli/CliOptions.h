@@ -42,7 +42,8 @@ struct CliOptions {
     bool noTap = false;    // --no-tap
     bool linkSet = false;  // a link option was given: it overrides a project's saved link
     LinkProfile link;
-    bool repeatSet = false;  // --repeat / --warmup given: they override a sweep's own counts
+    bool estimateCompression = false;  // --estimate-compression (turns the tap on)
+    bool repeatSet = false;            // --repeat / --warmup given: they override a sweep's own counts
     bool warmupSet = false;
     // run PROJECT.blobbench.json (app/cli/ProjectCommand.cpp)
     std::string sweep;

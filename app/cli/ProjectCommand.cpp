@@ -276,6 +276,7 @@ int commandRunProject(const CliOptions& o) {
     // tap is in use, unless the command line names one.
     plan.wireTap = driver.networked() && !o.noTap && (o.wireTap || profile->useWireTap);
     plan.link = o.linkSet ? o.link : toLinkProfile(profile->link);
+    plan.estimateCompression = o.estimateCompression;
     if (o.wireTap && !driver.networked()) {
         throw Error(
             ErrorKind::Usage,

@@ -266,6 +266,7 @@ int commandRun(const CliOptions& o) {
     // Networked engines are measured through the tap unless --no-tap: wire counts by default.
     plan.wireTap = !o.noTap && (o.wireTap || driverById(plan.connection.engine).networked());
     plan.link = o.link;
+    plan.estimateCompression = o.estimateCompression;
     const Driver& driver = driverById(plan.connection.engine);
     if (o.wireTap && !driver.networked()) {
         throw Error(

@@ -13,6 +13,12 @@ WireCounters WireCounters::operator-(const WireCounters& earlier) const {
     if (roundTrips && earlier.roundTrips) {
         d.roundTrips = *roundTrips - *earlier.roundTrips;
     }
+    if (compressed && earlier.compressed) {
+        d.compressed = CompressionEstimate{compressed->zlibSendBytes - earlier.compressed->zlibSendBytes,
+                                           compressed->zlibRecvBytes - earlier.compressed->zlibRecvBytes,
+                                           compressed->zstdSendBytes - earlier.compressed->zstdSendBytes,
+                                           compressed->zstdRecvBytes - earlier.compressed->zstdRecvBytes};
+    }
     return d;
 }
 

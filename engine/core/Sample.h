@@ -23,14 +23,26 @@ struct PhaseTimes {
     Nanos elapsed() const { return execute + fetch; }
 };
 
+// What the same bytes would have been on the wire had a streaming compressor sent them, each
+// relayed chunk compressed and flushed on its own (zlib level 6 with Z_SYNC_FLUSH, zstd level 3
+// with ZSTD_e_flush), as wire compression flushes per packet. An estimate, not a measurement.
+struct CompressionEstimate {
+    std::uint64_t zlibSendBytes = 0;
+    std::uint64_t zlibRecvBytes = 0;
+    std::uint64_t zstdSendBytes = 0;
+    std::uint64_t zstdRecvBytes = 0;
+};
+
 // Traffic in both directions as seen from the client. roundTrips is absent where the source
-// does not count them (Firebird's logical counters).
+// does not count them (Firebird's logical counters); compressed is absent unless the wire tap was
+// asked to estimate compression.
 struct WireCounters {
     std::uint64_t sendPackets = 0;
     std::uint64_t recvPackets = 0;
     std::uint64_t sendBytes = 0;
     std::uint64_t recvBytes = 0;
     std::optional<std::uint64_t> roundTrips;
+    std::optional<CompressionEstimate> compressed;
 
     WireCounters operator-(const WireCounters& earlier) const;
 };

@@ -2,11 +2,34 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <iterator>
 
 #include "engine/core/Error.h"
 
 namespace blobbench {
 namespace {
+
+// "1.2 MB (5.1x less)": what a compressor would have sent instead of `original` bytes.
+std::string sizeAndRatio(std::uint64_t original, std::uint64_t compressed) {
+    std::string text = formatByteSize(compressed);
+    if (original == 0 || compressed == 0) {
+        return text;
+    }
+    char ratio[48];
+    if (compressed < original) {
+        std::snprintf(ratio, sizeof ratio, " (%.1fx less)", static_cast<double>(original) / compressed);
+    } else {
+        std::snprintf(ratio, sizeof ratio, " (%.1f%% more)",
+                      100.0 * static_cast<double>(compressed - original) / original);
+    }
+    return text + ratio;
+}
+
+std::string compressedLine(std::uint64_t original, std::uint64_t zlib, std::uint64_t zstd) {
+    return "zlib-6 would send " + sizeAndRatio(original, zlib) + ", zstd-3 " + sizeAndRatio(original, zstd) +
+           "; estimate, not measured";
+}
 
 void writeWire(std::ostream& out, const char* title, const WireStats& stats) {
     out << title << ":\n";
@@ -16,6 +39,12 @@ void writeWire(std::ostream& out, const char* title, const WireStats& stats) {
     out << "  recv bytes = " << stats.counters.recvBytes << '\n';
     if (stats.counters.roundTrips) {
         out << "  roundtrips = " << *stats.counters.roundTrips << '\n';
+    }
+    if (const auto& c = stats.counters.compressed) {
+        out << "  send compressed = " << compressedLine(stats.counters.sendBytes, c->zlibSendBytes, c->zstdSendBytes)
+            << '\n';
+        out << "  recv compressed = " << compressedLine(stats.counters.recvBytes, c->zlibRecvBytes, c->zstdRecvBytes)
+            << '\n';
     }
 }
 
@@ -33,6 +62,22 @@ bool sameEffect(const ParameterEffect& a, const ParameterEffect& b) {
 }
 
 }  // namespace
+
+std::string formatByteSize(std::uint64_t bytes) {
+    if (bytes < 1000) {
+        return std::to_string(bytes) + " bytes";
+    }
+    static const char* const units[] = {"kB", "MB", "GB", "TB"};
+    double value = static_cast<double>(bytes) / 1000.0;
+    std::size_t unit = 0;
+    while (value >= 999.95 && unit + 1 < std::size(units)) {
+        value /= 1000.0;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
+    return text;
+}
 
 long long wholeMilliseconds(Nanos n) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(n).count();

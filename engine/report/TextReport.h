@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ private:
     std::ostream& m_out;
     std::vector<ParameterEffect> m_sessionEffects;
 };
+
+// "512 bytes", "1.2 kB", "3.4 MB" (decimal units, one decimal).
+std::string formatByteSize(std::uint64_t bytes);
 
 // Milliseconds as the reference tool prints them (truncated).
 long long wholeMilliseconds(Nanos n);

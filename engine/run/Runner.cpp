@@ -5,6 +5,7 @@
 
 #include "engine/drivers/Registry.h"
 #include "engine/run/MeasuringSink.h"
+#include "engine/wire/WireParameters.h"
 #include "engine/wire/WireTap.h"
 
 namespace blobbench {
@@ -13,7 +14,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 Sample sampleFor(const RunPlan& plan, const Scenario& scenario, const SessionInfo& info,
-                 const ParameterValues& resolved, int repetition) {
+                 const ParameterValues& resolved, int repetition, const WireSettings& wire, bool tapped) {
     Sample s;
     s.runId = plan.runId;
     s.scenarioId = scenario.id;
@@ -30,21 +31,24 @@ Sample sampleFor(const RunPlan& plan, const Scenario& scenario, const SessionInf
     s.effects = info.effects;
     if (info.embedded) {
         s.tap = WireStats::unavailable("not applicable (embedded)");
-    } else if (!plan.wireTap) {
+    } else if (wire.tap && !tapped) {
+        s.tap = WireStats::unavailable("not applicable (no TCP connection to relay)");
+    } else if (!wire.tap) {
         s.tap = WireStats::unavailable("wire tap not enabled");
     }
-    if (plan.wireTap && !info.embedded) {
-        s.negotiated["link"] = plan.link.describe();
+    if (tapped) {
+        s.negotiated["link"] = wire.link.describe();
     }
     return s;
 }
 
 // What a session depends on: the connection, the tunables applied at connect time, and the link.
-std::string sessionKey(const RunPlan& plan, const Driver& driver, const ParameterValues& resolved) {
+std::string sessionKey(const RunPlan& plan, const Driver& driver, const ParameterValues& resolved,
+                       const WireSettings& wire) {
     const ConnectionSpec& c = plan.connection;
     std::string key = c.engine + '\n' + c.target + '\n' + c.user + '\n' + c.password + '\n' + c.role + '\n' +
                       c.charset + '\n' + c.clientLibrary + '\n' + (c.readOnly ? "ro" : "rw");
-    key += plan.wireTap ? "\ntap " + plan.link.describe() : "\nno tap";
+    key += wire.tap ? "\ntap " + wire.link.describe() + (wire.estimateCompression ? " estimating" : "") : "\nno tap";
     for (const auto& spec : driver.parameters()) {
         auto it = resolved.find(spec.id);
         if (!spec.perStatement && it != resolved.end()) {
@@ -117,10 +121,13 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         return last.empty() ? e : Error(e.kind(), std::string(e.what()) + " (" + last + ")");
     };
     std::string key;
+    WireSettings wire;
     try {
         const Driver& driver = driverById(plan.connection.engine);
         resolved = resolveParameters(driver.parameters(), plan.parameters);
-        key = sessionKey(plan, driver, resolved);
+        wire = resolveWireSettings(plan.wireTap, plan.link, plan.estimateCompression, plan.parameters);
+        storeWireSettings(wire, resolved);
+        key = sessionKey(plan, driver, resolved, wire);
         if (m_keepSession && m_kept && m_keptKey == key) {
             session = std::move(m_kept);
             tap = std::move(m_keptTap);
@@ -130,15 +137,11 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             m_kept.reset();  // closed before the new one opens: one connection at a time
             m_keptTap.reset();
             ConnectionSpec spec = plan.connection;
-            if (plan.wireTap) {
-                plan.link.validate();
-                const auto endpoint = driver.endpoint(spec);
-                if (!endpoint) {
-                    throw Error(ErrorKind::Unsupported, driver.displayName() +
-                                                            " is embedded: there is no wire to tap (drop the wire "
-                                                            "tap and link options)");
-                }
-                tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, plan.link);
+            // Without a TCP endpoint (embedded, Unix-domain socket) the tap is not applicable: the
+            // samples' effects say so and the run goes on unshaped.
+            if (const auto endpoint = wire.tap ? driver.endpoint(spec) : std::nullopt) {
+                tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, wire.link,
+                                                WireTapOptions{wire.estimateCompression});
                 spec = driver.redirected(spec, Endpoint{"127.0.0.1", tap->port()});
             }
             const auto t0 = Clock::now();
@@ -153,7 +156,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             }
         }
         if (tap) {
-            observer.wireTapReady("127.0.0.1:" + std::to_string(tap->port()) + " -> " + tap->upstream(), plan.link);
+            observer.wireTapReady("127.0.0.1:" + std::to_string(tap->port()) + " -> " + tap->upstream(), wire.link);
         }
     } catch (const Error& e) {
         fail(e, "connect");
@@ -192,6 +195,10 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     } detach{this};
 
     outcome.session = session->info();
+    // The wire tunables are the Runner's, not the driver's: their effects join the session's.
+    for (auto& effect : wireEffects(wire, resolved, wire.tap && !tap)) {
+        outcome.session.effects.push_back(std::move(effect));
+    }
     observer.connected(outcome.session);
 
     for (const Scenario& scenario : plan.scenarios) {
@@ -202,7 +209,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 return outcome;
             }
             observer.scenarioStarted(scenario, rep);
-            Sample sample = sampleFor(plan, scenario, outcome.session, resolved, rep);
+            Sample sample = sampleFor(plan, scenario, outcome.session, resolved, rep, wire, tap != nullptr);
             sample.phases.connect = connectTime;
             // Tap snapshots at the session's phase marks, taken on this thread inside query().
             WireCounters atStart, atPrepared, atExecuted, atFetched;
@@ -235,7 +242,9 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                     };
                 }
                 for (const auto& [id, value] : resolved) {
-                    query.statementParameters[id] = value;
+                    if (!isWireParameter(id)) {  // applied by the Runner, not the driver
+                        query.statementParameters[id] = value;
+                    }
                 }
                 const QueryStats stats = session->query(query, sink, m_cancel);
                 applyQueryStats(sample, stats);

@@ -24,8 +24,12 @@ struct RunPlan {
     int repetitions = 1;                    // measured executions per scenario
     int warmups = 0;                        // unmeasured executions before them
     std::optional<std::uint64_t> rowLimit;  // the client stops fetching after this many rows
-    bool wireTap = false;                   // relay a networked engine through a WireTap that counts (and shapes)
-    LinkProfile link;                       // emulated link; needs wireTap
+    // The wire, as callers set it (CLI flags, a project's profile). Wire parameters given explicitly
+    // in `parameters` (wire_tap, link_*, wire_compression_estimate) override these fields; see
+    // resolveWireSettings() in engine/wire/WireParameters.h for the one rule.
+    bool wireTap = false;              // relay a networked engine through a WireTap that counts (and shapes)
+    LinkProfile link;                  // emulated link; turns the tap on
+    bool estimateCompression = false;  // zlib/zstd estimate of what the tap relays; turns the tap on
 };
 
 // Called on the runner's thread. The GUI forwards these as queued signals; the CLI prints.

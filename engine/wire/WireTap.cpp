@@ -29,6 +29,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/wire/ByteQueue.h"
+#include "engine/wire/CompressionEstimate.h"
 #include "engine/wire/LinkShaper.h"
 
 namespace blobbench {
@@ -131,9 +132,10 @@ struct Flow {
     std::size_t pipeCapacity = 0;
     std::size_t inPipe = 0;
     bool pipeFailed = false;  // no pipe to be had (EMFILE): the copying path serves
+    bool copyOnly = false;    // the bytes must pass through user space (compression estimate)
 
     bool spliceable() const {
-        return !pipeFailed && !shaper.shaping() && frames.empty() && pending.empty() && !cutAt && !stallAt;
+        return !pipeFailed && !copyOnly && !shaper.shaping() && frames.empty() && pending.empty() && !cutAt && !stallAt;
     }
     bool ensurePipe() {
         if (pipeRead >= 0) {
@@ -180,13 +182,19 @@ struct Connection {
 
 class WireTap::Relay {
 public:
-    Relay(std::string host, std::uint16_t port, const LinkProfile& profile);
+    Relay(std::string host, std::uint16_t port, const LinkProfile& profile, const WireTapOptions& options);
     ~Relay();
 
     std::uint16_t port() const { return m_port; }
     std::string upstream() const { return m_upstreamLabel; }
 
+    bool estimatingCompression() const { return m_compressor != nullptr; }
+
     WireCounters snapshot() const {
+        if (m_compressor) {
+            // The relay counts a chunk before it queues it, so the worker will reach these totals.
+            return m_compressor->waitFor(m_bytes[kUp].load(), m_bytes[kDown].load());
+        }
         WireCounters counters;
         counters.sendBytes = m_bytes[kUp].load(std::memory_order_relaxed);
         counters.recvBytes = m_bytes[kDown].load(std::memory_order_relaxed);
@@ -253,7 +261,7 @@ private:
     void pump(Connection& c);
     bool pumpFlow(Connection& c, int direction, Clock::time_point now);
     void schedule(Flow& flow, std::uint64_t start, std::uint64_t size, Clock::time_point now);
-    void account(Connection& c, int direction, std::uint64_t size);
+    void account(Connection& c, int direction, std::uint64_t size, const char* data);
     void applyFaults(Connection& c, const FaultPlan& plan);
     void scheduleWake(Connection& c);
     void armTimer();
@@ -300,10 +308,11 @@ private:
     std::priority_queue<TimerEntry, std::vector<TimerEntry>, std::greater<>> m_timers;
     std::optional<Clock::time_point> m_armedAt;
 
-    std::thread m_thread;  // last: starts after everything above exists
+    std::unique_ptr<CompressionWorker> m_compressor;  // when estimating; outlives the relay thread
+    std::thread m_thread;                             // last: starts after everything above exists
 };
 
-WireTap::Relay::Relay(std::string host, std::uint16_t port, const LinkProfile& profile) {
+WireTap::Relay::Relay(std::string host, std::uint16_t port, const LinkProfile& profile, const WireTapOptions& options) {
     profile.validate();
     m_profile = m_activeProfile = profile;
     m_upstreamLabel = host + ":" + std::to_string(port);
@@ -365,6 +374,9 @@ WireTap::Relay::Relay(std::string host, std::uint16_t port, const LinkProfile& p
         }
     }
     try {
+        if (options.estimateCompression) {
+            m_compressor = std::make_unique<CompressionWorker>();
+        }
         m_thread = std::thread([this] { run(); });
     } catch (const std::system_error& e) {
         throw Error(ErrorKind::Io, std::string("wire tap: cannot start the relay thread: ") + e.what());
@@ -550,6 +562,7 @@ void WireTap::Relay::acceptAll() {
         c->flows[kUp].shaper.configure(m_activeProfile.latencyUp, m_activeProfile.bandwidthUp);
         c->flows[kDown].shaper.configure(m_activeProfile.latencyDown, m_activeProfile.bandwidthDown);
         applyFaults(*c, m_activeFaults);
+        c->flows[kUp].copyOnly = c->flows[kDown].copyOnly = m_compressor != nullptr;
         // Optimistic readiness: EAGAIN corrects it, and an edge may have passed before registration.
         c->flows[kUp].sourceReadable = true;
         c->flows[kDown].sinkWritable = true;
@@ -675,7 +688,7 @@ bool WireTap::Relay::pumpFlow(Connection& c, int direction, Clock::time_point no
                                        SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
             if (n > 0) {
                 const auto size = static_cast<std::uint64_t>(n);
-                account(c, direction, size);
+                account(c, direction, size, nullptr);
                 f.readTotal += size;
                 f.freeUpTo = f.readTotal;
                 f.inPipe += size;
@@ -705,11 +718,12 @@ bool WireTap::Relay::pumpFlow(Connection& c, int direction, Clock::time_point no
             want = std::min(want, *f.stallAt - f.readTotal);
         }
         if (want > 0) {
-            const ssize_t n = ::read(source, f.pending.reserve(want), want);
+            char* into = f.pending.reserve(want);
+            const ssize_t n = ::read(source, into, want);
             if (n > 0) {
                 const auto size = static_cast<std::uint64_t>(n);
                 f.pending.commit(size);
-                account(c, direction, size);
+                account(c, direction, size, into);
                 schedule(f, f.readTotal, size, now);
                 f.readTotal += size;
                 // A short read drained the socket; the next edge will say when there is more. Not so
@@ -784,13 +798,17 @@ void WireTap::Relay::schedule(Flow& f, std::uint64_t start, std::uint64_t size, 
     }
 }
 
-void WireTap::Relay::account(Connection& c, int direction, std::uint64_t size) {
+void WireTap::Relay::account(Connection& c, int direction, std::uint64_t size, const char* data) {
     m_bytes[direction].fetch_add(size, std::memory_order_relaxed);
     m_segments[direction].fetch_add(1, std::memory_order_relaxed);
-    if (direction == kDown && c.lastDirection == kUp) {
+    const bool roundTrip = direction == kDown && c.lastDirection == kUp;
+    if (roundTrip) {
         m_roundTrips.fetch_add(1, std::memory_order_relaxed);
     }
     c.lastDirection = direction;
+    if (m_compressor && data != nullptr) {  // copyOnly flows: every chunk comes with its bytes
+        m_compressor->push(c.id, direction, data, size, roundTrip);
+    }
 }
 
 void WireTap::Relay::scheduleWake(Connection& c) {
@@ -866,6 +884,9 @@ void WireTap::Relay::close(Connection& c, bool withReset) {
     for (Flow& f : c.flows) {
         f.closePipe();
     }
+    if (m_compressor) {
+        m_compressor->closed(c.id);
+    }
     m_open.fetch_sub(1);
 }
 
@@ -875,8 +896,8 @@ void WireTap::Relay::reap() {
 
 // ---------------------------------------------------------------------------------------------
 
-WireTap::WireTap(std::string upstreamHost, std::uint16_t upstreamPort, LinkProfile profile)
-    : m_relay(std::make_unique<Relay>(std::move(upstreamHost), upstreamPort, profile)) {}
+WireTap::WireTap(std::string upstreamHost, std::uint16_t upstreamPort, LinkProfile profile, WireTapOptions options)
+    : m_relay(std::make_unique<Relay>(std::move(upstreamHost), upstreamPort, profile, options)) {}
 
 WireTap::~WireTap() = default;
 
@@ -888,6 +909,9 @@ std::string WireTap::upstream() const {
 }
 WireCounters WireTap::snapshot() const {
     return m_relay->snapshot();
+}
+bool WireTap::estimatingCompression() const {
+    return m_relay->estimatingCompression();
 }
 void WireTap::setLinkProfile(const LinkProfile& profile) {
     m_relay->setLinkProfile(profile);

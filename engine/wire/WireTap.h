@@ -42,6 +42,13 @@ struct WireTapStats {
     std::string lastError;               // one line, empty when nothing went wrong
 };
 
+struct WireTapOptions {
+    // Feed every relayed chunk through zlib-6 and zstd-3 streams (CompressionEstimate.h) on a
+    // thread of the tap's own and report the compressed sizes in WireCounters::compressed. Costs
+    // CPU, turns off splice(), and slows the relay to the compressors' pace when they fall behind.
+    bool estimateCompression = false;
+};
+
 // A TCP relay on 127.0.0.1 in front of a real server. A driver connects to port() instead of
 // the server; the tap counts what passes in each direction and can emulate a slower, longer link.
 // One thread per tap runs an epoll loop over every connection made to it. All public members are
@@ -50,7 +57,8 @@ class WireTap {
 public:
     // Starts listening on an ephemeral port. Throws Error(Connect) when the upstream host cannot
     // be resolved, Error(Io) when no socket or thread can be had, Error(Usage) for a bad profile.
-    WireTap(std::string upstreamHost, std::uint16_t upstreamPort, LinkProfile profile = {});
+    WireTap(std::string upstreamHost, std::uint16_t upstreamPort, LinkProfile profile = {},
+            WireTapOptions options = {});
     ~WireTap();  // stops the relay thread, closes every socket
 
     WireTap(const WireTap&) = delete;
@@ -62,8 +70,10 @@ public:
     // Totals over all connections so far. send* = client->server, recv* = server->client, each
     // read() of the relay one packet; roundTrips counts changes from up to down per connection.
     // A driver call that has returned has had all its bytes counted: the relay counts before it
-    // forwards.
+    // forwards. When estimating compression, waits until the compressors have caught up with what
+    // the relay has counted, and returns the counts of exactly the chunks they have compressed.
     WireCounters snapshot() const;
+    bool estimatingCompression() const;
 
     // Counts since an earlier snapshot(): what one phase of a sample cost.
     WireCounters since(const WireCounters& earlier) const { return snapshot() - earlier; }

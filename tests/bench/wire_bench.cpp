@@ -198,6 +198,10 @@ void pingpong() {
     std::printf("  direct %.4f s   through tap %.4f s   error %+.2f%% against 20.0 s   round trips counted %llu\n",
                 direct, relayed, (relayed - 20.0) / 20.0 * 100,
                 static_cast<unsigned long long>(tap.snapshot().roundTrips.value_or(0)));
+    // The client and server take their own time to answer with or without the tap (the direct run):
+    // what the relay itself adds is the rest, per round trip.
+    std::printf("  relay's own delay: %.1f us per round trip beyond 20 ms + the direct round trip (%+.2f%%)\n",
+                (relayed - 20.0 - direct) / kExchanges * 1e6, (relayed - 20.0 - direct) / 20.0 * 100);
 }
 
 double cpuSeconds() {

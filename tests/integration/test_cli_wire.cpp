@@ -100,3 +100,54 @@ TEST(CliWire, ByteaExperimentOverAnEmulatedLink) {
     EXPECT_EQ(sqlite.exitCode, 2);
     EXPECT_NE(sqlite.err.find("PostgreSQL's"), std::string::npos) << sqlite.err;
 }
+
+// The link tunables as -P parameters need no engine-specific code: the Runner applies them, the
+// samples record them as parameters and effects; --estimate-compression adds the labelled estimate.
+TEST(CliWire, LinkTunablesAsParametersAndTheCompressionEstimate) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    TempDir dir;
+    const auto probe = runCli({"run", conninfo, "-s", "warm-up", "-q"});
+    if (probe.exitCode != 0) {
+        ASSERT_EQ(runCli({"prepare", conninfo, "--rows", "300", "-q"}).exitCode, 0);
+    }
+    const std::string json = dir.file("link.json");
+    const auto r = runCli({"run", conninfo, "-s", "all-blobs", "-P", "link_latency_up_ms=40", "-P",
+                           "link_latency_down_ms=10", "--estimate-compression", "--json", json, "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("link up unlimited + 40 ms"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  recv compressed = zlib-6 would send "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("; estimate, not measured"), std::string::npos) << r.out;
+    const QJsonArray samples = samplesOf(json);
+    ASSERT_EQ(samples.size(), 1);
+    const QJsonObject s = samples[0].toObject();
+    const QJsonObject parameters = s[QStringLiteral("parameters")].toObject();
+    EXPECT_EQ(parameters[QStringLiteral("link_latency_up_ms")].toString(), QStringLiteral("40"));
+    EXPECT_EQ(parameters[QStringLiteral("wire_compression_estimate")].toString(), QStringLiteral("true"));
+    bool latencyInEffect = false;
+    for (const auto& e : s[QStringLiteral("effects")].toArray()) {
+        const QJsonObject effect = e.toObject();
+        if (effect[QStringLiteral("id")].toString() == QStringLiteral("link_latency_up_ms")) {
+            latencyInEffect = effect[QStringLiteral("inEffect")].toBool();
+        }
+    }
+    EXPECT_TRUE(latencyInEffect);
+    // One round trip at 40 + 10 ms: the measured span cannot be shorter.
+    const QJsonObject phases = s[QStringLiteral("phases")].toObject();
+    EXPECT_GE(field(phases, "executeNs") + field(phases, "fetchNs"), 50'000'000) << r.out;
+    const QJsonObject tap = tapOf(s);
+    ASSERT_TRUE(tap[QStringLiteral("available")].toBool());
+    const QJsonObject compressed = tap[QStringLiteral("compressed")].toObject();
+    EXPECT_TRUE(compressed[QStringLiteral("estimate")].toBool());
+    EXPECT_GT(field(compressed, "zlibRecvBytes"), 0);
+    EXPECT_GT(field(compressed, "zstdRecvBytes"), 0);
+    EXPECT_GT(field(compressed, "zlibSendBytes"), 0);
+
+    // wire_tap=false given explicitly beats the CLI's default tap.
+    const auto direct = runCli({"run", conninfo, "-s", "all-blobs", "-P", "wire_tap=false", "-q"});
+    ASSERT_EQ(direct.exitCode, 0) << direct.err;
+    EXPECT_NE(direct.out.find("Wire statistics: wire tap not enabled"), std::string::npos) << direct.out;
+    const auto contradiction = runCli({"run", conninfo, "-s", "all-blobs", "-P", "wire_tap=false", "--latency", "5"});
+    EXPECT_NE(contradiction.exitCode, 0);
+    EXPECT_NE((contradiction.out + contradiction.err).find("wire_tap=false contradicts"), std::string::npos)
+        << contradiction.out << contradiction.err;
+}

@@ -4,6 +4,7 @@
 #include "engine/drivers/firebird/FirebirdConnectionString.h"
 #include "engine/drivers/firebird/FirebirdConstants.h"
 #include "engine/drivers/firebird/FirebirdSession.h"
+#include "engine/wire/WireParameters.h"
 
 namespace blobbench {
 
@@ -114,6 +115,10 @@ std::vector<ParameterSpec> FirebirdDriver::parameters() const {
         p.scale = ParameterScale::PowerOfTwo;
         p.help = "Used only when create_database creates the database";
         specs.push_back(p);
+    }
+    // The tap and the emulated link: applied by the Runner, never by this driver.
+    for (auto& spec : wireParameters()) {
+        specs.push_back(std::move(spec));
     }
     return specs;
 }

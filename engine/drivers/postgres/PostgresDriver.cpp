@@ -8,6 +8,7 @@
 
 #include "engine/drivers/postgres/PgCommon.h"
 #include "engine/drivers/postgres/PostgresSession.h"
+#include "engine/wire/WireParameters.h"
 
 namespace blobbench {
 namespace {
@@ -159,6 +160,10 @@ std::vector<ParameterSpec> PostgresDriver::parameters() const {
     specs.push_back(enumSpec(param::ColumnCompression, "Column COMPRESSION", {"default", "pglz", "lz4"},
                              "ALTER TABLE ... SET COMPRESSION on the bytea/text columns of a table before rows "
                              "are inserted into it (prepareInsert); 'default' leaves the table alone."));
+    // The tap and the emulated link: applied by the Runner, never by this driver.
+    for (auto& spec : wireParameters()) {
+        specs.push_back(std::move(spec));
+    }
     return specs;
 }
 
