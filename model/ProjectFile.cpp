@@ -771,12 +771,24 @@ SweepDef sweepFromJson(const QJsonValue& v, const QString& path) {
 
 void wireStatsCheck(const QJsonValue& v, const QString& path) {
     const QJsonObject o = object(v, path);
-    Fields f(o, path, {"available", "reason", "sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips"},
+    Fields f(o, path,
+             {"available", "reason", "sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips", "compressed"},
              {"available"});
     f.boolean("available", false);
     f.text("reason");
     for (const char* k : {"sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips"}) {
         f.whole(k, 0, std::numeric_limits<qint64>::max(), 0);
+    }
+    if (f.has("compressed")) {  // the compression estimate (zlib-6 / zstd-3), labelled as one
+        const QJsonObject c = object(f["compressed"], f.path("compressed"));
+        Fields e(c, f.path("compressed"),
+                 {"estimate", "zlibSendBytes", "zlibRecvBytes", "zstdSendBytes", "zstdRecvBytes"}, {"estimate"});
+        if (!e.boolean("estimate", false)) {
+            refuse(e.path("estimate"), L("must be true: compressed sizes are estimates, never measured counts"));
+        }
+        for (const char* k : {"zlibSendBytes", "zlibRecvBytes", "zstdSendBytes", "zstdRecvBytes"}) {
+            e.whole(k, 0, std::numeric_limits<qint64>::max(), 0);
+        }
     }
 }
 

@@ -132,6 +132,7 @@ Project richProject() {
     fetch.sendPackets = 2;
     fetch.recvPackets = 9;
     fetch.roundTrips = 2;
+    fetch.compressed = CompressionEstimate{60, 9000, 58, 9500};
     failed.tap = WireStats::of(fetch);
     failed.tapPhases = {{"connect", fetch}, {"fetch", fetch}};
     run.samples.push_back(failed);
@@ -218,6 +219,8 @@ TEST(ProjectFile, RoundTripIsByteIdentical) {
     EXPECT_EQ(*run.samples[6].scalar, "77743");
     EXPECT_EQ(run.samples[7].status, SampleStatus::Failed);
     EXPECT_EQ(run.samples[7].tapPhases.at("fetch").recvBytes, 65536u);
+    ASSERT_TRUE(run.samples[7].tap.counters.compressed.has_value());
+    EXPECT_EQ(run.samples[7].tap.counters.compressed->zstdRecvBytes, 9500u);
     EXPECT_TRUE(loaded.history[1].finishedAt.isEmpty());
     // Human-diffable: the root in a fixed order, multi-line SQL as lines, one sample a line, what
     // samples of a scenario share written once.
