@@ -1,0 +1,5 @@
+# Storage benchmark: the SQLite keyed-read paths against a bare sqlite3 loop, the files store against a
+# bare open/read/close loop, SQLite inserts against a bare insert loop, same run; prints the ratios and
+# the SQLite-vs-files figures. Run: storage_bench [--count N] [--reps N] [--dir DIR]
+add_executable(storage_bench ${CMAKE_CURRENT_LIST_DIR}/storage_bench.cpp)
+target_link_libraries(storage_bench PRIVATE blobbench_engine blobbench_warnings SQLite::SQLite3)
