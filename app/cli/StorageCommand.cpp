@@ -123,6 +123,8 @@ StorageOptions parse(const std::vector<std::string>& args) {
             o.keyed.synchronous = o.insert.synchronous = take();
         } else if (arg == "--page-size") {
             o.keyed.pageSize = o.insert.pageSize = static_cast<std::int64_t>(num());
+        } else if (arg == "--fb-page-size") {
+            o.insert.firebirdPageSize = static_cast<std::int64_t>(num());
         } else if (arg == "--mmap-size") {
             o.keyed.mmapSize = static_cast<std::int64_t>(num());
         } else if (arg == "--order") {
@@ -464,6 +466,7 @@ std::string storageUsage() {
   --no-update            keyed: skip the random-order rewrite
   --no-verify            skip the untimed byte-exact read-back
   --commit-every K       insert: commit every K rows (0: one transaction)
+  --fb-page-size N       insert: page size of the Firebird databases the variants create (driver default)
   --variant NAME         insert: run only these variants (repeatable); sqlite: bind zeroblob;
                          postgres: bytea-pglz bytea-lz4 bytea-external bytea-main bytea-copy bytea-pipeline text
                          large-object; firebird: blob varchar ibatch

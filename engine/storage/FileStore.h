@@ -1,8 +1,8 @@
 #pragma once
 
 // The `files` baseline: one file per BLOB in a directory, named by its key, flat or in a two-level
-// tree ((key >> 16) & 0xff, then (key >> 8) & 0xff, two hex digits each: at most 256 files a leaf). Writes are open/write/close,
-// with fsync before close when asked; reads are open/read/close. Plain POSIX, no Qt.
+// tree ((key >> 16) & 0xff, then (key >> 8) & 0xff, two hex digits each: at most 256 files a leaf). Writes are
+// open/write/close, with fsync before close when asked; reads are open/read/close. Plain POSIX, no Qt.
 
 #include <cstdint>
 #include <filesystem>

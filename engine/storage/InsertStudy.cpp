@@ -4,8 +4,11 @@
 #include <chrono>
 #include <map>
 
+#include <firebird/Interface.h>
+
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
+#include "engine/drivers/firebird/FirebirdClient.h"
 #include "engine/storage/KeyedStudy.h"
 #include "engine/storage/SqliteStore.h"
 #include "engine/storage/StorageValues.h"
@@ -308,8 +311,53 @@ std::string serverStorage(Session& s, const std::string& engine, std::string& ho
         }
         return std::to_string(bytes);
     }
-    how = "database file size (MON$PAGES x MON$PAGE_SIZE), whole database";
+    how =
+        "growth of a fresh database of its own (MON$PAGES x MON$PAGE_SIZE after the inserts, less before "
+        "the table was created): data, BLOB and index pages";
     return queryOne(s, "SELECT MON$PAGES * MON$PAGE_SIZE FROM MON$DATABASE");
+}
+
+// Firebird: each variant gets a database of its own next to the target's file, so that the storage
+// figure is the growth of a fresh file (a shared database reuses the free pages of earlier runs).
+std::string firebirdVariantTarget(const std::string& target, const std::string& variant) {
+    const auto slash = target.find_last_of("/\\");
+    if (slash == std::string::npos || slash + 1 >= target.size()) {
+        return {};
+    }
+    return target.substr(0, slash + 1) + "bb_storage_" + variant + ".fdb";
+}
+
+// Drops a Firebird database (there is no SQL for that): attaches with the driver's client library.
+// Quiet when the database does not exist.
+void dropFirebirdDatabase(const ConnectionSpec& spec) noexcept {
+    std::shared_ptr<firebird::FirebirdClient> client;
+    try {
+        client = firebird::FirebirdClient::load(spec.clientLibrary);
+    } catch (const Error&) {
+        return;  // the connect that follows reports it
+    }
+    Firebird::IMaster* master = client->master();
+    Firebird::CheckStatusWrapper status(master->getStatus());
+    Firebird::IXpbBuilder* dpb = client->util()->getXpbBuilder(&status, Firebird::IXpbBuilder::DPB, nullptr, 0);
+    if (!spec.user.empty()) {
+        dpb->insertString(&status, isc_dpb_user_name, spec.user.c_str());
+    }
+    if (!spec.password.empty()) {
+        dpb->insertString(&status, isc_dpb_password, spec.password.c_str());
+    }
+    Firebird::IProvider* provider = client->dispatcher();
+    Firebird::IAttachment* att =
+        provider->attachDatabase(&status, spec.target.c_str(), dpb->getBufferLength(&status), dpb->getBuffer(&status));
+    if (att && !(status.getState() & Firebird::IStatus::STATE_ERRORS)) {
+        att->dropDatabase(&status);
+        if (status.getState() & Firebird::IStatus::STATE_ERRORS) {
+            status.init();
+            att->detach(&status);
+        }
+    }
+    provider->release();
+    dpb->dispose();
+    status.dispose();
 }
 
 InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, const ParameterValues& base,
@@ -328,10 +376,30 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
     for (const auto& [k, value] : v.parameters) {
         requested[k] = value;
     }
+    ConnectionSpec target = spec;
+    if (!pg) {
+        target.target = firebirdVariantTarget(spec.target, v.name);
+        if (target.target.empty()) {
+            r.inEffect = false;
+            r.reason = "the target names no database file to put a database of the variant's own beside";
+            return r;
+        }
+        dropFirebirdDatabase(target);  // a leftover of an interrupted run
+        requested["create_database"] = "true";
+        if (o.firebirdPageSize != 0) {
+            requested["page_size"] = std::to_string(o.firebirdPageSize);
+        }
+    }
     const ParameterValues values = resolveParameters(driver.parameters(), requested);
     std::unique_ptr<Session> session;
+    std::uint64_t fbBefore = 0;
     try {
-        session = driver.connect(spec, values);
+        session = driver.connect(target, values);
+        if (!pg) {
+            fbBefore = std::stoull(queryOne(*session, "SELECT MON$PAGES * MON$PAGE_SIZE FROM MON$DATABASE"));
+            r.how += ", page size " + queryOne(*session, "SELECT MON$PAGE_SIZE FROM MON$DATABASE") + ", database " +
+                     target.label();
+        }
         Session& s = *session;
         auto drop = [&] {
             if (!s.tableExists(kTable)) {
@@ -379,6 +447,9 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
         }
         insert.reset();
         r.storageBytes = std::stoull(serverStorage(s, driver.id(), r.storageHow, loBefore, v.largeObject));
+        if (!pg) {
+            *r.storageBytes -= std::min(*r.storageBytes, fbBefore);
+        }
         if (o.verify) {
             VerifySink sink(pool);
             QuerySpec q;
@@ -391,6 +462,10 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
             r.check = checkWords(sink.count, r.rows, sink.difference);
         }
         drop();
+        if (!pg) {
+            session.reset();
+            dropFirebirdDatabase(target);
+        }
     } catch (const Error& e) {
         r.error = oneLine(e.what());
         r.partial = true;
@@ -401,6 +476,10 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
             r.reason = "the server refused lz4: " + oneLine(text);
             r.error.clear();
             r.partial = false;
+        }
+        if (!pg) {
+            session.reset();
+            dropFirebirdDatabase(target);
         }
     }
     return r;
@@ -437,6 +516,11 @@ std::vector<std::string> insertVariants(const std::string& engine) {
 void checkInsertOptions(const InsertOptions& o) {
     checkCount("rows", o.rows, kMaxRows);
     checkCount("size", o.valueBytes, kMaxValueBytes);
+    const std::int64_t fps = o.firebirdPageSize;
+    if (fps != 0 && (fps < 4096 || fps > 32768 || (fps & (fps - 1)) != 0)) {
+        throw Error(ErrorKind::Usage,
+                    "firebird page size " + std::to_string(fps) + " is not one of 4096, 8192, 16384, 32768");
+    }
     if (o.commitEvery > o.rows) {
         throw Error(ErrorKind::Usage, "commit-every: " + std::to_string(o.commitEvery) + " is more than the " +
                                           std::to_string(o.rows) + " rows");

@@ -30,6 +30,9 @@ struct InsertOptions {
     std::string journalMode = "wal";
     std::string synchronous = "normal";
     std::int64_t pageSize = 4096;
+    // Firebird only: each variant runs in a database of its own created beside the target's file
+    // (bb_storage_<variant>.fdb, dropped afterwards) with this page size; 0: the driver's default.
+    std::int64_t firebirdPageSize = 0;
     std::function<void(const std::string&)> progress;
 };
 
