@@ -461,7 +461,7 @@ std::string storageUsage() {
   --layout flat|tree     files: one directory, or two levels by key (tree)
   --fsync                files: fsync every write
   --journal MODE         SQLite journal_mode (wal)      --synchronous X   SQLite synchronous (normal)
-  --page-size N          SQLite page_size (4096)        --mmap-size B     the mmap read variants (1g)
+  --page-size N          SQLite page_size (4096)        --mmap-size B     the mmap read variants (2047m)
   --order ascending|random|both   keyed read order (both)
   --no-update            keyed: skip the random-order rewrite
   --no-verify            skip the untimed byte-exact read-back

@@ -95,6 +95,23 @@ void FileStore::write(std::uint64_t key, std::string_view bytes) {
     if (fd < 0) {
         throw ioError("cannot create", path, errno);
     }
+    writeTo(path, fd, bytes, false);
+}
+
+void FileStore::overwrite(std::uint64_t key, std::string_view bytes) {
+    const std::filesystem::path path = pathOf(key);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) {
+            throw Error(ErrorKind::Data,
+                        "files: key " + std::to_string(key) + " does not exist (" + path.string() + ")");
+        }
+        throw ioError("cannot open", path, errno);
+    }
+    writeTo(path, fd, bytes, true);
+}
+
+void FileStore::writeTo(const std::filesystem::path& path, int fd, std::string_view bytes, bool truncateAfter) {
     const char* p = bytes.data();
     std::size_t left = bytes.size();
     int error = 0;
@@ -109,6 +126,9 @@ void FileStore::write(std::uint64_t key, std::string_view bytes) {
         }
         p += n;
         left -= static_cast<std::size_t>(n);
+    }
+    if (error == 0 && truncateAfter && ::ftruncate(fd, static_cast<off_t>(bytes.size())) != 0) {
+        error = errno;
     }
     if (error == 0 && m_options.fsync && ::fsync(fd) != 0) {
         error = errno;

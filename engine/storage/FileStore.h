@@ -43,6 +43,10 @@ public:
     // Replaces the value. Error(Io) naming the file and the system's words (disk full, read-only, ...);
     // a file left short by a failed write is removed.
     void write(std::uint64_t key, std::string_view bytes);
+    // Rewrites an existing file in place: open without O_TRUNC, write, ftruncate to the new length.
+    // (ext4 flushes a file truncated to zero and rewritten when it is closed: auto_da_alloc.)
+    // Error(Data) when the key does not exist.
+    void overwrite(std::uint64_t key, std::string_view bytes);
     // Reads the value into `out` (capacity reused). Error(Data) when the key does not exist.
     void read(std::uint64_t key, std::string& out) const;
     bool exists(std::uint64_t key) const;
@@ -50,6 +54,7 @@ public:
     Footprint footprint() const { return footprintOf(m_options.directory); }
 
 private:
+    void writeTo(const std::filesystem::path& path, int fd, std::string_view bytes, bool truncateAfter);
     FileStoreOptions m_options;
 };
 

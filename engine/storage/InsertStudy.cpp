@@ -408,7 +408,13 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
             if (pg &&
                 queryOne(s, std::string("SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = '") +
                                 kTable + "'::regclass AND attname = 'v'") == "oid") {
-                s.execute(std::string("SELECT lo_unlink(v) FROM ") + kTable);  // large objects outlive their rows
+                // Large objects outlive their rows. In batches: each unlink holds a lock to the end of its
+                // transaction, and 100,000 in one run out of max_locks_per_transaction.
+                const auto last = std::stoull(queryOne(s, std::string("SELECT coalesce(max(id), 0) FROM ") + kTable));
+                for (std::uint64_t from = 0; from < last; from += 1000) {
+                    s.execute(std::string("SELECT lo_unlink(v) FROM ") + kTable + " WHERE id > " +
+                              std::to_string(from) + " AND id <= " + std::to_string(from + 1000));
+                }
             }
             s.execute(std::string("DROP TABLE ") + kTable);
         };

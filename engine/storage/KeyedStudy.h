@@ -27,9 +27,9 @@ struct KeyedOptions {
     std::string journalMode = "wal";  // SQLite
     std::string synchronous = "normal";
     std::int64_t pageSize = 4096;
-    std::int64_t mmapSize = 1LL << 30;  // bytes, for the mmap read variants
-    bool ascending = true;              // read in ascending key order
-    bool random = true;                 // read in random key order
+    std::int64_t mmapSize = 0x7fff0000;  // bytes, for the mmap read variants: SQLite's usual cap, ~2 GB
+    bool ascending = true;               // read in ascending key order
+    bool random = true;                  // read in random key order
     bool reads = true;
     bool updates = true;
     bool verify = true;

@@ -125,6 +125,21 @@ TEST(FileStore, FlatAndTreeReadBackByteExact) {
     }
 }
 
+TEST(FileStore, OverwriteInPlaceShrinksAndGrowsAndNeedsTheKey) {
+    TempDir dir;
+    FileStore store({dir.path(), FileLayout::Tree, false});
+    std::string read;
+    store.write(9, std::string(5000, 'a'));
+    store.overwrite(9, "bcd");
+    store.read(9, read);
+    EXPECT_EQ(read, "bcd");
+    store.overwrite(9, std::string(7000, 'e'));
+    store.read(9, read);
+    EXPECT_EQ(read, std::string(7000, 'e'));
+    EXPECT_THROW(store.overwrite(10, "x"), Error);
+    EXPECT_FALSE(store.exists(10));
+}
+
 TEST(FileStore, MissingKeyIsADataErrorNamingTheKey) {
     TempDir dir;
     FileStore store({dir.path(), FileLayout::Tree, false});
@@ -324,8 +339,9 @@ TEST(KeyedStudy, SmallRunReadsEveryPathByteExactAndCountsRight) {
     o.shape = smallShape();
     const KeyedReport report = runKeyedStudy(o);
     ASSERT_TRUE(report.complete()) << report.error;
-    // write x2, read: (sql, blob) x 2 orders + (sql mmap, blob mmap, files) x 2 orders, update x2
-    ASSERT_EQ(report.results.size(), 2u + 4u + 6u + 2u);
+    // write x2, read: (sql, blob) x 2 orders + (sql mmap, blob mmap, files) x 2 orders,
+    // update: sqlite, files O_TRUNC, files in place
+    ASSERT_EQ(report.results.size(), 2u + 4u + 6u + 3u);
     for (const auto& r : report.results) {
         EXPECT_EQ(r.values, 300u) << r.phase << " " << r.store << " " << r.variant;
         EXPECT_GT(r.bytes, 300u * 2000u);

@@ -39,7 +39,7 @@ TEST(StorageCli, KeyedReadSmallRunIsByteExactWithRatiosAndJson) {
     const QJsonObject json = readJson(dir.file("k.json"));
     EXPECT_TRUE(json[QStringLiteral("complete")].toBool());
     const QJsonArray results = json[QStringLiteral("results")].toArray();
-    EXPECT_EQ(results.size(), 14);
+    EXPECT_EQ(results.size(), 15);
     for (const auto& v : results) {
         const QJsonObject row = v.toObject();
         EXPECT_EQ(row[QStringLiteral("values")].toInt(), 200);
