@@ -14,6 +14,7 @@
 #include "app/cli/CliOptions.h"
 #include "app/cli/FbCompat.h"
 #include "app/cli/ProjectCommand.h"
+#include "app/cli/StorageCommand.h"
 #include "engine/core/Error.h"
 #include "engine/data/Dataset.h"
 #include "engine/data/ReferenceSuite.h"
@@ -344,6 +345,9 @@ int main(int argc, char** argv) {
     QCoreApplication::setApplicationName(QStringLiteral("blobbench"));
     QCoreApplication::setApplicationVersion(QStringLiteral(BLOBBENCH_VERSION));
     const std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty() && args[0] == "storage") {
+        return runStorage(args, std::cout, std::cerr);
+    }
     if (isFbCompatCommandLine(args)) {
         return runFbCompat(args, std::cout, std::cerr);
     }

@@ -1,0 +1,495 @@
+#include "app/cli/StorageCommand.h"
+
+#include <unistd.h>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QString>
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+
+#include "engine/core/Error.h"
+#include "engine/drivers/Registry.h"
+#include "engine/storage/InsertStudy.h"
+#include "engine/storage/KeyedStudy.h"
+
+namespace blobbench::cli {
+namespace {
+
+constexpr int kOk = 0;
+constexpr int kFailed = 1;
+constexpr int kUsage = 2;
+
+struct StorageOptions {
+    std::string study;  // keyed-read | insert | footprint
+    std::string target;
+    std::string jsonPath;
+    bool quiet = false;
+    bool help = false;
+    // keyed-read / footprint
+    storage::KeyedOptions keyed;
+    // insert
+    storage::InsertOptions insert;
+    std::string user, password, clientLibrary, engine;
+    ParameterValues parameters;
+};
+
+std::uint64_t number(const std::string& option, const std::string& text) {
+    std::uint64_t value = 0;
+    std::string digits = text;
+    std::uint64_t scale = 1;
+    if (!digits.empty()) {
+        const char suffix = static_cast<char>(std::tolower(static_cast<unsigned char>(digits.back())));
+        if (suffix == 'k' || suffix == 'm' || suffix == 'g') {
+            scale = suffix == 'k' ? 1024ULL : suffix == 'm' ? 1024ULL * 1024 : 1024ULL * 1024 * 1024;
+            digits.pop_back();
+        }
+    }
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || value > UINT64_MAX / scale) {
+        throw Error(ErrorKind::Usage, option + ": '" + text + "' is not a whole number (k, m, g suffixes allowed)");
+    }
+    return value * scale;
+}
+
+StorageOptions parse(const std::vector<std::string>& args) {
+    StorageOptions o;
+    std::size_t i = 1;  // args[0] == "storage"
+    if (i < args.size() && (args[i] == "-h" || args[i] == "--help")) {
+        o.help = true;
+        return o;
+    }
+    if (i >= args.size()) {
+        throw Error(ErrorKind::Usage, "storage: name the study (keyed-read, insert or footprint)");
+    }
+    o.study = args[i++];
+    if (o.study != "keyed-read" && o.study != "insert" && o.study != "footprint") {
+        throw Error(ErrorKind::Usage, "storage: unknown study '" + o.study + "' (keyed-read, insert or footprint)");
+    }
+    bool sawSize = false;
+    for (; i < args.size(); ++i) {
+        std::string arg = args[i];
+        std::string value;
+        bool inlineValue = false;
+        if (arg.starts_with("--") && arg.find('=') != std::string::npos) {
+            value = arg.substr(arg.find('=') + 1);
+            arg = arg.substr(0, arg.find('='));
+            inlineValue = true;
+        }
+        auto take = [&]() -> std::string {
+            if (inlineValue) {
+                return value;
+            }
+            if (i + 1 >= args.size()) {
+                throw Error(ErrorKind::Usage, arg + " needs a value");
+            }
+            return args[++i];
+        };
+        auto num = [&]() { return number(arg, take()); };
+        if (arg == "-h" || arg == "--help") {
+            o.help = true;
+        } else if (arg == "--json") {
+            o.jsonPath = take();
+        } else if (arg == "-q" || arg == "--quiet") {
+            o.quiet = true;
+        } else if (arg == "--count" || arg == "--rows" || arg == "-n") {
+            o.keyed.count = o.insert.rows = num();
+        } else if (arg == "--size" || arg == "-S") {
+            o.keyed.shape.meanBytes = o.insert.valueBytes = num();
+            sawSize = true;
+        } else if (arg == "--spread") {
+            o.keyed.shape.spreadBytes = num();
+        } else if (arg == "--seed") {
+            o.keyed.shape.seed = o.insert.seed = num();
+            o.keyed.orderSeed = o.keyed.shape.seed;
+        } else if (arg == "--text") {
+            o.keyed.shape.text = o.insert.text = true;
+        } else if (arg == "--binary") {
+            o.keyed.shape.text = o.insert.text = false;
+        } else if (arg == "--layout") {
+            const std::string layout = take();
+            if (layout != "flat" && layout != "tree") {
+                throw Error(ErrorKind::Usage, "--layout: '" + layout + "' is not flat or tree");
+            }
+            o.keyed.layout = layout == "flat" ? storage::FileLayout::Flat : storage::FileLayout::Tree;
+        } else if (arg == "--fsync") {
+            o.keyed.fsync = true;
+        } else if (arg == "--journal") {
+            o.keyed.journalMode = o.insert.journalMode = take();
+        } else if (arg == "--synchronous") {
+            o.keyed.synchronous = o.insert.synchronous = take();
+        } else if (arg == "--page-size") {
+            o.keyed.pageSize = o.insert.pageSize = static_cast<std::int64_t>(num());
+        } else if (arg == "--fb-page-size") {
+            o.insert.firebirdPageSize = static_cast<std::int64_t>(num());
+        } else if (arg == "--mmap-size") {
+            o.keyed.mmapSize = static_cast<std::int64_t>(num());
+        } else if (arg == "--order") {
+            const std::string order = take();
+            if (order != "ascending" && order != "random" && order != "both") {
+                throw Error(ErrorKind::Usage, "--order: '" + order + "' is not ascending, random or both");
+            }
+            o.keyed.ascending = order != "random";
+            o.keyed.random = order != "ascending";
+        } else if (arg == "--no-update") {
+            o.keyed.updates = false;
+        } else if (arg == "--no-verify") {
+            o.keyed.verify = o.insert.verify = false;
+        } else if (arg == "--commit-every") {
+            o.insert.commitEvery = num();
+        } else if (arg == "--variant") {
+            o.insert.variants.push_back(take());
+        } else if (arg == "-e" || arg == "--engine") {
+            o.engine = take();
+        } else if (arg == "-u" || arg == "--user") {
+            o.user = take();
+        } else if (arg == "-p" || arg == "--password") {
+            o.password = take();
+        } else if (arg == "--client-library") {
+            o.clientLibrary = take();
+        } else if (arg == "-P" || arg == "--param") {
+            const std::string kv = take();
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0) {
+                throw Error(ErrorKind::Usage, "--param: '" + kv + "' is not NAME=VALUE");
+            }
+            o.parameters[kv.substr(0, eq)] = kv.substr(eq + 1);
+        } else if (!arg.starts_with("-") && o.target.empty()) {
+            o.target = arg;
+        } else {
+            throw Error(ErrorKind::Usage, "storage: unexpected argument '" + arg + "'");
+        }
+    }
+    if (o.study != "insert" && sawSize && o.keyed.shape.spreadBytes >= o.keyed.shape.meanBytes) {
+        o.keyed.shape.spreadBytes = o.keyed.shape.meanBytes / 5;  // keep the +-20% shape for small sizes
+    }
+    if (o.user.empty()) {
+        o.user = qEnvironmentVariable("ISC_USER").toStdString();
+    }
+    if (o.password.empty()) {
+        o.password = qEnvironmentVariable("ISC_PASSWORD").toStdString();
+    }
+    return o;
+}
+
+class Json {
+public:
+    explicit Json(const std::string& path) : m_path(path) {}
+    QJsonObject root;
+    void save() const {
+        if (m_path.empty()) {
+            return;
+        }
+        QFile file(QString::fromStdString(m_path));
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(QJsonDocument(root).toJson()) < 0) {
+            throw Error(ErrorKind::Io, "--json: cannot write " + m_path + ": " + file.errorString().toStdString());
+        }
+    }
+
+private:
+    std::string m_path;
+};
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// ------------------------------------------------------------------------------------ keyed studies
+
+int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
+    if (o.target.empty()) {
+        throw Error(ErrorKind::Usage, "storage " + o.study + ": name a work directory (e.g. /tmp/blobbench-storage)");
+    }
+    auto& k = o.keyed;
+    k.directory = o.target;
+    if (o.study == "footprint") {
+        k.reads = false;
+        k.updates = false;
+    }
+    const bool progress = !o.quiet && isatty(STDERR_FILENO);
+    k.progress = [&](const std::string& what) {
+        if (progress) {
+            err << "\r" << what << "...\033[K" << std::flush;
+        }
+    };
+    const storage::KeyedReport report = storage::runKeyedStudy(k);
+    if (progress) {
+        err << "\r\033[K" << std::flush;
+    }
+    out << "===== Storage: SQLite vs one file per BLOB (" << o.study << ") =====\n\n"
+        << "Directory: " << o.target << '\n'
+        << "Values: " << k.count << " x " << k.shape.meanBytes << " +- " << k.shape.spreadBytes << " bytes, "
+        << (k.shape.text ? "text" : "incompressible") << ", seed " << k.shape.seed << '\n';
+    for (const auto& n : report.notes) {
+        out << "  " << n << '\n';
+    }
+    out << '\n';
+    Json json(o.jsonPath);
+    json.root[QStringLiteral("study")] = q(o.study);
+    json.root[QStringLiteral("count")] = static_cast<qint64>(k.count);
+    json.root[QStringLiteral("meanBytes")] = static_cast<qint64>(k.shape.meanBytes);
+    json.root[QStringLiteral("spreadBytes")] = static_cast<qint64>(k.shape.spreadBytes);
+    json.root[QStringLiteral("text")] = k.shape.text;
+    QJsonArray notes;
+    for (const auto& n : report.notes) {
+        notes.append(q(n));
+    }
+    json.root[QStringLiteral("notes")] = notes;
+    if (!report.results.empty()) {
+        char line[256];
+        std::snprintf(line, sizeof line, "%-7s %-7s %-32s %-10s %9s %10s %9s  %s\n", "phase", "store", "how", "order",
+                      "values", "us/value", "MB/s", "check");
+        out << line;
+        QJsonArray rows;
+        for (const auto& r : report.results) {
+            std::snprintf(line, sizeof line, "%-7s %-7s %-32s %-10s %9llu %10.2f %9.1f  %s%s\n", r.phase.c_str(),
+                          r.store.c_str(), r.variant.c_str(), r.order.c_str(),
+                          static_cast<unsigned long long>(r.values), r.microsPerValue(), r.megabytesPerSecond(),
+                          r.check.c_str(), r.partial ? " (PARTIAL: the run stopped here)" : "");
+            out << line;
+            QJsonObject row;
+            row[QStringLiteral("phase")] = q(r.phase);
+            row[QStringLiteral("store")] = q(r.store);
+            row[QStringLiteral("variant")] = q(r.variant);
+            row[QStringLiteral("order")] = q(r.order);
+            row[QStringLiteral("values")] = static_cast<qint64>(r.values);
+            row[QStringLiteral("bytes")] = static_cast<qint64>(r.bytes);
+            row[QStringLiteral("elapsedNs")] = static_cast<qint64>(r.elapsed.count());
+            row[QStringLiteral("microsPerValue")] = r.microsPerValue();
+            row[QStringLiteral("megabytesPerSecond")] = r.megabytesPerSecond();
+            row[QStringLiteral("check")] = q(r.check);
+            row[QStringLiteral("partial")] = r.partial;
+            rows.append(row);
+        }
+        json.root[QStringLiteral("results")] = rows;
+        // SQLite against files, per read variant and order.
+        bool header = false;
+        for (const auto& r : report.results) {
+            if (r.phase != "read" || r.store != "sqlite") {
+                continue;
+            }
+            for (const auto& f : report.results) {
+                if (f.phase == "read" && f.store == "files" && f.order == r.order && f.microsPerValue() > 0) {
+                    if (!header) {
+                        out << "\nSQLite time per value / files time per value (below 1: SQLite faster):\n";
+                        header = true;
+                    }
+                    std::snprintf(line, sizeof line, "  %-18s %-10s %6.2f\n", r.variant.c_str(), r.order.c_str(),
+                                  r.microsPerValue() / f.microsPerValue());
+                    out << line;
+                }
+            }
+        }
+    }
+    if (report.footprint) {
+        const auto& f = *report.footprint;
+        out << "\nFootprint after writing " << f.files.files << " values (" << f.valueBytes << " value bytes):\n"
+            << "  SQLite page_count x page_size: " << f.sqliteBytes << " bytes\n"
+            << "  files allocated (st_blocks x 512, like du): " << f.files.allocated() << " bytes ("
+            << f.files.fileAllocated << " in files, " << f.files.directoryAllocated << " in directories)\n";
+        char line[128];
+        std::snprintf(line, sizeof line, "  ratio SQLite / files: %.3f\n", f.ratio());
+        out << line;
+        QJsonObject fp;
+        fp[QStringLiteral("valueBytes")] = static_cast<qint64>(f.valueBytes);
+        fp[QStringLiteral("sqliteBytes")] = static_cast<qint64>(f.sqliteBytes);
+        fp[QStringLiteral("filesAllocated")] = static_cast<qint64>(f.files.allocated());
+        fp[QStringLiteral("filesFileAllocated")] = static_cast<qint64>(f.files.fileAllocated);
+        fp[QStringLiteral("filesDirectoryAllocated")] = static_cast<qint64>(f.files.directoryAllocated);
+        fp[QStringLiteral("files")] = static_cast<qint64>(f.files.files);
+        fp[QStringLiteral("ratio")] = f.ratio();
+        json.root[QStringLiteral("footprint")] = fp;
+    }
+    json.root[QStringLiteral("complete")] = report.complete();
+    if (!report.complete()) {
+        json.root[QStringLiteral("error")] = q(report.error);
+    }
+    json.save();
+    bool differs = false;
+    for (const auto& r : report.results) {
+        differs = differs || (r.check != "byte-exact" && r.check != "not checked");
+    }
+    if (!report.complete()) {
+        err << "blobbench-cli: storage " << o.study << ": " << report.error << " (results above are partial)\n";
+        return kFailed;
+    }
+    if (differs) {
+        err << "blobbench-cli: storage " << o.study << ": a path did not read back the bytes it wrote\n";
+        return kFailed;
+    }
+    return kOk;
+}
+
+// ------------------------------------------------------------------------------------------- insert
+
+int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
+    if (o.target.empty()) {
+        throw Error(ErrorKind::Usage,
+                    "storage insert: name a target (a directory or sqlite:DIR for SQLite, a PostgreSQL conninfo, a "
+                    "Firebird database)");
+    }
+    std::string engine = o.engine;
+    std::string target = o.target;
+    if (engine.empty()) {
+        std::error_code ec;
+        engine = target.starts_with("sqlite:") || std::filesystem::is_directory(target, ec)
+                     ? "sqlite"
+                     : driverForTarget(target).id();
+    }
+    if (engine == "sqlite" && target.starts_with("sqlite:")) {
+        target = target.substr(7);
+    }
+    storage::checkInsertOptions(o.insert);
+    const bool progress = !o.quiet && isatty(STDERR_FILENO);
+    o.insert.progress = [&](const std::string& what) {
+        if (progress) {
+            err << "\r" << what << "...\033[K" << std::flush;
+        }
+    };
+    out << "===== Storage: LOB insert throughput =====\n\n"
+        << "Target: " << (engine == "sqlite" ? "sqlite:" + target : ConnectionSpec{engine, target}.label()) << '\n'
+        << "Rows: " << o.insert.rows << " x " << o.insert.valueBytes << " bytes, "
+        << (o.insert.text ? "text" : "incompressible") << ", "
+        << (o.insert.commitEvery == 0 ? std::string("one transaction")
+                                      : "commit every " + std::to_string(o.insert.commitEvery) + " rows")
+        << "\n\n";
+    char line[512];
+    std::snprintf(line, sizeof line, "%-9s %-15s %9s %11s %9s %11s %14s  %s\n", "engine", "variant", "rows",
+                  "inserts/s", "MB/s", "ms/commit", "storage bytes", "check");
+    out << line;
+    Json json(o.jsonPath);
+    json.root[QStringLiteral("study")] = QStringLiteral("insert");
+    json.root[QStringLiteral("rows")] = static_cast<qint64>(o.insert.rows);
+    json.root[QStringLiteral("valueBytes")] = static_cast<qint64>(o.insert.valueBytes);
+    json.root[QStringLiteral("text")] = o.insert.text;
+    json.root[QStringLiteral("commitEvery")] = static_cast<qint64>(o.insert.commitEvery);
+    QJsonArray rows;
+    std::vector<storage::InsertResult> all;
+    auto done = [&](const storage::InsertResult& r) {
+        if (progress) {
+            err << "\r\033[K" << std::flush;
+        }
+        all.push_back(r);
+        if (!r.inEffect) {
+            std::snprintf(line, sizeof line, "%-9s %-15s  not in effect: %s\n", r.engine.c_str(), r.variant.c_str(),
+                          r.reason.c_str());
+        } else {
+            std::snprintf(line, sizeof line, "%-9s %-15s %9llu %11.0f %9.1f %11.2f %14s  %s%s\n", r.engine.c_str(),
+                          r.variant.c_str(), static_cast<unsigned long long>(r.rows), r.insertsPerSecond(),
+                          r.megabytesPerSecond(), r.millisPerCommit(),
+                          r.storageBytes ? std::to_string(*r.storageBytes).c_str() : "-", r.check.c_str(),
+                          r.partial ? " (PARTIAL: committed rows only)" : "");
+        }
+        out << line << std::flush;
+        QJsonObject row;
+        row[QStringLiteral("engine")] = q(r.engine);
+        row[QStringLiteral("variant")] = q(r.variant);
+        row[QStringLiteral("how")] = q(r.how);
+        row[QStringLiteral("inEffect")] = r.inEffect;
+        if (!r.inEffect) {
+            row[QStringLiteral("reason")] = q(r.reason);
+        }
+        row[QStringLiteral("rows")] = static_cast<qint64>(r.rows);
+        row[QStringLiteral("bytes")] = static_cast<qint64>(r.bytes);
+        row[QStringLiteral("elapsedNs")] = static_cast<qint64>(r.elapsed.count());
+        row[QStringLiteral("commits")] = static_cast<qint64>(r.commits);
+        row[QStringLiteral("commitNs")] = static_cast<qint64>(r.commitTime.count());
+        row[QStringLiteral("insertsPerSecond")] = r.insertsPerSecond();
+        row[QStringLiteral("megabytesPerSecond")] = r.megabytesPerSecond();
+        row[QStringLiteral("millisPerCommit")] = r.millisPerCommit();
+        if (r.storageBytes) {
+            row[QStringLiteral("storageBytes")] = static_cast<qint64>(*r.storageBytes);
+            row[QStringLiteral("storageHow")] = q(r.storageHow);
+        }
+        row[QStringLiteral("check")] = q(r.check);
+        row[QStringLiteral("partial")] = r.partial;
+        if (!r.error.empty()) {
+            row[QStringLiteral("error")] = q(r.error);
+        }
+        rows.append(row);
+        json.root[QStringLiteral("results")] = rows;
+        json.save();  // after every variant: a later failure loses nothing measured
+    };
+    if (engine == "sqlite") {
+        storage::runSqliteInserts(target, o.insert, done);
+    } else {
+        ConnectionSpec spec;
+        spec.engine = driverById(engine).id();
+        spec.target = target;
+        spec.user = o.user;
+        spec.password = o.password;
+        spec.clientLibrary = o.clientLibrary;
+        storage::runServerInserts(spec, o.parameters, o.insert, done);
+    }
+    out << "\nHow each variant ran, and where its storage figure comes from:\n";
+    int failed = 0;
+    for (const auto& r : all) {
+        out << "  " << r.engine << " " << r.variant << ": " << r.how
+            << (r.storageHow.empty() ? "" : "; storage: " + r.storageHow) << '\n';
+        if (!r.error.empty()) {
+            err << "blobbench-cli: storage insert: " << r.engine << " " << r.variant << ": " << r.error << '\n';
+            ++failed;
+        } else if (r.inEffect && r.check != "byte-exact" && r.check != "not checked") {
+            err << "blobbench-cli: storage insert: " << r.engine << " " << r.variant << ": " << r.check << '\n';
+            ++failed;
+        }
+    }
+    json.root[QStringLiteral("complete")] = failed == 0;
+    json.save();
+    return failed == 0 ? kOk : kFailed;
+}
+
+}  // namespace
+
+std::string storageUsage() {
+    return R"(Usage: blobbench-cli storage <keyed-read|insert|footprint> [target] [options]
+
+  keyed-read DIR   write M values into DIR/store.sqlite and one file each under DIR/files, read them by key
+                   (SQL, blob API, both with mmap; files open/read/close), rewrite them in random order
+  footprint DIR    write only, then compare page_count x page_size with the files' allocated size
+  insert TARGET    N rows of S bytes on SQLite (TARGET a directory or sqlite:DIR), PostgreSQL (conninfo)
+                   or Firebird (connection string), each storage variant of the engine
+
+  --count N / --rows N   values or rows (keyed: 100000; insert: 100000); k, m, g suffixes allowed
+  --size S               bytes per value (keyed: 10240; insert: 4402)
+  --spread B             keyed: +- bytes around --size (2048)
+  --text | --binary      printable text or incompressible bytes (keyed: binary; insert: text)
+  --seed N               values and random order
+  --layout flat|tree     files: one directory, or two levels by key (tree)
+  --fsync                files: fsync every write
+  --journal MODE         SQLite journal_mode (wal)      --synchronous X   SQLite synchronous (normal)
+  --page-size N          SQLite page_size (4096)        --mmap-size B     the mmap read variants (2047m)
+  --order ascending|random|both   keyed read order (both)
+  --no-update            keyed: skip the random-order rewrite
+  --no-verify            skip the untimed byte-exact read-back
+  --commit-every K       insert: commit every K rows (0: one transaction)
+  --fb-page-size N       insert: page size of the Firebird databases the variants create (driver default)
+  --variant NAME         insert: run only these variants (repeatable); sqlite: bind zeroblob;
+                         postgres: bytea-pglz bytea-lz4 bytea-external bytea-main bytea-copy bytea-pipeline text
+                         large-object; firebird: blob varchar ibatch
+  -u USER, --client-library PATH, -P NAME=VALUE   connection (password: ISC_PASSWORD or the conninfo)
+  --json FILE            the results as JSON (written after every variant)
+)";
+}
+
+int runStorage(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    try {
+        StorageOptions o = parse(args);
+        if (o.help) {
+            out << storageUsage();
+            return kOk;
+        }
+        return o.study == "insert" ? insert(o, out, err) : keyed(o, out, err);
+    } catch (const Error& e) {
+        err << "blobbench-cli: storage: " << oneLine(e.what()) << '\n';
+        return e.kind() == ErrorKind::Usage ? kUsage : kFailed;
+    } catch (const std::exception& e) {
+        err << "blobbench-cli: storage: " << oneLine(e.what()) << '\n';
+        return kFailed;
+    }
+}
+
+}  // namespace blobbench::cli

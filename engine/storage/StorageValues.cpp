@@ -1,0 +1,75 @@
+#include "engine/storage/StorageValues.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "engine/core/Error.h"
+
+namespace blobbench::storage {
+namespace {
+
+std::uint64_t splitmix(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+std::uint64_t valueLength(const ValueShape& shape, std::uint64_t key) {
+    std::uint64_t state = shape.seed * 0x2545F4914F6CDD1DULL + key;
+    const std::uint64_t r = splitmix(state);
+    const std::uint64_t span = 2 * shape.spreadBytes + 1;
+    const std::uint64_t low = shape.meanBytes > shape.spreadBytes ? shape.meanBytes - shape.spreadBytes : 0;
+    return std::max<std::uint64_t>(1, low + r % span);
+}
+
+void valueFor(const ValueShape& shape, std::uint64_t key, std::string& out) {
+    const std::uint64_t length = valueLength(shape, key);
+    out.resize(length);
+    std::uint64_t state = (shape.seed ^ 0xA0761D6478BD642FULL) + key * 0xE7037ED1A0B428DBULL;
+    char* p = out.data();
+    std::uint64_t i = 0;
+    if (shape.text) {
+        static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .\n";
+        for (; i < length; i += 8) {
+            std::uint64_t r = splitmix(state);
+            for (std::uint64_t j = i; j < std::min(length, i + 8); ++j, r >>= 8) {
+                p[j] = kAlphabet[(r & 0xff) % 64];
+            }
+        }
+        return;
+    }
+    for (; i + 8 <= length; i += 8) {
+        const std::uint64_t r = splitmix(state);
+        std::memcpy(p + i, &r, 8);
+    }
+    if (i < length) {
+        const std::uint64_t r = splitmix(state);
+        std::memcpy(p + i, &r, length - i);
+    }
+}
+
+std::vector<std::uint64_t> keyOrder(std::uint64_t count, bool random, std::uint64_t seed) {
+    std::vector<std::uint64_t> keys(count);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        keys[i] = i + 1;
+    }
+    if (random) {
+        std::uint64_t state = seed ^ 0x5851F42D4C957F2DULL;
+        for (std::uint64_t i = count; i > 1; --i) {  // Fisher-Yates, own generator: same order everywhere
+            std::swap(keys[i - 1], keys[splitmix(state) % i]);
+        }
+    }
+    return keys;
+}
+
+void checkCount(const std::string& option, std::uint64_t count, std::uint64_t maximum) {
+    if (count == 0 || count > maximum) {
+        throw Error(ErrorKind::Usage,
+                    option + ": " + std::to_string(count) + " is out of range 1.." + std::to_string(maximum));
+    }
+}
+
+}  // namespace blobbench::storage

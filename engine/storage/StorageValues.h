@@ -1,0 +1,30 @@
+#pragma once
+
+// Deterministic test values for the storage experiments: the same (seed, key) always gives the same
+// bytes, so a reader can check what it read without keeping a copy.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace blobbench::storage {
+
+struct ValueShape {
+    std::uint64_t meanBytes = 10240;   // 10 kB
+    std::uint64_t spreadBytes = 2048;  // +- 2 kB, uniform
+    bool text = false;                 // printable ASCII (compresses ~25%) instead of incompressible bytes
+    std::uint64_t seed = 20261130;
+};
+
+// The length of key's value: mean +- spread, uniform, at least 1.
+std::uint64_t valueLength(const ValueShape& shape, std::uint64_t key);
+// The value of `key`, written into `out` (capacity reused).
+void valueFor(const ValueShape& shape, std::uint64_t key, std::string& out);
+
+// Keys 1..count, ascending or shuffled with the seed.
+std::vector<std::uint64_t> keyOrder(std::uint64_t count, bool random, std::uint64_t seed);
+
+// Refuses zero or absurd sizes with one-line Usage errors naming the option.
+void checkCount(const std::string& option, std::uint64_t count, std::uint64_t maximum);
+
+}  // namespace blobbench::storage
