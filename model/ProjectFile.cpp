@@ -771,9 +771,10 @@ SweepDef sweepFromJson(const QJsonValue& v, const QString& path) {
 
 void wireStatsCheck(const QJsonValue& v, const QString& path) {
     const QJsonObject o = object(v, path);
-    Fields f(o, path,
-             {"available", "reason", "sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips", "compressed"},
-             {"available"});
+    Fields f(
+        o, path,
+        {"available", "reason", "sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips", "compressed"},
+        {"available"});
     f.boolean("available", false);
     f.text("reason");
     for (const char* k : {"sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips"}) {
@@ -1287,7 +1288,7 @@ RunJournal::RunJournal(const QString& projectPath, const RunRecord& run) : m_pat
     if (m_fd < 0) {
         throw Error(ErrorKind::Io, "cannot create the run journal " + path + ": " + std::strerror(errno));
     }
-    write(QJsonDocument(runHeaderJson(run)).toJson(QJsonDocument::Compact) + '\n');
+    write(QJsonDocument(runHeaderJson(run)).toJson(QJsonDocument::Compact) + '\n', true);
 }
 
 RunJournal::~RunJournal() {
@@ -1296,18 +1297,22 @@ RunJournal::~RunJournal() {
     }
 }
 
-void RunJournal::append(const std::vector<Sample>& samples) {
+void RunJournal::beginRun(const RunRecord& run) {
+    write(QJsonDocument(runHeaderJson(run)).toJson(QJsonDocument::Compact) + '\n', true);
+}
+
+void RunJournal::append(const std::vector<Sample>& samples, bool sync) {
     QByteArray lines;
     for (const Sample& s : samples) {
         lines += QJsonDocument(sampleToJson(s)).toJson(QJsonDocument::Compact);
         lines += '\n';
     }
     if (!lines.isEmpty()) {
-        write(lines);
+        write(lines, sync);
     }
 }
 
-void RunJournal::write(const QByteArray& bytes) {
+void RunJournal::write(const QByteArray& bytes, bool sync) {
     const char* p = bytes.constData();
     qsizetype left = bytes.size();
     while (left > 0) {
@@ -1323,7 +1328,7 @@ void RunJournal::write(const QByteArray& bytes) {
         left -= n;
     }
     // On disk before the next point starts: what a crash leaves is what was measured.
-    if (::fdatasync(m_fd) != 0 && errno != EINVAL && errno != EROFS) {
+    if (sync && ::fdatasync(m_fd) != 0 && errno != EINVAL && errno != EROFS) {
         throw Error(ErrorKind::Io, "cannot sync the run journal " + m_path.toStdString() + ": " + std::strerror(errno));
     }
 }
@@ -1350,8 +1355,8 @@ QString recoverJournal(const QString& projectPath, Project& project) {
         throw Error(ErrorKind::Data, file.fileName().toStdString() + ": too large for a run journal");
     }
     const QList<QByteArray> lines = file.readAll().split('\n');
-    RunRecord run;
-    bool haveHeader = false;
+    // A line without "scenario" is a run's header: a new run, or the same run's end (its outcome).
+    std::vector<RunRecord> runs;
     QString stopped;
     for (qsizetype i = 0; i < lines.size(); ++i) {
         const QByteArray& line = lines[i];
@@ -1367,45 +1372,54 @@ QString recoverJournal(const QString& projectPath, Project& project) {
                 refuse(at,
                        i == lines.size() - 1 ? L("torn (the run stopped while writing it)") : L("not a JSON object"));
             }
-            if (!haveHeader) {
-                run = runFromJson(doc.object(), at);
-                haveHeader = true;
+            const QJsonObject o = doc.object();
+            if (!o.contains(L("scenario"))) {
+                RunRecord header = runFromJson(o, at);
+                if (!runs.empty() && runs.back().runId == header.runId) {
+                    runs.back().finishedAt = header.finishedAt;
+                    runs.back().outcome = header.outcome;
+                } else {
+                    runs.push_back(std::move(header));
+                }
                 continue;
             }
-            const QJsonObject o = doc.object();
+            if (runs.empty()) {
+                refuse(at, L("a sample before any run's header"));
+            }
             sampleCheck(o, at, true);
-            run.samples.push_back(sampleFromJson(o));
+            runs.back().samples.push_back(sampleFromJson(o));
         } catch (const Error& e) {
-            if (!haveHeader) {
+            if (runs.empty()) {
                 throw Error(ErrorKind::Data, std::string("the run journal cannot be read: ") + e.what());
             }
             stopped = QString::fromStdString(e.what());
             break;
         }
     }
-    if (!haveHeader) {
-        return {};  // an empty journal: the run had not started measuring
-    }
-    auto same = std::find_if(project.history.begin(), project.history.end(),
-                             [&](const RunRecord& r) { return r.runId == run.runId; });
-    const std::size_t saved = same == project.history.end() ? 0 : same->samples.size();
-    QString what;
-    if (run.samples.size() <= saved) {
-        what = L("run %1: the project already holds its %2 samples").arg(run.runId).arg(saved);
-    } else {
+    QStringList said;
+    for (RunRecord& run : runs) {
+        auto same = std::find_if(project.history.begin(), project.history.end(),
+                                 [&](const RunRecord& r) { return r.runId == run.runId; });
+        const std::size_t saved = same == project.history.end() ? 0 : same->samples.size();
+        if (run.samples.size() <= saved) {
+            said << L("run %1: the project already holds its %2 samples").arg(run.runId).arg(saved);
+            continue;
+        }
         if (run.outcome.isEmpty()) {
             run.outcome = L("interrupted (recovered from its journal)");
         }
-        what = L("run %1: recovered %2 samples from its journal").arg(run.runId).arg(run.samples.size() - saved);
+        said << L("run %1: recovered %2 samples from its journal").arg(run.runId).arg(run.samples.size() - saved);
         if (same == project.history.end()) {
             project.history.push_back(std::move(run));
         } else {
             same->samples = std::move(run.samples);
             if (same->outcome.isEmpty()) {
                 same->outcome = run.outcome;
+                same->finishedAt = run.finishedAt;
             }
         }
     }
+    QString what = said.join(L("; "));
     if (!stopped.isEmpty()) {
         what += L(" (reading stopped at %1)").arg(stopped);
     }

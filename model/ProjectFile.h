@@ -35,9 +35,10 @@ Project loadProject(const QString& path);
 void saveProject(const QString& path, const Project& project);
 
 // Crash safety without rewriting a long history after every point: while a run goes on, each
-// finished point's samples are appended to "<project>.journal" (one JSON object per line, the
-// run's header first) and synced; the project file itself is saved when the run starts and when
-// it ends, and the journal removed after that last save. Costs O(point), not O(history).
+// finished point's samples are appended to "<project>.journal" (one JSON object per line: a run's
+// header, its samples, possibly its header again with the outcome, then maybe another run) and synced; the project file
+// itself is saved when the run starts and when it ends, and the journal removed after that last save. Costs O(point),
+// not O(history).
 QString journalPathFor(const QString& projectPath);
 
 class RunJournal {
@@ -48,13 +49,18 @@ public:
     RunJournal(const RunJournal&) = delete;
     RunJournal& operator=(const RunJournal&) = delete;
 
-    // Appends the samples and syncs them to disk. Throws Error(Io) naming the journal (disk full...).
-    void append(const std::vector<Sample>& samples);
+    // Writes another run's header (the workbench keeps one journal while runs are unsaved), or the
+    // same run's header again with its outcome once it ends.
+    void beginRun(const RunRecord& run);
+    // Appends the samples and, unless `sync` is false, syncs them to disk (a crash of the machine
+    // then loses nothing; without it, a crash of the program loses nothing). Throws Error(Io)
+    // naming the journal (disk full...).
+    void append(const std::vector<Sample>& samples, bool sync = true);
     // Removes the journal: call after the project file holding the whole run has been saved.
     void discard();
 
 private:
-    void write(const QByteArray& bytes);
+    void write(const QByteArray& bytes, bool sync);
     QString m_path;
     int m_fd = -1;
 };

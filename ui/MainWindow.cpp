@@ -1042,12 +1042,15 @@ void MainWindow::connectController() {
         log(tr("Sweep point %1 / %2: %3").arg(ordinal + 1).arg(count).arg(label));
     });
     connect(m_controller, &RunController::progressed, this, &MainWindow::onProgress);
-    connect(m_controller, &RunController::sampleReady, this,
-            [this](const QString& runId, const Sample& sample) { m_document->appendSample(runId, sample); });
+    connect(m_controller, &RunController::sampleReady, this, [this](const QString& runId, const Sample& sample) {
+        m_document->appendSample(runId, sample);
+        journal(sample);
+    });
     connect(m_controller, &RunController::finished, this, [this](bool ok, bool cancelled, const QString& error) {
         m_document->finishRun(m_currentRunId, ok          ? QStringLiteral("complete")
                                               : cancelled ? QStringLiteral("cancelled")
                                                           : QStringLiteral("failed: ") + error);
+        journalFinished();
         setRunning(false);
         if (ok) {
             m_progress->setValue(1000);
@@ -1065,6 +1068,7 @@ void MainWindow::connectController() {
     });
     connect(m_controller, &RunController::stopped, this, [this] {
         m_document->finishRun(m_currentRunId, QStringLiteral("cancelled"));
+        journalFinished();
         setRunning(false);
         m_progressText->setText(tr("Stopped; results so far are kept"));
         log(tr("Stopped by the user"));
@@ -1203,6 +1207,7 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios, int sweepIn
     record.toolVersion = QStringLiteral(BLOBBENCH_VERSION);
     m_document->beginRun(record);
     m_currentRunId = record.runId;
+    startJournal(record);
 
     m_runEngine = profile->engine;
     m_lastThroughputAt = 0;
@@ -1402,11 +1407,22 @@ void MainWindow::openProject() {
 }
 
 bool MainWindow::openProjectFile(const QString& path) {
+    QString recovered;
     try {
-        m_document->reset(loadProject(path), path);
+        Project project = loadProject(path);
+        // A run that crashed (or was killed) left its journal: its samples join the history.
+        recovered = recoverJournal(path, project);
+        if (!recovered.isEmpty()) {
+            blobbench::saveProject(path, project);  // only the history changed: keep it safe at once
+            removeJournal(path);
+        }
+        m_document->reset(std::move(project), path);
     } catch (const Error& e) {
         showError(tr("Cannot open the project: %1").arg(qs(e.what())));
         return false;
+    }
+    if (!recovered.isEmpty()) {
+        log(tr("Recovered from the run journal and saved: %1").arg(recovered));
     }
     QSettings().setValue(QStringLiteral("files/lastProjectDir"), QFileInfo(path).absolutePath());
     rememberRecentFile(path);
@@ -1425,6 +1441,9 @@ bool MainWindow::saveProjectTo(const QString& path) {
     }
     m_document->setFilePath(path);
     m_document->markClean();
+    if (!isRunning()) {
+        dropJournal();  // the file now holds every sample the journal kept
+    }
     QSettings().setValue(QStringLiteral("files/lastProjectDir"), QFileInfo(path).absolutePath());
     rememberRecentFile(path);
     log(tr("Saved %1").arg(path));
@@ -1542,7 +1561,72 @@ bool MainWindow::maybeKeepChanges() {
         saveProject();
         return !m_document->isDirty();
     }
+    if (!isRunning()) {
+        dropJournal();  // discarded on purpose: not recovered next time
+    }
     return true;
+}
+
+// The run's samples go to "<project>.journal" as they arrive (see RunJournal), so a crash of the
+// workbench loses nothing measured even when the project is not saved. Not synced sample by sample
+// on this thread; an unsaved project (no file yet) has no journal.
+void MainWindow::startJournal(const RunRecord& record) {
+    try {
+        if (m_journal && m_journalPath == m_document->filePath()) {
+            m_journal->beginRun(record);  // earlier runs are still unsaved: they stay in the journal
+            return;
+        }
+        m_journal.reset();
+        if (m_document->filePath().isEmpty()) {
+            return;
+        }
+        m_journal = std::make_unique<RunJournal>(m_document->filePath(), record);
+        m_journalPath = m_document->filePath();
+    } catch (const Error& e) {
+        log(tr("No run journal (a crash would lose this run's samples): %1").arg(qs(e.what())));
+    }
+}
+
+void MainWindow::journal(const Sample& sample) {
+    if (!m_journal) {
+        return;
+    }
+    try {
+        m_journal->append({sample}, false);
+    } catch (const Error& e) {
+        log(tr("The run journal stopped: %1").arg(qs(e.what())));
+        m_journal.reset();
+    }
+}
+
+void MainWindow::journalFinished() {
+    if (!m_journal) {
+        return;
+    }
+    for (const RunRecord& r : m_document->project().history) {
+        if (r.runId == m_currentRunId) {
+            RunRecord header = r;
+            header.samples.clear();
+            try {
+                m_journal->beginRun(header);  // the same run again, now with its outcome
+            } catch (const Error& e) {
+                log(tr("The run journal stopped: %1").arg(qs(e.what())));
+                m_journal.reset();
+            }
+            return;
+        }
+    }
+}
+
+void MainWindow::dropJournal() {
+    if (m_journal) {
+        m_journal->discard();
+        m_journal.reset();
+    }
+    if (!m_journalPath.isEmpty()) {
+        removeJournal(m_journalPath);  // the last run's, or the one recovered at open
+        m_journalPath.clear();
+    }
 }
 
 void MainWindow::updateTitle() {

@@ -10,6 +10,7 @@
 
 #include "engine/drivers/Driver.h"
 #include "model/Project.h"
+#include "model/ProjectFile.h"
 #include "ui/Charts.h"
 #include "ui/RunController.h"
 
@@ -162,6 +163,10 @@ private:
     void showError(const QString& message);
     bool maybeKeepChanges();  // asks about unsaved changes; false when the user cancels
     void updateTitle();
+    void startJournal(const RunRecord& record);
+    void journal(const Sample& sample);
+    void journalFinished();
+    void dropJournal();
     void clearError();
     void log(const QString& text, bool error = false);
     void flushLog();
@@ -230,6 +235,8 @@ private:
     bool m_applyingLink = false;  // a link group edit on its way through the document
     bool m_refreshingList = false;
     bool m_suppressUnsavedPrompt = false;
+    std::unique_ptr<RunJournal> m_journal;  // the current run's samples, for crash recovery
+    QString m_journalPath;
 };
 
 }  // namespace blobbench

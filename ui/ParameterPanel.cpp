@@ -1,5 +1,7 @@
 #include "ui/ParameterPanel.h"
 
+#include "engine/wire/WireParameters.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -124,6 +126,9 @@ void ParameterPanel::setSpecs(const std::vector<ParameterSpec>& specs, const Par
     m_rows.clear();
     m_rows.reserve(specs.size());
     for (const ParameterSpec& spec : specs) {
+        if (isWireParameter(spec.id)) {
+            continue;  // the link group (LinkPanel) edits the tap and the link of the connection
+        }
         Row& row = m_rows.emplace_back();
         row.spec = spec;
         const auto given = values.find(spec.id);

@@ -576,3 +576,38 @@ TEST_F(WorkbenchTest, ChartsAndSqlEditorFollowAPaletteChangeLive) {
     EXPECT_FALSE(highlighter->isDark());
     QApplication::setPalette(original);
 }
+
+// ---- run journal ------------------------------------------------------------------------------
+
+// A run measured in a saved project is journaled as it goes: if the workbench dies before the
+// project is saved, opening the project again recovers the run (and saves it at once).
+TEST_F(WorkbenchTest, UnsavedRunsSurviveACrashThroughTheJournal) {
+    const QString project = path("journaled.blobbench.json");
+    ASSERT_TRUE(window->saveProjectTo(project));
+    window->setRepetitions(2);
+    ASSERT_TRUE(waitForRun([&] { window->runAll(); }));
+    ASSERT_TRUE(waitForRun([&] { window->runAll(); }));
+    ASSERT_EQ(document->project().history.size(), 2u);
+    const std::size_t measured = document->project().history[0].samples.size();
+    ASSERT_GT(measured, 0u);
+    ASSERT_TRUE(document->isDirty());
+    ASSERT_TRUE(QFile::exists(journalPathFor(project))) << "nothing journaled while the project is unsaved";
+    EXPECT_TRUE(loadProject(project).history.empty()) << "the file itself was not saved";
+
+    // "Crash": a second window opens the file while the first never saved.
+    auto* other = new ProjectDocument;
+    MainWindow reopened(other);
+    other->setParent(&reopened);
+    reopened.setSuppressUnsavedPrompt(true);
+    ASSERT_TRUE(reopened.openProjectFile(project));
+    ASSERT_EQ(other->project().history.size(), 2u);
+    EXPECT_EQ(other->project().history[0].samples.size(), measured);
+    EXPECT_EQ(other->project().history[0].outcome, QStringLiteral("complete")) << "the journal kept the outcome";
+    EXPECT_FALSE(other->isDirty());
+    EXPECT_EQ(loadProject(project).history.size(), 2u) << "recovered runs are saved at once";
+    EXPECT_FALSE(QFile::exists(journalPathFor(project)));
+
+    // Saving in the first window too leaves no journal behind.
+    ASSERT_TRUE(window->saveProjectTo(project));
+    EXPECT_FALSE(QFile::exists(journalPathFor(project)));
+}

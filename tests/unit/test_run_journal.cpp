@@ -195,3 +195,31 @@ TEST(RunJournal, KilledCliRunIsRecoveredByTheNextRun) {
     EXPECT_EQ(after.history[1].samples.size(), 1u) << r.out << r.err;
     EXPECT_FALSE(QFile::exists(q(journal))) << "the journal outlived the save that holds its samples";
 }
+
+// The workbench keeps one journal while several runs are unsaved, and writes a run's header again
+// when it ends: recovery restores each run with its outcome.
+TEST(RunJournal, SeveralRunsAndTheirOutcomes) {
+    TempDir dir;
+    const QString path = q(dir.file("p.blobbench.json"));
+    RunRecord first = runHeader();
+    RunRecord second = runHeader();
+    second.runId = QStringLiteral("2026-11-30T02:00:00.000Z");
+    {
+        RunJournal journal(path, first);
+        journal.append({sampleOf("all-blobs", 0)}, false);
+        first.outcome = QStringLiteral("complete");
+        first.finishedAt = QStringLiteral("2026-11-30T01:00:09.000Z");
+        journal.beginRun(first);
+        journal.beginRun(second);
+        journal.append({sampleOf("all-blobs", 0), sampleOf("all-blobs", 1)}, false);
+    }
+    Project p;
+    const QString said = recoverJournal(path, p);
+    ASSERT_EQ(p.history.size(), 2u) << said.toStdString();
+    EXPECT_EQ(p.history[0].samples.size(), 1u);
+    EXPECT_EQ(p.history[0].outcome, QStringLiteral("complete"));
+    EXPECT_EQ(p.history[0].finishedAt, first.finishedAt);
+    EXPECT_EQ(p.history[1].runId, second.runId);
+    EXPECT_EQ(p.history[1].samples.size(), 2u);
+    EXPECT_EQ(p.history[1].outcome, QStringLiteral("interrupted (recovered from its journal)"));
+}
