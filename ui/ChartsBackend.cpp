@@ -111,6 +111,15 @@ private:
     QString m_themeKey;
 };
 
+// One colour a series: the chart themes cycle after five, which gave two of the seven reference
+// scenarios the same colour. Ten distinct hues (Tableau 10), readable on light and dark palettes.
+QColor seriesColor(std::size_t index) {
+    static const QRgb palette[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
+                                   0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
+    QColor c = QColor::fromRgb(palette[index % std::size(palette)]);
+    return index < std::size(palette) ? c : c.darker(140);  // a second round, darker
+}
+
 QImage markerImage(const QColor& color, int size) {
     const qreal ratio = qApp->devicePixelRatio();
     QImage image(QSize(size, size) * ratio, QImage::Format_ARGB32_Premultiplied);
@@ -305,6 +314,7 @@ private:
         rebuildAxes();
         const AxisUnit xu = xUnit();
         const AxisUnit yu = timeAxisUnit(m_maxY);
+        std::size_t index = 0;
         for (const QString& id : m_order) {
             Series& s = m_series.at(id);
             // A line series with no line and a light marker (an image drawn a point) instead of a
@@ -321,7 +331,8 @@ private:
             }
             s.series->replace(points);
             chart->addSeries(s.series);
-            const QColor color = s.series->color();  // from the theme
+            const QColor color = seriesColor(index++);
+            s.series->setColor(color);
             QPen pen(color);
             pen.setStyle(Qt::NoPen);
             s.series->setPen(pen);
@@ -795,7 +806,8 @@ private:
                      std::max(maxY / yu.divisor * 1.1, logY ? minY / yu.divisor * 4 : 1e-3));
         chart->addAxis(xAxis, Qt::AlignBottom);
         chart->addAxis(yAxis, Qt::AlignLeft);
-        for (const QString& name : order) {
+        std::size_t lineIndex = 0;
+        for (const QString& name : std::as_const(order)) {
             Line& line = lines[name];
             std::sort(line.points.begin(), line.points.end());
             auto* median = new QLineSeries;
@@ -808,6 +820,7 @@ private:
                 lower->append(x, lo / yu.divisor);
             }
             chart->addSeries(median);
+            median->setColor(seriesColor(lineIndex++));
             median->setPointsVisible(true);
             median->setMarkerSize(7);
             median->attachAxis(xAxis);
