@@ -21,6 +21,12 @@ int commandBytea(const CliOptions& o) {
         throw Error(ErrorKind::Usage,
                     "bytea: the experiment is PostgreSQL's; '" + o.database + "' is " + driver.displayName());
     }
+    if (o.estimateCompression) {
+        // Refused rather than ignored: the experiment's report has no estimate block yet.
+        throw Error(ErrorKind::Usage,
+                    "bytea: --estimate-compression is not supported by the bytea experiment (use "
+                    "`run CONN --estimate-compression`)");
+    }
     ConnectionSpec spec;
     spec.engine = driver.id();
     spec.target = o.database;

@@ -99,6 +99,9 @@ TEST(CliWire, ByteaExperimentOverAnEmulatedLink) {
     const auto sqlite = runCli({"bytea", "sqlite:/tmp/x.sqlite"});
     EXPECT_EQ(sqlite.exitCode, 2);
     EXPECT_NE(sqlite.err.find("PostgreSQL's"), std::string::npos) << sqlite.err;
+    const auto estimate = runCli({"bytea", conninfo, "--estimate-compression"});
+    EXPECT_EQ(estimate.exitCode, 2) << "a flag the experiment cannot honour is refused, not ignored";
+    EXPECT_NE(estimate.err.find("--estimate-compression is not supported"), std::string::npos) << estimate.err;
 }
 
 // The link tunables as -P parameters need no engine-specific code: the Runner applies them, the
