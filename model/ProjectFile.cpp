@@ -962,6 +962,7 @@ RunRecord runFromJson(QJsonObject o, const QString& path) {
     r.samples.reserve(static_cast<std::size_t>(samples.size()));
     const Group none;
     const Group* group = nullptr;
+    SampleContextSharing context;
     QJsonValue lastScenario;
     QJsonValue lastPoint;
     for (qsizetype i = 0; i < samples.size(); ++i) {
@@ -995,6 +996,7 @@ RunRecord runFromJson(QJsonObject o, const QString& path) {
         }
         Sample sample = group->base;
         applySampleJson(sample, s);
+        context.share(sample);
         r.samples.push_back(std::move(sample));
     }
     return r;

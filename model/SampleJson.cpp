@@ -202,15 +202,16 @@ void applySampleJson(Sample& s, const QJsonObject& o) {
         } else if (key == QLatin1String("parameters")) {
             s.parameters = mapFromJson(v.toObject());
         } else if (key == QLatin1String("effects")) {
-            s.effects.clear();
+            std::vector<ParameterEffect> effects;
             for (const auto& item : v.toArray()) {
                 const QJsonObject e = item.toObject();
-                s.effects.push_back({e[QStringLiteral("id")].toString().toStdString(),
-                                     e[QStringLiteral("requested")].toString().toStdString(),
-                                     e[QStringLiteral("actual")].toString().toStdString(),
-                                     e[QStringLiteral("inEffect")].toBool(),
-                                     e[QStringLiteral("reason")].toString().toStdString()});
+                effects.push_back({e[QStringLiteral("id")].toString().toStdString(),
+                                   e[QStringLiteral("requested")].toString().toStdString(),
+                                   e[QStringLiteral("actual")].toString().toStdString(),
+                                   e[QStringLiteral("inEffect")].toBool(),
+                                   e[QStringLiteral("reason")].toString().toStdString()});
             }
+            s.effects = std::move(effects);
         } else if (key == QLatin1String("phases")) {
             const QJsonObject phases = v.toObject();
             s.phases.connect = Nanos(phases[QStringLiteral("connectNs")].toInteger());
@@ -360,6 +361,47 @@ void appendWire(QByteArray& out, const WireStats& w) {
            ",\"sendPackets\":" + QByteArray::number(static_cast<qint64>(w.counters.sendPackets)) + '}';
 }
 
+QByteArray effectsJson(const std::vector<ParameterEffect>& effects) {
+    QByteArray e = "[";
+    for (const auto& effect : effects) {
+        if (e.size() > 1) {
+            e += ',';
+        }
+        e += "{\"actual\":";
+        appendJsonString(e, effect.actual);
+        e += ",\"id\":";
+        appendJsonString(e, effect.id);
+        e += effect.inEffect ? ",\"inEffect\":true" : ",\"inEffect\":false";
+        if (!effect.reason.empty()) {
+            e += ",\"reason\":";
+            appendJsonString(e, effect.reason);
+        }
+        e += ",\"requested\":";
+        appendJsonString(e, effect.requested);
+        e += '}';
+    }
+    e += ']';
+    return e;
+}
+
+// The JSON of a value samples share, written once for the run of samples that share it (the
+// cache holds a reference, so an address is never mistaken for a later value's).
+template <class T>
+struct SharedJson {
+    Shared<T> value;
+    QByteArray json;
+    bool filled = false;
+    template <class Write>
+    QByteArray of(const Shared<T>& v, Write write) {
+        if (!filled || !v.sharesWith(value) || v.identity() == nullptr) {
+            value = v;
+            json = write(v.get());
+            filled = true;
+        }
+        return json;
+    }
+};
+
 }  // namespace
 
 SampleFields sampleJsonFields(const Sample& s) {
@@ -370,28 +412,8 @@ SampleFields sampleJsonFields(const Sample& s) {
     f.emplace_back("clientVersion", jsonText(s.clientVersion));
     f.emplace_back("connection", jsonText(s.connection));
     f.emplace_back("contentBytes", number(s.contentBytes));
-    {
-        QByteArray e = "[";
-        for (const auto& effect : s.effects) {
-            if (e.size() > 1) {
-                e += ',';
-            }
-            e += "{\"actual\":";
-            appendJsonString(e, effect.actual);
-            e += ",\"id\":";
-            appendJsonString(e, effect.id);
-            e += effect.inEffect ? ",\"inEffect\":true" : ",\"inEffect\":false";
-            if (!effect.reason.empty()) {
-                e += ",\"reason\":";
-                appendJsonString(e, effect.reason);
-            }
-            e += ",\"requested\":";
-            appendJsonString(e, effect.requested);
-            e += '}';
-        }
-        e += ']';
-        f.emplace_back("effects", std::move(e));
-    }
+    thread_local SharedJson<std::vector<ParameterEffect>> effects;
+    f.emplace_back("effects", effects.of(s.effects, effectsJson));
     f.emplace_back("engine", jsonText(s.engine));
     if (!s.error.empty()) {
         f.emplace_back("error", jsonText(s.error));
@@ -399,8 +421,10 @@ SampleFields sampleJsonFields(const Sample& s) {
     if (s.maxId) {
         f.emplace_back("maxId", QByteArray::number(static_cast<qint64>(*s.maxId)));
     }
-    f.emplace_back("negotiated", jsonMap(s.negotiated));
-    f.emplace_back("parameters", jsonMap(s.parameters));
+    thread_local SharedJson<std::map<std::string, std::string>> negotiated;
+    thread_local SharedJson<ParameterValues> parameters;
+    f.emplace_back("negotiated", negotiated.of(s.negotiated, jsonMap));
+    f.emplace_back("parameters", parameters.of(s.parameters, jsonMap));
     {
         QByteArray p =
             "{\"connectNs\":" + QByteArray::number(static_cast<qint64>(s.phases.connect.count())) + ",\"elapsedMs\":";

@@ -37,6 +37,7 @@ struct ParameterEffect {
     std::string actual;  // read back from the engine; empty when it cannot be read
     bool inEffect = true;
     std::string reason;  // why not in effect
+    bool operator==(const ParameterEffect&) const = default;
 };
 
 // Normalises one value ("on" -> "true", "0x10" is refused) or throws Error(Usage) naming the parameter.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/core/Parameter.h"
+#include "engine/core/Shared.h"
 
 namespace blobbench {
 
@@ -86,9 +87,10 @@ struct Sample {
     std::string connection;  // display label, never a password
     std::string serverVersion;
     std::string clientVersion;
-    std::map<std::string, std::string> negotiated;  // "compression" -> "on", "protocol" -> "19", ...
-    ParameterValues parameters;                     // as requested, resolved
-    std::vector<ParameterEffect> effects;           // what was really in effect
+    // The session's context, shared between the samples of one session (copy on write):
+    Shared<std::map<std::string, std::string>> negotiated;  // "compression" -> "on", "protocol" -> "19", ...
+    Shared<ParameterValues> parameters;                     // as requested, resolved
+    Shared<std::vector<ParameterEffect>> effects;           // what was really in effect
 
     PhaseTimes phases;
     std::uint64_t rows = 0;
@@ -106,6 +108,20 @@ struct Sample {
 
     SampleStatus status = SampleStatus::Complete;
     std::string error;  // one line, when not complete
+};
+
+// Makes consecutive samples with an equal session context (negotiated flags, parameters,
+// effects) hold one shared copy of it; the Runner and the project loader pass every sample through.
+struct SampleContextSharing {
+    Shared<std::map<std::string, std::string>> negotiated;
+    Shared<ParameterValues> parameters;
+    Shared<std::vector<ParameterEffect>> effects;
+
+    void share(Sample& sample) {
+        sample.negotiated.shareWith(negotiated);
+        sample.parameters.shareWith(parameters);
+        sample.effects.shareWith(effects);
+    }
 };
 
 // Current UTC time as ISO 8601 with milliseconds.

@@ -66,13 +66,17 @@ void applyQueryStats(Sample& sample, const QueryStats& stats) {
     sample.phases.fetch = stats.fetch;
     sample.nativeLogical = stats.nativeLogical;
     sample.nativePhysical = stats.nativePhysical;
+    if (stats.statementEffects.empty()) {
+        return;
+    }
+    auto& effects = sample.effects.mut();
     for (const auto& effect : stats.statementEffects) {
-        auto it = std::find_if(sample.effects.begin(), sample.effects.end(),
-                               [&](const ParameterEffect& e) { return e.id == effect.id; });
-        if (it != sample.effects.end()) {
+        auto it =
+            std::find_if(effects.begin(), effects.end(), [&](const ParameterEffect& e) { return e.id == effect.id; });
+        if (it != effects.end()) {
             *it = effect;
         } else {
-            sample.effects.push_back(effect);
+            effects.push_back(effect);
         }
     }
 }
@@ -200,6 +204,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         outcome.session.effects.push_back(std::move(effect));
     }
     observer.connected(outcome.session);
+    SampleContextSharing context;  // the session's samples hold one copy of its context
 
     for (const Scenario& scenario : plan.scenarios) {
         bool scenarioFailed = false;
@@ -286,6 +291,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 sample.scalar = sink.firstValue();
             }
             if (rep >= 0 || scenarioFailed) {
+                context.share(sample);
                 outcome.samples.push_back(sample);
                 observer.sampleReady(sample);
             }

@@ -130,7 +130,8 @@ bool loadInChild(const char* self, const std::string& mode, const std::string& f
 
 }  // namespace
 
-// The floor for any loader: the same samples built in memory, no file involved.
+// The floor for a naive loader: the same samples built in memory, each with its own copy of its
+// context (no sharing), no file involved.
 int buildMode(std::size_t count) {
     const auto t0 = Clock::now();
     std::vector<Sample> samples;
@@ -160,8 +161,10 @@ int main(int argc, char** argv) {
     run.runId = QStringLiteral("2026-11-29T10:00:00.000Z");
     run.machine = QStringLiteral("bench");
     run.samples.reserve(count);
+    SampleContextSharing context;  // as the Runner hands them over
     for (std::size_t i = 0; i < count; ++i) {
         run.samples.push_back(sampleAt(i));
+        context.share(run.samples.back());
     }
     p.history.push_back(std::move(run));
 
