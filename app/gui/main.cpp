@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "ui/ConnectionDialog.h"
 #include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/SweepEditor.h"
@@ -112,6 +113,16 @@ int main(int argc, char* argv[]) {
     const bool scripted = parser.isSet(grabRun) || parser.isSet(grabSweep) || parser.isSet(grabCompare);
     if (scripted) {
         window.setSuppressUnsavedPrompt(true);
+    } else {
+        // Asked at connect time when neither the session, the keyring nor the engine's own places
+        // have a password; scripted runs never wait for one.
+        window.setPasswordPrompt([&window](const blobbench::ConnectionProfile& profile)
+                                     -> std::optional<blobbench::MainWindow::PasswordAnswer> {
+            const auto answer = blobbench::ConnectionDialog::askPassword(&window, profile);
+            if (!answer)
+                return std::nullopt;
+            return blobbench::MainWindow::PasswordAnswer{answer->password, answer->remember};
+        });
     }
     if (parser.value(side) == QLatin1String("sweep")) {
         window.showSweepEditor();
