@@ -958,6 +958,11 @@ private:
         } else if (m_points == 0) {
             m_notice = tr("The latest sweep has no complete sample yet.");
         }
+        // A grid of the whole suite has many lines: a smaller legend keeps them all in view.
+        QFont legendFont = m_frame->font();
+        if (m_names.size() > 10)
+            legendFont.setPointSizeF(legendFont.pointSizeF() * 0.8);
+        chart->legend()->setFont(legendFont);
         m_frame->showNotice(m_notice);
     }
 
