@@ -353,7 +353,7 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
     out << "===== Storage: LOB insert throughput =====\n\n"
         << "Target: " << (engine == "sqlite" ? "sqlite:" + target : ConnectionSpec{engine, target}.label()) << '\n'
         << "Rows: " << o.insert.rows << " x " << o.insert.valueBytes << " bytes, "
-        << (o.insert.text ? "text" : "incompressible") << ", "
+        << (o.insert.text ? (o.insert.compressible ? "compressible text" : "text") : "incompressible") << ", "
         << (o.insert.commitEvery == 0 ? std::string("one transaction")
                                       : "commit every " + std::to_string(o.insert.commitEvery) + " rows")
         << "\n\n";
@@ -366,6 +366,7 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
     json.root[QStringLiteral("rows")] = static_cast<qint64>(o.insert.rows);
     json.root[QStringLiteral("valueBytes")] = static_cast<qint64>(o.insert.valueBytes);
     json.root[QStringLiteral("text")] = o.insert.text;
+    json.root[QStringLiteral("compressible")] = o.insert.text && o.insert.compressible;
     json.root[QStringLiteral("commitEvery")] = static_cast<qint64>(o.insert.commitEvery);
     QJsonArray rows;
     std::vector<storage::InsertResult> all;
