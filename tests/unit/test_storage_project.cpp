@@ -465,3 +465,39 @@ TEST(StudyPresets, DiskFullKeepsTheSamplesSoFarLabelledAndTheRunFailed) {
     EXPECT_EQ(last.status, SampleStatus::Failed);
     EXPECT_NE(last.error.find("partial"), std::string::npos) << last.error;
 }
+
+TEST(StudyRun, CancelStopsBetweenPhasesAndVariantsKeepingWhatWasMeasured) {
+    TempDir dir;
+    storage::StudyJob keyed;
+    keyed.scenarioId = "k";
+    keyed.plan = storage::parseStudy("keyed-read", {{"directory", dir.file("k")}, {"count", "100"}, {"size", "1k"}});
+    CancelToken token;
+    int phases = 0;
+    storage::StudyHooks hooks;
+    hooks.cancel = token;
+    hooks.progress = [&](const std::string&) {
+        if (++phases == 3) {
+            token.cancel();  // the Stop button: the next phase does not start
+        }
+    };
+    const auto k = storage::runStudy(keyed, hooks);
+    EXPECT_TRUE(k.cancelled);
+    EXPECT_FALSE(k.ok());
+    EXPECT_EQ(phases, 3);
+    EXPECT_FALSE(k.samples.empty());
+    EXPECT_LT(k.samples.size(), 16u);  // a full run has 16
+
+    storage::StudyJob insert;
+    insert.scenarioId = "i";
+    insert.connection.engine = "sqlite";
+    insert.plan = storage::parseStudy("insert", {{"directory", dir.file("i")}, {"rows", "50"}});
+    CancelToken stop;
+    storage::StudyHooks insertHooks;
+    insertHooks.cancel = stop;
+    insertHooks.insertResult = [&](const storage::InsertResult&) { stop.cancel(); };
+    const auto i = storage::runStudy(insert, insertHooks);
+    EXPECT_TRUE(i.cancelled);
+    ASSERT_EQ(i.samples.size(), 1u);  // bind ran, zeroblob did not
+    EXPECT_EQ(i.samples[0].point.at("variant"), "bind");
+    EXPECT_EQ(i.samples[0].status, SampleStatus::Complete);
+}
