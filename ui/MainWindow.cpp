@@ -51,6 +51,7 @@
 #include "ui/ParameterPanel.h"
 #include "ui/ResultsModel.h"
 #include "ui/SqlEditor.h"
+#include "ui/StorageChart.h"
 #include "ui/SweepEditor.h"
 #include "ui/Units.h"
 
@@ -178,6 +179,7 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_bottomTabs->addTab(buildResultsPanel(), tr("Results"));
     m_history = new HistoryPanel(m_document);
     m_bottomTabs->addTab(m_history, tr("History"));
+    m_bottomTabs->addTab(makeStoragePanel(m_document), tr("Storage"));
     m_bottomSplitter->addWidget(m_bottomTabs);
     m_log = new QPlainTextEdit;
     m_log->setObjectName(QStringLiteral("log"));
@@ -1221,7 +1223,7 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios, int sweepIn
         return;
     }
     for (const ScenarioDef& s : scenarios) {
-        if (s.sql.trimmed().isEmpty()) {
+        if (!s.isStudy() && s.sql.trimmed().isEmpty()) {
             showError(tr("The scenario “%1” has no measured statement: write one in the SQL editor.").arg(s.title));
             log(tr("Not run: “%1” has an empty statement").arg(s.title), true);
             return;
@@ -1255,7 +1257,19 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios, int sweepIn
     plan.parameters = m_parameters->values();
     plan.repetitions = m_repetitions->value();
     for (const ScenarioDef& s : scenarios) {
-        plan.scenarios.push_back(s.toScenario());
+        if (!s.isStudy()) {
+            plan.scenarios.push_back(s.toScenario());
+            continue;
+        }
+        if (sweepIndex >= 0)
+            continue;  // storage studies take no part in sweeps (as in blobbench-cli)
+        try {          // storage studies (ui/StorageChart shows them)
+            request.studies.push_back(studyJob(m_document->project(), s, plan.runId,
+                                               {m_passwords.keyValueBegin(), m_passwords.keyValueEnd()}));
+        } catch (const Error& e) {
+            showError(tr("Scenario “%1”: options.%2").arg(s.id, qs(e.what())));
+            return;
+        }
     }
     RunRecord record;
     if (sweepIndex >= 0) {

@@ -12,6 +12,7 @@
 #include "ui/ConnectionDialog.h"
 #include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/StorageChart.h"
 #include "ui/SweepEditor.h"
 
 namespace {
@@ -94,11 +95,16 @@ int main(int argc, char* argv[]) {
                                    QStringLiteral("name"));
     const QCommandLineOption side(QStringLiteral("side"), QStringLiteral("Side tab to show: parameters, sweep."),
                                   QStringLiteral("tab"));
-    const QCommandLineOption bottom(QStringLiteral("bottom"), QStringLiteral("Bottom tab to show: results, history."),
+    const QCommandLineOption bottom(QStringLiteral("bottom"),
+                                    QStringLiteral("Bottom tab to show: results, history, storage."),
                                     QStringLiteral("tab"));
     const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Start with a dark palette."));
-    parser.addOptions(
-        {grabIdle, grabRun, grabSweep, grabCompare, sweep, size, startup, chart, repeat, side, bottom, dark});
+    const QCommandLineOption grabStorage(
+        QStringLiteral("grab-storage"),
+        QStringLiteral("Write the storage chart of the project's latest study run to <png> (--size WxH), quit."),
+        QStringLiteral("png"));
+    parser.addOptions({grabIdle, grabRun, grabSweep, grabCompare, sweep, size, startup, chart, repeat, side, bottom,
+                       dark, grabStorage});
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("A *.blobbench.json project to open."));
     parser.process(app);
 
@@ -109,6 +115,12 @@ int main(int argc, char* argv[]) {
     blobbench::MainWindow window;
     if (!parser.positionalArguments().isEmpty()) {
         window.openProjectFile(parser.positionalArguments().constFirst());
+    }
+    if (parser.isSet(grabStorage)) {
+        blobbench::StorageChart storage(window.document());
+        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+        storage.resize(parser.isSet(size) ? QSize(wh.value(0).toInt(), wh.value(1).toInt()) : storage.sizeHint());
+        return storage.grab().save(parser.value(grabStorage)) ? 0 : 1;
     }
     const bool scripted = parser.isSet(grabRun) || parser.isSet(grabSweep) || parser.isSet(grabCompare);
     if (scripted) {
@@ -129,6 +141,8 @@ int main(int argc, char* argv[]) {
     }
     if (parser.value(bottom) == QLatin1String("history")) {
         window.showHistory();
+    } else if (parser.value(bottom) == QLatin1String("storage")) {
+        window.findChild<blobbench::StorageChart*>()->bringToFront();
     }
     if (parser.isSet(size)) {
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
