@@ -34,6 +34,60 @@ ConnectionSpec ConnectionProfile::toSpec(const QString& password) const {
     return spec;
 }
 
+bool ScenarioDef::isStudy() const {
+    return storage::isStudyKind(kind.toStdString());
+}
+
+namespace {
+QString expandData(QString text) {
+    if (text.contains(QLatin1String("${DATA}"))) {
+        text.replace(QLatin1String("${DATA}"), QFileInfo(defaultSqlitePath()).path());
+    }
+    return text;
+}
+}  // namespace
+
+storage::StudyJob studyJob(const Project& project, const ScenarioDef& scenario, const std::string& runId,
+                           const std::map<QString, QString>& passwords, std::uint64_t rowLimit) {
+    storage::StudyOptions options;
+    for (const auto& [name, value] : scenario.options) {
+        options[name.toStdString()] = value.toStdString();
+    }
+    if (options.count("directory") == 0) {
+        options["directory"] = "${DATA}/storage-" + scenario.id.toStdString();
+    }
+    options["directory"] = expandData(QString::fromStdString(options["directory"])).toStdString();
+    storage::StudyJob job;
+    job.runId = runId;
+    job.scenarioId = scenario.id.toStdString();
+    job.title = (scenario.title.isEmpty() ? scenario.id : scenario.title).toStdString();
+    job.plan = storage::parseStudy(scenario.kind.toStdString(), options, rowLimit);
+    if (job.plan.kind == "insert") {
+        const ConnectionProfile* profile = project.current();
+        if (!job.plan.connection.empty()) {
+            profile = nullptr;
+            for (const auto& c : project.connections) {
+                if (c.name.toStdString() == job.plan.connection) {
+                    profile = &c;
+                }
+            }
+            if (profile == nullptr) {
+                throw storage::StudyOptionError("connection",
+                                                "the project has no connection named '" + job.plan.connection + "'");
+            }
+        }
+        if (profile == nullptr) {
+            throw storage::StudyOptionError("connection", "the project has no connection");
+        }
+        const auto password = passwords.find(profile->name);
+        job.connection = profile->toSpec(password == passwords.end() ? QString() : password->second);
+        if (auto it = project.parameters.find(profile->engine); it != project.parameters.end()) {
+            job.parameters = it->second;
+        }
+    }
+    return job;
+}
+
 Scenario ScenarioDef::toScenario() const {
     Scenario s;
     s.id = id.toStdString();

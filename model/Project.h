@@ -12,6 +12,7 @@
 #include "engine/drivers/Driver.h"
 #include "engine/run/Scenario.h"
 #include "engine/run/Sweep.h"
+#include "engine/storage/StorageScenario.h"
 #include "engine/wire/LinkProfile.h"
 
 namespace blobbench {
@@ -48,20 +49,33 @@ struct ConnectionProfile {
 };
 
 // A scenario as the user edits it. `parameters` override the project's values for this scenario.
+// Storage studies (kind keyed-read, footprint or insert; engine/storage/StorageScenario.h) have no
+// SQL: their `options` are the study's options as text ("rows" -> "100000").
 struct ScenarioDef {
     QString id;
     QString title;
-    QString kind = QStringLiteral("query");     // query | scalar
+    QString kind = QStringLiteral("query");     // query | scalar | keyed-read | footprint | insert
     QString fetch = QStringLiteral("content");  // content | ids-only
     QString setupSql;
     QString sql;
     QString scalarLabel;
     bool enabled = true;
+    std::map<QString, QString> options;  // storage studies only
     bool operator==(const ScenarioDef&) const = default;
 
+    bool isStudy() const;
     Scenario toScenario() const;
     static ScenarioDef fromScenario(const Scenario& scenario);
 };
+
+struct Project;
+
+// A storage scenario ready to run: ${DATA} expanded in `directory` (default ${DATA}/storage-<id>),
+// the options checked (Error(Usage) naming the option), the insert study's connection looked up by
+// name (the current one when none is named); `passwords` maps connection names to passwords given
+// this session. rowLimit > 0 caps rows / values (the presets at reduced size).
+storage::StudyJob studyJob(const Project& project, const ScenarioDef& scenario, const std::string& runId,
+                           const std::map<QString, QString>& passwords = {}, std::uint64_t rowLimit = 0);
 
 // A range of whole numbers for a sweep axis (see SweepRange in engine/run/Sweep.h).
 struct SweepRangeDef {

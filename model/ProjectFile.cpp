@@ -248,6 +248,17 @@ QJsonObject scenarioToJson(const ScenarioDef& s) {
     o[L("id")] = s.id;
     putText(o, "title", s.title);
     o[L("kind")] = s.kind;
+    if (s.isStudy()) {  // a storage study: its options, no SQL
+        QJsonObject options;
+        for (const auto& [name, value] : s.options) {
+            options[name] = value;
+        }
+        o[L("options")] = options;
+        if (!s.enabled) {
+            o[L("enabled")] = false;
+        }
+        return o;
+    }
     o[L("fetch")] = s.fetch;
     if (!s.setupSql.isEmpty()) {
         o[L("setupSql")] = textOrLines(s.setupSql);
@@ -685,7 +696,7 @@ QString textFromLines(const QJsonValue& v, const QString& path) {
 
 ScenarioDef scenarioFromJson(const QJsonValue& v, const QString& path) {
     const QJsonObject o = object(v, path);
-    Fields f(o, path, {"id", "title", "kind", "fetch", "setupSql", "sql", "scalarLabel", "enabled"}, {"id", "sql"});
+    Fields f(o, path, {"id", "title", "kind", "fetch", "setupSql", "sql", "scalarLabel", "enabled", "options"}, {"id"});
     ScenarioDef s;
     s.id = f.text("id");
     if (s.id.isEmpty()) {
@@ -693,7 +704,50 @@ ScenarioDef scenarioFromJson(const QJsonValue& v, const QString& path) {
     }
     s.title = f.text("title");
     if (f.has("kind")) {
-        s.kind = oneOf(f["kind"], f.path("kind"), {"query", "scalar"});
+        s.kind = oneOf(f["kind"], f.path("kind"), {"query", "scalar", "keyed-read", "footprint", "insert"});
+    }
+    if (s.isStudy()) {
+        for (const char* k : {"fetch", "setupSql", "sql", "scalarLabel"}) {
+            if (f.has(k)) {
+                refuse(f.path(k),
+                       L("a storage study (kind %1) has no %2: its options say what it runs").arg(s.kind, L(k)));
+            }
+        }
+        storage::StudyOptions options;
+        if (f.has("options")) {
+            const QJsonObject oo = object(f["options"], f.path("options"));
+            for (auto it = oo.begin(); it != oo.end(); ++it) {
+                const QString at = child(f.path("options"), it.key().left(64));
+                const QJsonValue value = it.value();
+                QString textValue;
+                if (value.isBool()) {
+                    textValue = value.toBool() ? L("true") : L("false");
+                } else if (value.isDouble()) {
+                    textValue = QString::number(whole(value, at, 0, std::numeric_limits<qint64>::max()));
+                } else {
+                    textValue = text(value, at, kMaxShortText);
+                }
+                s.options[it.key()] = textValue;
+                options[it.key().toStdString()] = textValue.toStdString();
+            }
+        }
+        if (options.count("directory") == 0) {
+            options["directory"] = "${DATA}";  // the default, checked when the study runs
+        }
+        try {
+            storage::parseStudy(s.kind.toStdString(), options);
+        } catch (const storage::StudyOptionError& e) {
+            refuse(child(f.path("options"), QString::fromStdString(e.option()).left(64)),
+                   QString::fromStdString(e.why()));
+        }
+        s.enabled = f.boolean("enabled", true);
+        return s;
+    }
+    if (f.has("options")) {
+        refuse(f.path("options"), L("only storage studies (keyed-read, footprint, insert) take options"));
+    }
+    if (!f.has("sql")) {
+        refuse(f.path("sql"), L("missing"));
     }
     if (f.has("fetch")) {
         s.fetch = oneOf(f["fetch"], f.path("fetch"), {"content", "ids-only"});

@@ -6,7 +6,9 @@
 #include <memory>
 #include <vector>
 
+#include "engine/core/Parameter.h"
 #include "engine/core/Sample.h"
+#include "model/RunComparison.h"
 
 namespace blobbench {
 
@@ -17,6 +19,10 @@ enum class ChartKind {
     LiveThroughput,    // line: MB/s over the current run
     Sweep,             // line: the latest sweep's tunable on x, median time (min-max band) per scenario
 };
+
+// What the sweep chart plots on y: the median elapsed time (with its min-max band), the median
+// bytes received, or the median round trips (tap or the client's own counters only).
+enum class SweepMetric { Time, BytesReceived, RoundTrips };
 
 // The window's charts, behind an interface of ours: Qt Charts is deprecated upstream from 6.10,
 // and only ChartsBackend.cpp knows it is the implementation.
@@ -49,9 +55,34 @@ public:
     virtual QColor titleColor() const = 0;
     // The title of the x axis as shown ("Content (MB)", "max_inline_blob_size (B)").
     virtual QString xAxisTitle() const = 0;
+    virtual QString yAxisTitle() const { return {}; }
+    // The tick labels of the x axis as drawn ("64K", "1M", "2 Mbit/s").
+    virtual QStringList xAxisLabels() const { return {}; }
+
+    // Sweep only: the engine's tunables (their units label the x axis) and what y shows.
+    virtual void setParameterSpecs(const std::vector<ParameterSpec>& /*specs*/) {}
+    virtual void setSweepMetric(SweepMetric /*metric*/) {}
 };
 
 std::unique_ptr<SampleChart> makeChart(ChartKind kind, QWidget* parent);
+
+// Base vs new, side by side per scenario (and sweep point): grouped bars of the median elapsed
+// time, min-max whiskers over the repetitions, significant differences (Mann-Whitney, as
+// compareRuns computed them) marked in the category label and the new bar's colour.
+class ComparisonChart {
+public:
+    virtual ~ComparisonChart() = default;
+    virtual QWidget* widget() = 0;
+    // One per scenario and point, as labelled; "* ×0.52 " starts the label of a significant difference.
+    virtual QStringList categories() const = 0;
+    virtual std::vector<int> significant() const = 0;  // category indexes marked significant
+    virtual int barCount() const = 0;                  // bars drawn (a side without samples has none)
+    virtual int whiskerCount() const = 0;
+    virtual QString yAxisTitle() const = 0;
+    // The medians drawn for one side, in the axis unit, NaN where that side has no sample.
+    virtual std::vector<double> medians(bool candidate) const = 0;
+};
+std::unique_ptr<ComparisonChart> makeComparisonChart(const std::vector<PointComparison>& rows, QWidget* parent);
 QString chartTitle(ChartKind kind);
 
 // Exports what the chart shows. Throw Error(Io) naming the file on failure.

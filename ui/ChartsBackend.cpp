@@ -2,12 +2,15 @@
 #include <QApplication>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
+#include <QBarSeries>
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QCursor>
 #include <QFile>
+#include <QGraphicsPathItem>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLegendMarker>
@@ -20,6 +23,7 @@
 #include <QToolTip>
 #include <QValueAxis>
 #include <array>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <optional>
@@ -649,12 +653,23 @@ private:
     double m_maxX = 0, m_maxY = 0;
 };
 
-// The latest sweep: its tunable on x, the median elapsed time of each scenario on y, with a band
-// from the fastest to the slowest repetition. Samples outside a sweep are not drawn here.
+// The latest sweep: its tunable on x, per scenario (and value of a grid's other axis) the median
+// elapsed time with a band from the fastest to the slowest repetition, or the median bytes received
+// or round trips (SweepMetric). Samples outside a sweep are not drawn here.
 class SweepChart final : public SampleChart {
 public:
     explicit SweepChart(QWidget* parent) : m_frame(new ChartFrame(parent)) {
         m_frame->chart()->setTitle(chartTitle(ChartKind::Sweep));
+        m_metricBox = new QComboBox(m_frame);
+        m_metricBox->setObjectName(QStringLiteral("sweepMetric"));
+        m_metricBox->addItem(tr("Median time"), static_cast<int>(SweepMetric::Time));
+        m_metricBox->addItem(tr("Bytes received"), static_cast<int>(SweepMetric::BytesReceived));
+        m_metricBox->addItem(tr("Round trips"), static_cast<int>(SweepMetric::RoundTrips));
+        m_metricBox->setToolTip(tr("What the sweep chart plots on y"));
+        static_cast<QGridLayout*>(m_frame->layout())->addWidget(m_metricBox, 0, 0, Qt::AlignTop | Qt::AlignLeft);
+        QObject::connect(m_metricBox, &QComboBox::activated, m_frame, [this](int index) {
+            setSweepMetric(static_cast<SweepMetric>(m_metricBox->itemData(index).toInt()));
+        });
         m_frame->onThemeChanged = [this] { rebuild(); };
         rebuild();
     }
@@ -687,15 +702,52 @@ public:
             rebuild();
         }
     }
+    void setParameterSpecs(const std::vector<ParameterSpec>& specs) override {
+        m_units.clear();
+        for (const ParameterSpec& spec : specs)
+            m_units[spec.id] = qs(spec.unit);
+        rebuild();
+    }
+    void setSweepMetric(SweepMetric metric) override {
+        m_metricBox->setCurrentIndex(m_metricBox->findData(static_cast<int>(metric)));
+        if (metric != m_metric) {
+            m_metric = metric;
+            rebuild();
+        }
+    }
     int pointCount() const override { return m_points; }
     QString notice() const override { return m_notice; }
     QStringList seriesNames() const override { return m_names; }
     QColor backgroundColor() const override { return m_frame->chart()->backgroundBrush().color(); }
     QColor titleColor() const override { return m_frame->chart()->titleBrush().color(); }
     QString xAxisTitle() const override { return m_frame->xAxisTitle(); }
+    QString yAxisTitle() const override {
+        const auto axes = m_frame->chart()->axes(Qt::Vertical);
+        return axes.isEmpty() ? QString() : axes.front()->titleText();
+    }
+    QStringList xAxisLabels() const override { return m_xLabels; }
 
 private:
     static QString tr(const char* text) { return QApplication::translate("SampleChart", text); }
+
+    // The figure plotted for one scenario and point: median, min, max (the band; time only).
+    std::optional<std::array<double, 3>> figure(const PointSummary& p) const {
+        switch (m_metric) {
+            case SweepMetric::Time:
+                if (p.elapsed.count == 0)
+                    return std::nullopt;
+                return std::array<double, 3>{p.elapsed.median, p.elapsed.min, p.elapsed.max};
+            case SweepMetric::BytesReceived:
+                if (!p.medianRecvBytes)
+                    return std::nullopt;
+                return std::array<double, 3>{*p.medianRecvBytes, *p.medianRecvBytes, *p.medianRecvBytes};
+            case SweepMetric::RoundTrips:
+                if (!p.medianRoundTrips)
+                    return std::nullopt;
+                return std::array<double, 3>{*p.medianRoundTrips, *p.medianRoundTrips, *p.medianRoundTrips};
+        }
+        return std::nullopt;
+    }
 
     void rebuild() {
         QChart* chart = m_frame->chart();
@@ -706,6 +758,7 @@ private:
         }
         m_points = 0;
         m_names.clear();
+        m_xLabels.clear();
         m_notice.clear();
         // Only the latest sweep run: two sweeps of different tunables share no axis.
         std::vector<Sample> run;
@@ -724,6 +777,7 @@ private:
                     values << qs(value);
             }
         }
+        // x: the tunable with the most values (a grid's other axis makes one series per value).
         std::string xKey;
         for (const auto& [key, values] : distinct) {
             if (xKey.empty() || values.size() > distinct[xKey].size())
@@ -744,24 +798,46 @@ private:
             v.toDouble(&ok);
             numeric = numeric && ok;
         }
-        // A log x axis when asked, or when the values span two decades or more (a log range).
-        double xLo = std::numeric_limits<double>::max(), xHi = 0;
-        for (const QString& v : categories) {
-            xLo = std::min(xLo, v.toDouble());
-            xHi = std::max(xHi, v.toDouble());
+        if (numeric) {
+            std::sort(categories.begin(), categories.end(),
+                      [](const QString& a, const QString& b) { return a.toDouble() < b.toDouble(); });
         }
-        const bool logX = numeric && !categories.isEmpty() && xLo > 0 && (m_log || xHi / xLo >= 100);
+        // A log x axis when asked, or when the values span two decades or more (a log range).
+        // A 0 among them (mmap_size 0 = off) sits one decade below the smallest positive value.
+        double xLo = std::numeric_limits<double>::max(), xHi = 0, xMin = 0;
+        for (const QString& v : categories) {
+            const double d = v.toDouble();
+            xMin = std::min(xMin, d);
+            if (d > 0)
+                xLo = std::min(xLo, d);
+            xHi = std::max(xHi, d);
+        }
+        const bool logX = numeric && xMin >= 0 && xHi > 0 && (m_log || xHi / xLo >= 100);
+        const auto position = [&](const QString& v) {
+            if (!numeric)
+                return static_cast<double>(categories.indexOf(v));
+            if (!logX)
+                return v.toDouble();
+            const double d = v.toDouble();
+            return d > 0 ? std::log10(d) : std::log10(xLo) - 1;
+        };
         struct Line {
             QString name;
-            std::vector<std::array<double, 4>> points;  // x, median, min, max (ms)
+            std::vector<std::array<double, 4>> points;  // x, median, min, max
         };
         std::map<QString, Line> lines;
         QStringList order;
         double maxY = 0, minY = std::numeric_limits<double>::max();
+        std::size_t unmeasured = 0;
         for (const PointSummary& p : summaries) {
             const auto it = p.point.find(xKey);
-            if (it == p.point.end() || p.elapsed.count == 0)
+            if (it == p.point.end())
                 continue;
+            const auto f = figure(p);
+            if (!f) {
+                unmeasured += p.elapsed.count > 0 ? 1 : 0;
+                continue;
+            }
             QString name = p.scenarioTitle.isEmpty() ? p.scenarioId : p.scenarioTitle;
             for (const auto& [key, value] : p.point) {
                 if (key != xKey)
@@ -771,39 +847,60 @@ private:
                 order << name;
             Line& line = lines[name];
             line.name = name;
-            const double x = numeric ? qs(it->second).toDouble() : categories.indexOf(qs(it->second));
-            line.points.push_back({x, p.elapsed.median, p.elapsed.min, p.elapsed.max});
-            maxY = std::max(maxY, p.elapsed.max);
-            minY = std::min(minY, p.elapsed.min);
+            line.points.push_back({position(qs(it->second)), (*f)[0], (*f)[1], (*f)[2]});
+            maxY = std::max(maxY, (*f)[2]);
+            minY = std::min(minY, (*f)[1]);
         }
-        const AxisUnit yu = timeAxisUnit(maxY);
-        QAbstractAxis* xAxis = nullptr;
-        const QString xTitle = xKey.empty() ? tr("Swept tunable") : qs(xKey);
-        if (numeric && !categories.isEmpty()) {
-            double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
-            for (const QString& v : categories) {
-                lo = std::min(lo, v.toDouble());
-                hi = std::max(hi, v.toDouble());
-            }
-            if (logX) {
-                xAxis = makeAxis(true, xTitle, lo / 1.5, hi * 1.5);
-            } else {
-                const double pad = hi > lo ? (hi - lo) * 0.04 : 1;
-                xAxis = makeAxis(false, xTitle, lo >= 0 ? std::max(0.0, lo - pad) : lo - pad, hi + pad);
-            }
+        AxisUnit yu;
+        QString yTitle;
+        switch (m_metric) {
+            case SweepMetric::Time:
+                yu = timeAxisUnit(maxY);
+                yTitle = tr("Median elapsed time (%1)").arg(yu.name);
+                break;
+            case SweepMetric::BytesReceived:
+                yu = byteAxisUnit(maxY);
+                yTitle = tr("Median bytes received (%1)").arg(yu.name);
+                break;
+            case SweepMetric::RoundTrips:
+                yu = {QString(), 1};
+                yTitle = tr("Median round trips");
+                break;
+        }
+        // The x axis: ticks at the swept values, labelled in the tunable's unit ("64K", "1M",
+        // "2 Mbit/s"), on a log10 scale for a log axis; categories for text values.
+        QString xTitle = xKey.empty() ? tr("Swept tunable") : qs(xKey);
+        const QString unit = m_units.count(xKey) ? m_units.at(xKey) : QString();
+        if (!unit.isEmpty() && numeric)
+            xTitle += QStringLiteral(" (") + unit + (logX ? tr(", log") : QString()) + QLatin1Char(')');
+        else if (logX)
+            xTitle += tr(" (log)");
+        auto* xAxis = new QCategoryAxis;
+        xAxis->setTitleText(xTitle);
+        xAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        // At most about 12 labels: every n-th value when there are more.
+        const int step = std::max<qsizetype>(1, (categories.size() + 11) / 12);
+        for (int i = 0; i < categories.size(); i += step) {
+            QString label = numeric ? formatTunableValue(categories[i].toDouble(), unit) : categories[i];
+            if (m_xLabels.contains(label))
+                label = categories[i];  // "1M" twice (10^6 and 2^20): the raw numbers
+            if (m_xLabels.contains(label))
+                continue;
+            xAxis->append(label, position(categories[i]));
+            m_xLabels << label;
+        }
+        if (categories.isEmpty()) {
+            xAxis->setRange(-0.5, 0.5);
+        } else if (!numeric) {
+            xAxis->setRange(-0.5, std::max<double>(0.5, categories.size() - 0.5));
         } else {
-            auto* axis = new QCategoryAxis;
-            axis->setTitleText(xTitle);
-            axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-            for (int i = 0; i < categories.size(); ++i)
-                axis->append(categories[i], i);
-            axis->setRange(-0.5, std::max<double>(0.5, categories.size() - 0.5));
-            xAxis = axis;
+            const double lo = position(categories.front()), hi = position(categories.back());
+            const double pad = hi > lo ? (hi - lo) * 0.05 : 1;
+            xAxis->setRange(lo - pad, hi + pad);
         }
         const bool logY = m_log && minY > 0 && minY != std::numeric_limits<double>::max();
-        QAbstractAxis* yAxis =
-            makeAxis(logY, tr("Median elapsed time (%1)").arg(yu.name), logY ? minY / yu.divisor / 1.5 : 0,
-                     std::max(maxY / yu.divisor * 1.1, logY ? minY / yu.divisor * 4 : 1e-3));
+        QAbstractAxis* yAxis = makeAxis(logY, yTitle, logY ? minY / yu.divisor / 1.5 : 0,
+                                        std::max(maxY / yu.divisor * 1.1, logY ? minY / yu.divisor * 4 : 1e-3));
         chart->addAxis(xAxis, Qt::AlignBottom);
         chart->addAxis(yAxis, Qt::AlignLeft);
         std::size_t lineIndex = 0;
@@ -825,35 +922,212 @@ private:
             median->setMarkerSize(7);
             median->attachAxis(xAxis);
             median->attachAxis(yAxis);
-            // The min-max band in the line's colour, faint, behind it and out of the legend.
-            auto* band = new QAreaSeries(upper, lower);
-            band->setName(name + tr(" min-max"));
-            QColor fill = median->color();
-            fill.setAlpha(50);
-            band->setBrush(fill);
-            band->setPen(Qt::NoPen);
-            chart->addSeries(band);
-            band->attachAxis(xAxis);
-            band->attachAxis(yAxis);
-            for (QLegendMarker* marker : chart->legend()->markers(band))
-                marker->setVisible(false);
+            if (m_metric == SweepMetric::Time) {
+                // The min-max band in the line's colour, faint, behind it and out of the legend.
+                auto* band = new QAreaSeries(upper, lower);
+                band->setName(name + tr(" min-max"));
+                QColor fill = median->color();
+                fill.setAlpha(50);
+                band->setBrush(fill);
+                band->setPen(Qt::NoPen);
+                chart->addSeries(band);
+                band->attachAxis(xAxis);
+                band->attachAxis(yAxis);
+                for (QLegendMarker* marker : chart->legend()->markers(band))
+                    marker->setVisible(false);
+            } else {
+                delete upper;
+                delete lower;
+            }
             m_points += static_cast<int>(median->count());
             m_names << name;
         }
         if (m_samples.empty()) {
             m_notice = tr("No sweep run yet: define a sweep (Sweep tab) and press Run sweep.");
+        } else if (m_points == 0 && unmeasured > 0) {
+            const QString what = m_metric == SweepMetric::RoundTrips ? tr("Round trips") : tr("Bytes received");
+            QString why;
+            for (const Sample& s : run) {
+                if (!s.tap.available && !s.nativePhysical.available && !s.tap.unavailableReason.empty()) {
+                    why = qs(s.tap.unavailableReason);
+                    break;
+                }
+            }
+            m_notice = why.isEmpty() ? tr("%1 not measured in the latest sweep.").arg(what)
+                                     : tr("%1 not measured in the latest sweep: %2").arg(what, why);
         } else if (m_points == 0) {
             m_notice = tr("The latest sweep has no complete sample yet.");
         }
+        // A grid of the whole suite has many lines: a smaller legend keeps them all in view.
+        QFont legendFont = m_frame->font();
+        if (m_names.size() > 10)
+            legendFont.setPointSizeF(legendFont.pointSizeF() * 0.8);
+        chart->legend()->setFont(legendFont);
         m_frame->showNotice(m_notice);
     }
 
     ChartFrame* m_frame;
+    QComboBox* m_metricBox = nullptr;
     std::vector<Sample> m_samples;
+    std::map<std::string, QString> m_units;  // tunable -> its unit ("B", "bit/s")
     QStringList m_names;
+    QStringList m_xLabels;
     QString m_notice;
     int m_points = 0;
     bool m_log = false;
+    SweepMetric m_metric = SweepMetric::Time;
+};
+
+// Base vs new per scenario and point: a QBarSeries with two sets over the categories; the min-max
+// whiskers are one path item over the plot, placed from the chart's own mapping and redrawn when
+// the plot area moves; a significant difference has its new bar in an accent colour and a star.
+class ComparisonBars final : public ComparisonChart {
+public:
+    ComparisonBars(const std::vector<PointComparison>& rows, QWidget* parent)
+        : m_rows(rows), m_frame(new ChartFrame(parent)) {
+        m_frame->chart()->setTitle(tr("Base vs new: median elapsed time, min-max whiskers"));
+        m_frame->onThemeChanged = [this] { rebuild(); };
+        QObject::connect(m_frame->chart(), &QChart::plotAreaChanged, m_frame, [this] { placeWhiskers(); });
+        rebuild();
+    }
+    QWidget* widget() override { return m_frame; }
+    QStringList categories() const override { return m_categories; }
+    std::vector<int> significant() const override { return m_significant; }
+    int barCount() const override { return m_bars; }
+    int whiskerCount() const override { return static_cast<int>(m_whiskers.size()); }
+    QString yAxisTitle() const override {
+        const auto axes = m_frame->chart()->axes(Qt::Vertical);
+        return axes.isEmpty() ? QString() : axes.front()->titleText();
+    }
+    std::vector<double> medians(bool candidate) const override { return candidate ? m_newMedians : m_baseMedians; }
+
+private:
+    static QString tr(const char* text) { return QApplication::translate("SampleChart", text); }
+
+    struct Whisker {
+        double x, lo, hi;
+    };
+
+    void rebuild() {
+        QChart* chart = m_frame->chart();
+        chart->removeAllSeries();
+        for (QAbstractAxis* axis : chart->axes()) {
+            chart->removeAxis(axis);
+            delete axis;
+        }
+        m_categories.clear();
+        m_significant.clear();
+        m_whiskers.clear();
+        m_baseMedians.clear();
+        m_newMedians.clear();
+        m_bars = 0;
+        double maxY = 0;
+        for (const PointComparison& c : m_rows) {
+            for (const auto& side : {c.base, c.candidate}) {
+                if (side && side->elapsed.count > 0)
+                    maxY = std::max(maxY, side->elapsed.max);
+            }
+        }
+        const AxisUnit yu = timeAxisUnit(maxY);
+        auto* baseSet = new QBarSet(tr("Base"));
+        auto* newSet = new QBarSet(tr("New"));
+        baseSet->setColor(seriesColor(9).darker(115));
+        newSet->setColor(seriesColor(0));
+        constexpr double kBarWidth = 0.7;  // of the category; each set half of it
+        for (std::size_t i = 0; i < m_rows.size(); ++i) {
+            const PointComparison& c = m_rows[i];
+            // The mark first: a long title is elided at its end, the mark stays visible.
+            QString label = c.scenarioTitle.isEmpty() ? c.scenarioId : c.scenarioTitle;
+            if (!c.point.empty())
+                label = pointText(c.point) + QStringLiteral(" · ") + label;
+            const bool hasBase = c.base && c.base->elapsed.count > 0;
+            const bool hasNew = c.candidate && c.candidate->elapsed.count > 0;
+            if (c.significant && hasBase && hasNew) {
+                label = (c.ratio ? QStringLiteral("* ×%1 ").arg(*c.ratio, 0, 'f', 2) : QStringLiteral("* ")) + label;
+                m_significant.push_back(static_cast<int>(i));
+            }
+            // QBarCategoryAxis needs distinct labels.
+            while (m_categories.contains(label))
+                label += QLatin1Char(' ');
+            m_categories << label;
+            const double x = static_cast<double>(i);
+            const auto add = [&](QBarSet* set, const std::optional<PointSummary>& side, bool present, double offset,
+                                 std::vector<double>& medians) {
+                if (!present) {
+                    set->append(0);
+                    medians.push_back(std::numeric_limits<double>::quiet_NaN());
+                    return;
+                }
+                set->append(side->elapsed.median / yu.divisor);
+                medians.push_back(side->elapsed.median / yu.divisor);
+                ++m_bars;
+                if (side->elapsed.count > 1)
+                    m_whiskers.push_back({x + offset, side->elapsed.min / yu.divisor, side->elapsed.max / yu.divisor});
+            };
+            add(baseSet, c.base, hasBase, -kBarWidth / 4, m_baseMedians);
+            add(newSet, c.candidate, hasNew, kBarWidth / 4, m_newMedians);
+            if (c.significant && hasBase && hasNew) {
+                newSet->selectBar(static_cast<int>(i));
+            }
+        }
+        // One accent for a significant difference, either way: the label's ratio says which way.
+        newSet->setSelectedColor(QColor(0xe0, 0x7b, 0x24));
+        auto* series = new QBarSeries;
+        series->setBarWidth(kBarWidth);
+        series->append(baseSet);
+        series->append(newSet);
+        chart->addSeries(series);
+        auto* xAxis = new QBarCategoryAxis;
+        xAxis->append(m_categories);
+        xAxis->setTitleText(tr("Scenario and point (* significant at 0.05: × new / base)"));
+        auto* yAxis = new QValueAxis;
+        yAxis->setTitleText(tr("Median (%1)").arg(yu.name));
+        yAxis->setRange(0, std::max(maxY / yu.divisor * 1.08, 1e-3));
+        yAxis->setLabelFormat(QStringLiteral("%.4g"));
+        yAxis->applyNiceNumbers();
+        chart->addAxis(xAxis, Qt::AlignBottom);
+        chart->addAxis(yAxis, Qt::AlignLeft);
+        series->attachAxis(xAxis);
+        series->attachAxis(yAxis);
+        m_series = series;
+        if (m_whiskerItem == nullptr) {
+            m_whiskerItem = new QGraphicsPathItem(chart);
+            m_whiskerItem->setZValue(100);
+        }
+        m_whiskerItem->setPen(QPen(m_frame->palette().color(QPalette::Text), 1.3));
+        m_frame->showNotice(m_rows.empty() ? tr("The two runs have no scenario in common.") : QString());
+        placeWhiskers();
+    }
+
+    void placeWhiskers() {
+        if (m_whiskerItem == nullptr || m_series == nullptr)
+            return;
+        QChart* chart = m_frame->chart();
+        QPainterPath path;
+        const double cap = 0.06;  // of a category
+        for (const Whisker& w : m_whiskers) {
+            const QPointF top = chart->mapToPosition(QPointF(w.x, w.hi), m_series);
+            const QPointF bottom = chart->mapToPosition(QPointF(w.x, w.lo), m_series);
+            const double half = (chart->mapToPosition(QPointF(w.x + cap, w.hi), m_series).x() - top.x());
+            path.moveTo(top);
+            path.lineTo(bottom);
+            path.moveTo(top.x() - half, top.y());
+            path.lineTo(top.x() + half, top.y());
+            path.moveTo(bottom.x() - half, bottom.y());
+            path.lineTo(bottom.x() + half, bottom.y());
+        }
+        m_whiskerItem->setPath(path);
+    }
+
+    std::vector<PointComparison> m_rows;
+    ChartFrame* m_frame;
+    QBarSeries* m_series = nullptr;
+    QGraphicsPathItem* m_whiskerItem = nullptr;
+    QStringList m_categories;
+    std::vector<int> m_significant;
+    std::vector<Whisker> m_whiskers;
+    std::vector<double> m_baseMedians, m_newMedians;
+    int m_bars = 0;
 };
 
 }  // namespace
@@ -887,6 +1161,10 @@ std::unique_ptr<SampleChart> makeChart(ChartKind kind, QWidget* parent) {
             break;
     }
     return std::make_unique<ThroughputChart>(parent);
+}
+
+std::unique_ptr<ComparisonChart> makeComparisonChart(const std::vector<PointComparison>& rows, QWidget* parent) {
+    return std::make_unique<ComparisonBars>(rows, parent);
 }
 
 void exportChartPng(QWidget* chart, const QString& path) {

@@ -1,5 +1,6 @@
 #include "ui/ConnectionDialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -19,6 +20,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent)
       m_target(new QLineEdit(this)),
       m_user(new QLineEdit(this)),
       m_password(new QLineEdit(this)),
+      m_remember(new QCheckBox(tr("Remember in the system &keyring"), this)),
       m_role(new QLineEdit(this)),
       m_charset(new QLineEdit(this)),
       m_clientLibrary(new QLineEdit(this)),
@@ -28,7 +30,12 @@ ConnectionDialog::ConnectionDialog(QWidget* parent)
         m_engine->addItem(QString::fromStdString(driver->displayName()), QString::fromStdString(driver->id()));
     }
     m_password->setEchoMode(QLineEdit::Password);
-    m_password->setPlaceholderText(tr("kept in memory only, never saved"));
+    m_password->setObjectName(QStringLiteral("password"));
+    m_password->setPlaceholderText(tr("kept for this session, never in the project"));
+    m_remember->setObjectName(QStringLiteral("rememberPassword"));
+    m_remember->setToolTip(
+        tr("Keep the password in the system keyring (service “blobbench”), never in the project "
+           "or the settings"));
     m_target->setPlaceholderText(tr("sqlite:/path/file.sqlite, postgresql://host/db, inet://host/db.fdb"));
     m_charset->setPlaceholderText(tr("engine default"));
     m_clientLibrary->setPlaceholderText(tr("system library"));
@@ -39,6 +46,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent)
     form->addRow(tr("&Target"), m_target);
     form->addRow(tr("&User"), m_user);
     form->addRow(tr("&Password"), m_password);
+    form->addRow(QString(), m_remember);
     form->addRow(tr("&Role"), m_role);
     form->addRow(tr("&Charset"), m_charset);
     form->addRow(tr("Client &library"), m_clientLibrary);
@@ -66,9 +74,10 @@ void ConnectionDialog::engineChanged() {
     const bool networked = driver.networked();
     m_user->setEnabled(networked);
     m_password->setEnabled(networked);
+    m_remember->setEnabled(networked);
     m_role->setEnabled(networked);
-    m_hint->setText(networked ? tr("Passwords may also come from the engine's usual places (ISC_PASSWORD, "
-                                   "PGPASSWORD, .pgpass).")
+    m_hint->setText(networked ? tr("At connect time: the password typed here, else the system keyring, else the "
+                                   "engine's usual places (ISC_PASSWORD, PGPASSWORD, .pgpass), else you are asked.")
                               : tr("Embedded engine: the target is a file; no user or password."));
 }
 
@@ -99,6 +108,39 @@ ConnectionProfile ConnectionDialog::profile() const {
 
 QString ConnectionDialog::password() const {
     return m_password->text();
+}
+
+std::optional<ConnectionDialog::Answer> ConnectionDialog::askPassword(QWidget* parent,
+                                                                      const ConnectionProfile& profile) {
+    QDialog dialog(parent);
+    dialog.setWindowTitle(tr("Password"));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* label = new QLabel(
+        tr("Password for %1 on %2 (%3):")
+            .arg(profile.user.isEmpty() ? tr("the default user") : profile.user, profile.target, profile.name));
+    label->setWordWrap(true);
+    layout->addWidget(label);
+    auto* password = new QLineEdit;
+    password->setEchoMode(QLineEdit::Password);
+    layout->addWidget(password);
+    auto* remember = new QCheckBox(tr("Remember in the system &keyring"));
+    layout->addWidget(remember);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog.resize(420, dialog.sizeHint().height());
+    if (dialog.exec() != QDialog::Accepted)
+        return std::nullopt;
+    return Answer{password->text(), remember->isChecked()};
+}
+
+bool ConnectionDialog::rememberPassword() const {
+    return m_remember->isEnabled() && m_remember->isChecked();
+}
+
+void ConnectionDialog::setRememberPassword(bool on) {
+    m_remember->setChecked(on);
 }
 
 }  // namespace blobbench

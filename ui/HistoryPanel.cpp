@@ -7,13 +7,16 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <set>
 
 #include "engine/core/Error.h"
+#include "engine/drivers/Registry.h"
 #include "model/MarkdownExport.h"
+#include "ui/Charts.h"
 #include "ui/Units.h"
 
 namespace blobbench {
@@ -28,6 +31,24 @@ QString statusText(const RunRecord& run) {
     if (run.outcome.isEmpty())
         return run.finishedAt.isEmpty() ? QObject::tr("running (or cut short)") : QObject::tr("unknown");
     return run.outcome;
+}
+
+// The engine a run measured: its samples say, else the connection profile of that name.
+const Driver* runDriver(const RunRecord& run, const Project& project) {
+    std::string engine;
+    if (!run.samples.empty()) {
+        engine = run.samples.front().engine;
+    } else {
+        for (const ConnectionProfile& c : project.connections) {
+            if (c.name == run.connectionName)
+                engine = c.engine.toStdString();
+        }
+    }
+    for (const Driver* driver : allDrivers()) {
+        if (driver->id() == engine)
+            return driver;
+    }
+    return nullptr;
 }
 
 }  // namespace
@@ -115,7 +136,16 @@ void HistoryPanel::updateRow(int index) {
     item->setText(Scenarios, scenarios.join(QStringLiteral(", ")));
     item->setToolTip(Scenarios, scenarios.join(QLatin1Char('\n')));
     item->setText(Samples, QString::number(run.samples.size()));
-    item->setText(Link, linkText(run.link));
+    // An embedded engine has no link: "unshaped" would suggest one that was not emulated.
+    const Driver* driver = runDriver(run, m_document->project());
+    if (driver != nullptr && !driver->networked()) {
+        item->setText(Link, tr("n/a (embedded)"));
+        item->setToolTip(
+            Link, tr("%1 is embedded: there is no wire to shape").arg(QString::fromStdString(driver->displayName())));
+    } else {
+        item->setText(Link, linkText(run.link));
+        item->setToolTip(Link, QString());
+    }
     item->setText(Status, statusText(run));
     item->setData(Started, Qt::UserRole, index);
 }
@@ -155,6 +185,12 @@ CompareDialog::CompareDialog(const RunRecord& base, const RunRecord& candidate, 
                             candidate.connectionName.toHtmlEscaped(), linkText(candidate.link).toHtmlEscaped()));
     header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(header);
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->setChildrenCollapsible(false);
+    m_chart = makeComparisonChart(m_rows, splitter);
+    m_chart->widget()->setObjectName(QStringLiteral("comparisonChart"));
+    m_chart->widget()->setMinimumHeight(320);
+    splitter->addWidget(m_chart->widget());
     m_table = new QTableWidget(static_cast<int>(m_rows.size()), ColumnCount);
     m_table->setObjectName(QStringLiteral("comparison"));
     m_table->setHorizontalHeaderLabels({tr("Scenario"), tr("Point"), tr("Base median"), tr("New median"), tr("Delta"),
@@ -199,11 +235,19 @@ CompareDialog::CompareDialog(const RunRecord& base, const RunRecord& candidate, 
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->resizeColumnsToContents();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    layout->addWidget(m_table, 1);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({440, 260});
+    layout->addWidget(splitter, 1);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     QPushButton* exportButton = buttons->addButton(tr("Export Markdown…"), QDialogButtonBox::ActionRole);
     exportButton->setObjectName(QStringLiteral("exportMarkdown"));
+    QPushButton* pngButton = buttons->addButton(tr("Chart PNG…"), QDialogButtonBox::ActionRole);
+    pngButton->setObjectName(QStringLiteral("exportComparisonPng"));
+    QPushButton* svgButton = buttons->addButton(tr("Chart SVG…"), QDialogButtonBox::ActionRole);
+    svgButton->setObjectName(QStringLiteral("exportComparisonSvg"));
     m_status = new QLabel;
     layout->addWidget(m_status);
     layout->addWidget(buttons);
@@ -222,12 +266,40 @@ CompareDialog::CompareDialog(const RunRecord& base, const RunRecord& candidate, 
             m_status->setText(QString::fromStdString(e.what()));
         }
     });
+    const auto exportChart = [this](const QString& filter, const QString& suffix, bool svg) {
+        QFileDialog dialog(this, tr("Export comparison chart"), QString(), filter);
+        dialog.setAcceptMode(QFileDialog::AcceptSave);
+        dialog.setDefaultSuffix(suffix);
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        const QString path = dialog.selectedFiles().value(0);
+        try {
+            svg ? exportChartSvg(path) : exportChartPng(path);
+            m_status->setText(tr("Written to %1").arg(path));
+        } catch (const Error& e) {
+            m_status->setText(QString::fromStdString(e.what()));
+        }
+    };
+    connect(pngButton, &QPushButton::clicked, this,
+            [exportChart] { exportChart(tr("PNG image (*.png)"), QStringLiteral("png"), false); });
+    connect(svgButton, &QPushButton::clicked, this,
+            [exportChart] { exportChart(tr("SVG image (*.svg)"), QStringLiteral("svg"), true); });
     int width = 2 * m_table->frameWidth() + 40;
     for (int c = 0; c < ColumnCount; ++c)
         width += m_table->columnWidth(c);
-    const int height = m_table->verticalHeader()->defaultSectionSize() * (static_cast<int>(m_rows.size()) + 1) + 160;
-    resize(std::clamp(width, 640, 1300), std::clamp(height, 300, 760));
+    const int height = m_table->verticalHeader()->defaultSectionSize() * (static_cast<int>(m_rows.size()) + 1) + 520;
+    resize(std::clamp(width, 900, 1300), std::clamp(height, 640, 900));
     buttons->button(QDialogButtonBox::Close)->setFocus();
+}
+
+CompareDialog::~CompareDialog() = default;
+
+void CompareDialog::exportChartPng(const QString& path) const {
+    blobbench::exportChartPng(m_chart->widget(), path);
+}
+
+void CompareDialog::exportChartSvg(const QString& path) const {
+    blobbench::exportChartSvg(m_chart->widget(), path, windowTitle());
 }
 
 QString CompareDialog::markdown() const {

@@ -4,6 +4,8 @@
 #include <QWidget>
 #include <vector>
 
+#include <memory>
+
 #include "model/Project.h"
 #include "model/RunComparison.h"
 
@@ -13,6 +15,8 @@ class QTableWidget;
 class QTreeWidget;
 
 namespace blobbench {
+
+class ComparisonChart;
 
 // The runs saved in the project, newest last: start time, connection, sweep, scenarios, samples,
 // the link the run was measured over, and its outcome. Select two and Compare.
@@ -44,13 +48,20 @@ private:
     QLabel* m_hint = nullptr;
 };
 
-// Base vs new, per scenario and point: medians, delta, ratio and the Mann-Whitney test.
+// Base vs new, per scenario and point: a chart of the medians side by side (min-max whiskers,
+// significant differences marked) over the table of medians, delta, ratio and the Mann-Whitney test.
 class CompareDialog : public QDialog {
     Q_OBJECT
 public:
     enum Column { Scenario, Point, BaseMedian, NewMedian, Delta, Ratio, PValue, Verdict, ColumnCount };
 
     CompareDialog(const RunRecord& base, const RunRecord& candidate, QWidget* parent = nullptr);
+    ~CompareDialog() override;
+
+    ComparisonChart* chart() const { return m_chart.get(); }
+    // Write the chart as shown; throw Error(Io) naming the file.
+    void exportChartPng(const QString& path) const;
+    void exportChartSvg(const QString& path) const;
 
     QTableWidget* table() const { return m_table; }
     const std::vector<PointComparison>& rows() const { return m_rows; }
@@ -62,6 +73,7 @@ private:
     RunRecord m_base;
     RunRecord m_candidate;
     std::vector<PointComparison> m_rows;
+    std::unique_ptr<ComparisonChart> m_chart;
     QTableWidget* m_table = nullptr;
     QLabel* m_status = nullptr;
 };

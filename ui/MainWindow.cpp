@@ -7,6 +7,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -50,6 +51,7 @@
 #include "ui/ParameterPanel.h"
 #include "ui/ResultsModel.h"
 #include "ui/SqlEditor.h"
+#include "ui/StorageChart.h"
 #include "ui/SweepEditor.h"
 #include "ui/Units.h"
 
@@ -177,6 +179,7 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_bottomTabs->addTab(buildResultsPanel(), tr("Results"));
     m_history = new HistoryPanel(m_document);
     m_bottomTabs->addTab(m_history, tr("History"));
+    m_bottomTabs->addTab(makeStoragePanel(m_document), tr("Storage"));
     m_bottomSplitter->addWidget(m_bottomTabs);
     m_log = new QPlainTextEdit;
     m_log->setObjectName(QStringLiteral("log"));
@@ -659,6 +662,8 @@ void MainWindow::refreshParameters() {
                            ? tr("%1 is embedded: there is no wire to tap or shape").arg(qs(driver->displayName()))
                            : tr("Unknown engine"));
     m_sweepEditor->setSpecs(driver != nullptr ? driver->parameters() : std::vector<ParameterSpec>{});
+    if (SampleChart* sweepChart = chart(ChartKind::Sweep))
+        sweepChart->setParameterSpecs(driver != nullptr ? driver->parameters() : std::vector<ParameterSpec>{});
     if (driver == nullptr) {
         m_parameters->setSpecs({}, {});
         m_parametersTitle->setText(tr("<b>Parameters</b> (no engine)"));
@@ -903,7 +908,7 @@ void MainWindow::newConnection() {
     if (dialog.exec() != QDialog::Accepted)
         return;
     const ConnectionProfile profile = dialog.profile();
-    m_passwords[profile.name] = dialog.password();
+    rememberPassword(profile, dialog.password(), dialog.rememberPassword());
     const int index = m_document->addConnection(profile);
     m_document->setCurrentConnection(index);
 }
@@ -917,10 +922,25 @@ void MainWindow::editConnection() {
     }
     ConnectionDialog dialog(this);
     dialog.setProfile(*current, m_passwords.value(current->name));
+    const QString oldKey = Keyring::keyFor(*current);
+    const bool inKeyring = m_keyringLooked.value(oldKey);
+    dialog.setRememberPassword(inKeyring);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const ConnectionProfile profile = dialog.profile();
-    m_passwords[profile.name] = dialog.password();
+    if (inKeyring && (!dialog.rememberPassword() || Keyring::keyFor(profile) != oldKey)) {
+        // Unticked (or another user or target): the old entry goes.
+        const Keyring::Result removed = m_keyring.remove(oldKey);
+        if (removed.ok) {
+            m_keyringLooked[oldKey] = false;
+            log(tr("Password for %1 removed from the system keyring").arg(oldKey));
+        } else {
+            log(tr("Cannot remove the password for %1 from the system keyring: %2").arg(oldKey, removed.error), true);
+        }
+    }
+    if (profile.name != current->name)
+        m_passwords.remove(current->name);
+    rememberPassword(profile, dialog.password(), dialog.rememberPassword());
     m_document->setConnection(index, profile);
 }
 
@@ -945,7 +965,73 @@ void MainWindow::testConnection() {
     clearError();
     m_connectionInfo->setText(tr("Testing %1…").arg(profile->name));
     log(tr("Testing %1 (%2)").arg(profile->name, qs(profile->toSpec().label())));
-    m_controller->testConnection(profile->toSpec(m_passwords.value(profile->name)), m_parameters->values());
+    m_controller->testConnection(profile->toSpec(passwordFor(*profile)), m_parameters->values());
+}
+
+namespace {
+
+// Whether the engine's client will find a password by itself: ISC_PASSWORD for Firebird,
+// PGPASSWORD, a password file or a password in the conninfo for PostgreSQL.
+bool engineHasOwnPassword(const ConnectionProfile& profile) {
+    if (profile.engine == QLatin1String("firebird"))
+        return qEnvironmentVariableIsSet("ISC_PASSWORD");
+    if (profile.engine == QLatin1String("postgres")) {
+        if (qEnvironmentVariableIsSet("PGPASSWORD") || profile.target.contains(QLatin1String("password=")))
+            return true;
+        const QString file = qEnvironmentVariableIsSet("PGPASSFILE") ? qEnvironmentVariable("PGPASSFILE")
+                                                                     : QDir::homePath() + QStringLiteral("/.pgpass");
+        return QFileInfo::exists(file);
+    }
+    return true;  // an engine we know nothing about: let its client try
+}
+
+}  // namespace
+
+QString MainWindow::passwordFor(const ConnectionProfile& profile) {
+    const QString session = m_passwords.value(profile.name);
+    if (!session.isEmpty())
+        return session;
+    const Driver* driver = nullptr;
+    for (const Driver* d : allDrivers()) {
+        if (qs(d->id()) == profile.engine)
+            driver = d;
+    }
+    if (driver == nullptr || !driver->networked())
+        return {};
+    const QString key = Keyring::keyFor(profile);
+    if (!m_keyringLooked.contains(key)) {
+        const Keyring::Result found = m_keyring.lookup(key);
+        m_keyringLooked[key] = found.ok && found.password.has_value();
+        if (!found.ok) {
+            log(Keyring::unavailableMessage(found.error));
+        } else if (found.password) {
+            log(tr("Password for %1 from the system keyring").arg(key));
+            m_passwords[profile.name] = *found.password;
+            return *found.password;
+        }
+    }
+    if (engineHasOwnPassword(profile) || !m_passwordPrompt)
+        return {};
+    const std::optional<PasswordAnswer> answer = m_passwordPrompt(profile);
+    if (!answer)
+        return {};
+    rememberPassword(profile, answer->password, answer->remember);
+    return answer->password;
+}
+
+void MainWindow::rememberPassword(const ConnectionProfile& profile, const QString& password, bool remember) {
+    m_passwords[profile.name] = password;
+    if (!remember || password.isEmpty())
+        return;
+    const QString key = Keyring::keyFor(profile);
+    const Keyring::Result stored = m_keyring.store(key, password);
+    if (stored.ok) {
+        m_keyringLooked[key] = true;
+        log(tr("Password for %1 remembered in the system keyring").arg(key));
+    } else {
+        m_keyringNotice = Keyring::unavailableMessage(stored.error);
+        showError(m_keyringNotice);
+    }
 }
 
 void MainWindow::onSessionInfo(const SessionInfo& info, const QString& detail) {
@@ -1137,7 +1223,7 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios, int sweepIn
         return;
     }
     for (const ScenarioDef& s : scenarios) {
-        if (s.sql.trimmed().isEmpty()) {
+        if (!s.isStudy() && s.sql.trimmed().isEmpty()) {
             showError(tr("The scenario “%1” has no measured statement: write one in the SQL editor.").arg(s.title));
             log(tr("Not run: “%1” has an empty statement").arg(s.title), true);
             return;
@@ -1150,7 +1236,7 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios, int sweepIn
                      .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")))
                      .arg(++m_runCounter)
                      .toStdString();
-    plan.connection = profile->toSpec(m_passwords.value(profile->name));
+    plan.connection = profile->toSpec(passwordFor(*profile));
     // Networked engines are measured through the tap unless the user turned it off (the same rule
     // as blobbench-cli's); the link is emulated whenever the tap is in use.
     bool networked = false;
@@ -1171,7 +1257,19 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios, int sweepIn
     plan.parameters = m_parameters->values();
     plan.repetitions = m_repetitions->value();
     for (const ScenarioDef& s : scenarios) {
-        plan.scenarios.push_back(s.toScenario());
+        if (!s.isStudy()) {
+            plan.scenarios.push_back(s.toScenario());
+            continue;
+        }
+        if (sweepIndex >= 0)
+            continue;  // storage studies take no part in sweeps (as in blobbench-cli)
+        try {          // storage studies (ui/StorageChart shows them)
+            request.studies.push_back(studyJob(m_document->project(), s, plan.runId,
+                                               {m_passwords.keyValueBegin(), m_passwords.keyValueEnd()}));
+        } catch (const Error& e) {
+            showError(tr("Scenario “%1”: options.%2").arg(s.id, qs(e.what())));
+            return;
+        }
     }
     RunRecord record;
     if (sweepIndex >= 0) {

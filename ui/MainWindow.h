@@ -5,13 +5,16 @@
 #include <QPointF>
 #include <QString>
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "engine/drivers/Driver.h"
 #include "model/Project.h"
 #include "model/ProjectFile.h"
 #include "ui/Charts.h"
+#include "ui/Keyring.h"
 #include "ui/RunController.h"
 
 class QAction;
@@ -81,6 +84,22 @@ public:
     QStringList recentProjects() const;
     // Where the default SQLite data set lives and how many rows it gets when it is prepared.
     void setDefaultDataset(const QString& path, quint64 rows);
+
+    // Passwords. At connect time: the session's, else the system keyring's entry, else the engine's
+    // own places (ISC_PASSWORD, PGPASSWORD, .pgpass; an empty password lets the client look),
+    // else the prompt (when one is set: the application sets a dialog, tests a function).
+    struct PasswordAnswer {
+        QString password;
+        bool remember = false;
+    };
+    using PasswordPrompt = std::function<std::optional<PasswordAnswer>(const ConnectionProfile&)>;
+    void setPasswordPrompt(PasswordPrompt prompt) { m_passwordPrompt = std::move(prompt); }
+    QString passwordFor(const ConnectionProfile& profile);
+    // Keeps the password for the session and, when asked, in the keyring (a one-line message when
+    // there is no keyring: the password then stays for this session only).
+    void rememberPassword(const ConnectionProfile& profile, const QString& password, bool remember);
+    void setKeyring(const Keyring& keyring) { m_keyring = keyring; }
+    QString keyringNotice() const { return m_keyringNotice; }
 
 public slots:
     void runCurrent();
@@ -222,7 +241,11 @@ private:
     QAction* m_stopAction = nullptr;
     QAction* m_testAction = nullptr;
 
-    QHash<QString, QString> m_passwords;              // connection name -> password, this session only
+    QHash<QString, QString> m_passwords;  // connection name -> password, this session only
+    Keyring m_keyring;
+    QHash<QString, bool> m_keyringLooked;  // keyring keys looked up (true: an entry exists)
+    QString m_keyringNotice;
+    PasswordPrompt m_passwordPrompt;
     std::map<QString, std::uint64_t> m_expectedRows;  // scenario id -> rows of its last sample
     QString m_defaultDatasetPath;
     quint64 m_defaultDatasetRows = 10000;

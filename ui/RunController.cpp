@@ -132,16 +132,51 @@ bool RunWorker::prepareIfMissing(quint64 runId, const RunRequest& request, const
 void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_ptr<Runner>& runner,
                     const CancelToken& prepareCancel) {
     try {
-        if (!request.prepareDatasetAt.isEmpty() && !prepareIfMissing(runId, request, prepareCancel)) {
+        if (!request.prepareDatasetAt.isEmpty() && !request.plan.scenarios.empty() &&
+            !prepareIfMissing(runId, request, prepareCancel)) {
             emit finished(runId, false, true, QStringLiteral("cancelled while preparing the data set"));
             return;
         }
         const int perScenario = std::max(1, request.plan.repetitions) + std::max(0, request.plan.warmups);
         const int points = std::max<int>(1, static_cast<int>(request.points.size()));
-        ForwardingObserver observer(*this, runId,
-                                    static_cast<int>(request.plan.scenarios.size()) * perScenario * points);
-        const RunOutcome outcome = request.points.empty() ? runner->run(request.plan, observer)
-                                                          : runSweep(*runner, request.plan, request.points, observer);
+        const int executions = static_cast<int>(request.plan.scenarios.size()) * perScenario * points;
+        ForwardingObserver observer(*this, runId, executions + static_cast<int>(request.studies.size()));
+        RunOutcome outcome;
+        if (!request.plan.scenarios.empty()) {
+            outcome = request.points.empty() ? runner->run(request.plan, observer)
+                                             : runSweep(*runner, request.plan, request.points, observer);
+        }
+        // The storage studies: the same function as blobbench-cli's, their samples forwarded as they come.
+        for (const storage::StudyJob& job : request.studies) {
+            if (prepareCancel.cancelled()) {
+                outcome.ok = false;
+                outcome.errorKind = ErrorKind::Cancelled;
+                outcome.error = "cancelled";
+                break;
+            }
+            Scenario shown;
+            shown.id = job.scenarioId;
+            shown.title = job.title;
+            observer.scenarioStarted(shown, 0);
+            storage::StudyHooks hooks;
+            hooks.cancel = prepareCancel;
+            hooks.sample = [&](const Sample& sample) { observer.sampleReady(sample); };
+            hooks.progress = [&](const std::string& what) {
+                emit scenarioStarted(runId, QString::fromStdString(job.title + ": " + what), 0, QString());
+            };
+            storage::StudyOutcome study;
+            try {
+                study = storage::runStudy(job, hooks);
+            } catch (const Error& e) {
+                study.error = oneLine(e.what());
+                study.cancelled = e.kind() == ErrorKind::Cancelled;
+            }
+            if (!study.ok() && outcome.ok) {
+                outcome.ok = false;
+                outcome.errorKind = study.cancelled ? ErrorKind::Cancelled : ErrorKind::Internal;
+                outcome.error = job.scenarioId + ": " + study.error + " (results so far kept)";
+            }
+        }
         const bool cancelled = !outcome.ok && outcome.errorKind == ErrorKind::Cancelled;
         emit finished(runId, outcome.ok, cancelled, QString::fromStdString(outcome.error));
     } catch (const Error& e) {

@@ -22,6 +22,9 @@ struct RunRequest {
     std::uint64_t prepareRows = 10000;
     // A sweep: the plan runs once per point (engine/run/Sweep.h). Empty: one plain run.
     std::vector<SweepPoint> points;
+    // Storage studies (engine/storage/StorageScenario.h), run once each after the plan's scenarios
+    // (the plan may hold none); Stop takes effect between their phases and variants.
+    std::vector<storage::StudyJob> studies;
 };
 
 // Progress of a run as plain values: totals over the whole run, not only the current statement.

@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -47,30 +48,9 @@ QStringList listValues(const QString& text) {
 
 }  // namespace
 
-SweepEditor::SweepEditor(ProjectDocument* document, QWidget* parent) : QWidget(parent), m_document(document) {
-    setObjectName(QStringLiteral("sweepEditor"));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-
-    auto* top = new QHBoxLayout;
-    m_sweeps = new QComboBox;
-    m_sweeps->setObjectName(QStringLiteral("sweeps"));
-    m_sweeps->setEditable(true);
-    m_sweeps->setInsertPolicy(QComboBox::NoInsert);
-    m_sweeps->setToolTip(tr("The project's sweeps; type to rename the current one"));
-    top->addWidget(m_sweeps, 1);
-    auto* add = new QToolButton;
-    add->setText(tr("New"));
-    add->setToolTip(tr("A new sweep of the first tunable"));
-    connect(add, &QToolButton::clicked, this, [this] { newSweep(); });
-    top->addWidget(add);
-    auto* del = new QToolButton;
-    del->setText(tr("Delete"));
-    connect(del, &QToolButton::clicked, this, &SweepEditor::deleteSweep);
-    top->addWidget(del);
-    layout->addLayout(top);
-
-    auto* form = new QFormLayout;
+SweepAxisEditor::SweepAxisEditor(QWidget* parent) : QWidget(parent) {
+    auto* form = new QFormLayout(this);
+    form->setContentsMargins(0, 0, 0, 0);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->setVerticalSpacing(3);
     m_parameter = new QComboBox;
@@ -111,6 +91,125 @@ SweepEditor::SweepEditor(ProjectDocument* document, QWidget* parent) : QWidget(p
     range->addWidget(m_log);
     form->addRow(QString(), m_rangeRow);
 
+    const auto changed = [this] {
+        if (!m_loading)
+            emit edited();
+    };
+    connect(m_parameter, &QComboBox::activated, this, changed);
+    connect(m_list, &QRadioButton::toggled, this, [this, changed] {
+        updateModeWidgets();
+        changed();
+    });
+    for (QLineEdit* edit : {m_values, m_from, m_to})
+        connect(edit, &QLineEdit::textEdited, this, changed);
+    connect(m_points, &QSpinBox::valueChanged, this, changed);
+    connect(m_log, &QCheckBox::toggled, this, changed);
+    updateModeWidgets();
+}
+
+void SweepAxisEditor::load(const SweepAxis& axis, bool enabled) {
+    m_loading = true;
+    m_parameter->clear();
+    for (const ParameterSpec& spec : m_specs) {
+        m_parameter->addItem(qs(spec.label) + QStringLiteral(" (") + qs(spec.id) + QLatin1Char(')'), qs(spec.id));
+        m_parameter->setItemData(m_parameter->count() - 1, qs(spec.help), Qt::ToolTipRole);
+    }
+    if (!axis.parameter.isEmpty() && m_parameter->findData(axis.parameter) < 0) {
+        m_parameter->addItem(tr("%1 (not a tunable of this engine)").arg(axis.parameter), axis.parameter);
+    }
+    m_parameter->setCurrentIndex(std::max(0, m_parameter->findData(axis.parameter)));
+    const bool isRange = axis.range.has_value();
+    m_range->setChecked(isRange);
+    m_list->setChecked(!isRange);
+    if (listValues(m_values->text()) != axis.values) {
+        m_values->setText(axis.values.join(QStringLiteral(", ")));
+    }
+    const SweepRangeDef r = axis.range.value_or(SweepRangeDef{0, 0, 5, false});
+    if (isRange || !enabled) {
+        if (m_from->text().toLongLong() != r.from || m_from->text().isEmpty())
+            m_from->setText(enabled ? QString::number(r.from) : QString());
+        if (m_to->text().toLongLong() != r.to || m_to->text().isEmpty())
+            m_to->setText(enabled ? QString::number(r.to) : QString());
+        m_points->setValue(std::max(1, r.points));
+        m_log->setChecked(r.logarithmic);
+    }
+    for (QWidget* w : std::initializer_list<QWidget*>{m_parameter, m_list, m_range, m_values, m_rangeRow})
+        w->setEnabled(enabled);
+    m_loading = false;
+    updateModeWidgets();
+}
+
+SweepAxis SweepAxisEditor::axis(QString* problem) const {
+    SweepAxis axis;
+    axis.parameter = m_parameter->currentData().toString();
+    if (m_range->isChecked()) {
+        SweepRangeDef r;
+        bool fromOk = false, toOk = false;
+        r.from = m_from->text().trimmed().toLongLong(&fromOk);
+        r.to = m_to->text().trimmed().toLongLong(&toOk);
+        if ((!fromOk || !toOk) && problem != nullptr && problem->isEmpty()) {
+            *problem = tr("The range's %1 is not a whole number: “%2”")
+                           .arg(fromOk ? tr("end") : tr("start"), (fromOk ? m_to : m_from)->text());
+        }
+        r.points = m_points->value();
+        r.logarithmic = m_log->isChecked();
+        axis.range = r;
+    } else {
+        axis.values = listValues(m_values->text());
+    }
+    return axis;
+}
+
+void SweepAxisEditor::updateModeWidgets() {
+    m_values->setVisible(m_list->isChecked());
+    m_rangeRow->setVisible(m_range->isChecked());
+}
+
+SweepEditor::SweepEditor(ProjectDocument* document, QWidget* parent) : QWidget(parent), m_document(document) {
+    setObjectName(QStringLiteral("sweepEditor"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+
+    auto* top = new QHBoxLayout;
+    m_sweeps = new QComboBox;
+    m_sweeps->setObjectName(QStringLiteral("sweeps"));
+    m_sweeps->setEditable(true);
+    m_sweeps->setInsertPolicy(QComboBox::NoInsert);
+    m_sweeps->setToolTip(tr("The project's sweeps; type to rename the current one"));
+    top->addWidget(m_sweeps, 1);
+    auto* add = new QToolButton;
+    add->setText(tr("New"));
+    add->setToolTip(tr("A new sweep of the first tunable"));
+    connect(add, &QToolButton::clicked, this, [this] { newSweep(); });
+    top->addWidget(add);
+    auto* del = new QToolButton;
+    del->setText(tr("Delete"));
+    connect(del, &QToolButton::clicked, this, &SweepEditor::deleteSweep);
+    top->addWidget(del);
+    layout->addLayout(top);
+
+    m_axes[0] = new SweepAxisEditor;
+    m_axes[0]->setObjectName(QStringLiteral("sweepAxis1"));
+    layout->addWidget(m_axes[0]);
+
+    m_addAxis = new QPushButton(tr("Add a second axis (grid)"));
+    m_addAxis->setObjectName(QStringLiteral("addSweepAxis"));
+    m_addAxis->setToolTip(tr("Sweep a second tunable too: every value of the first with every value of the second"));
+    layout->addWidget(m_addAxis, 0, Qt::AlignLeft);
+    m_secondGroup = new QGroupBox(tr("Second axis (grid)"));
+    auto* second = new QVBoxLayout(m_secondGroup);
+    second->setContentsMargins(6, 4, 6, 4);
+    m_axes[1] = new SweepAxisEditor;
+    m_axes[1]->setObjectName(QStringLiteral("sweepAxis2"));
+    second->addWidget(m_axes[1]);
+    m_removeAxis = new QPushButton(tr("Remove the second axis"));
+    m_removeAxis->setObjectName(QStringLiteral("removeSweepAxis"));
+    second->addWidget(m_removeAxis, 0, Qt::AlignLeft);
+    m_secondGroup->hide();
+    layout->addWidget(m_secondGroup);
+
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     auto* reps = new QHBoxLayout;
     m_repetitions = new QSpinBox;
     m_repetitions->setRange(1, 100000);
@@ -128,10 +227,6 @@ SweepEditor::SweepEditor(ProjectDocument* document, QWidget* parent) : QWidget(p
     form->addRow(tr("Repeat"), reps);
     layout->addLayout(form);
 
-    m_grid = new QLabel;
-    m_grid->setWordWrap(true);
-    m_grid->hide();
-    layout->addWidget(m_grid);
     m_preview = new QLabel;
     m_preview->setObjectName(QStringLiteral("sweepPreview"));
     m_preview->setWordWrap(true);
@@ -150,18 +245,12 @@ SweepEditor::SweepEditor(ProjectDocument* document, QWidget* parent) : QWidget(p
     connect(m_sweeps, &QComboBox::activated, this, [this](int index) { load(index); });
     connect(m_sweeps->lineEdit(), &QLineEdit::editingFinished, this,
             [this] { renameSweep(m_sweeps->lineEdit()->text()); });
-    connect(m_parameter, &QComboBox::activated, this, [this] { store(); });
-    connect(m_list, &QRadioButton::toggled, this, [this] {
-        updateModeWidgets();
-        store();
-    });
-    for (QLineEdit* edit : {m_values, m_from, m_to}) {
-        connect(edit, &QLineEdit::textEdited, this, [this] { store(); });
-    }
-    connect(m_points, &QSpinBox::valueChanged, this, [this] { store(); });
+    for (SweepAxisEditor* axis : m_axes)
+        connect(axis, &SweepAxisEditor::edited, this, [this] { store(); });
+    connect(m_addAxis, &QPushButton::clicked, this, &SweepEditor::addSecondAxis);
+    connect(m_removeAxis, &QPushButton::clicked, this, &SweepEditor::removeSecondAxis);
     connect(m_repetitions, &QSpinBox::valueChanged, this, [this] { store(); });
     connect(m_warmups, &QSpinBox::valueChanged, this, [this] { store(); });
-    connect(m_log, &QCheckBox::toggled, this, [this] { store(); });
     connect(m_random, &QCheckBox::toggled, this, [this] { store(); });
     connect(m_document, &ProjectDocument::sweepsChanged, this, &SweepEditor::refresh);
     connect(m_document, &ProjectDocument::projectReset, this, [this] {
@@ -174,6 +263,8 @@ SweepEditor::SweepEditor(ProjectDocument* document, QWidget* parent) : QWidget(p
 
 void SweepEditor::setSpecs(const std::vector<ParameterSpec>& specs) {
     m_specs = specs;
+    for (SweepAxisEditor* axis : m_axes)
+        axis->setSpecs(specs);
     refresh();
 }
 
@@ -190,36 +281,42 @@ void SweepEditor::setRunEnabled(bool enabled) {
     m_run->setEnabled(enabled && m_runnable);
 }
 
+// The first tunable other than `notParameter`, over values it surely accepts: a boolean both ways,
+// an enum's choices, an integer's minimum, default and maximum. The user edits from there.
+SweepAxis SweepEditor::defaultAxis(const QString& notParameter) const {
+    SweepAxis axis;
+    const auto it = std::find_if(m_specs.begin(), m_specs.end(),
+                                 [&](const ParameterSpec& spec) { return qs(spec.id) != notParameter; });
+    if (it == m_specs.end())
+        return axis;
+    const ParameterSpec& spec = *it;
+    axis.parameter = qs(spec.id);
+    switch (spec.type) {
+        case ParameterType::Boolean:
+            axis.values = {QStringLiteral("false"), QStringLiteral("true")};
+            break;
+        case ParameterType::Enum:
+            for (const std::string& c : spec.choices)
+                axis.values << qs(c);
+            break;
+        case ParameterType::Integer:
+            for (const QString& v :
+                 {QString::number(spec.minimum), qs(spec.defaultValue), QString::number(spec.maximum)}) {
+                if (!axis.values.contains(v))
+                    axis.values << v;
+            }
+            break;
+        case ParameterType::Text:
+            axis.values << qs(spec.defaultValue);
+            break;
+    }
+    return axis;
+}
+
 int SweepEditor::newSweep() {
     SweepDef def;
     def.name = uniqueSweepName(m_document->project(), tr("sweep"));
-    SweepAxis axis;
-    // The first tunable, over values it surely accepts: a boolean both ways, an enum's choices, an
-    // integer's minimum, default and maximum. The user edits from there.
-    if (!m_specs.empty()) {
-        const ParameterSpec& spec = m_specs.front();
-        axis.parameter = qs(spec.id);
-        switch (spec.type) {
-            case ParameterType::Boolean:
-                axis.values = {QStringLiteral("false"), QStringLiteral("true")};
-                break;
-            case ParameterType::Enum:
-                for (const std::string& c : spec.choices)
-                    axis.values << qs(c);
-                break;
-            case ParameterType::Integer:
-                for (const QString& v :
-                     {QString::number(spec.minimum), qs(spec.defaultValue), QString::number(spec.maximum)}) {
-                    if (!axis.values.contains(v))
-                        axis.values << v;
-                }
-                break;
-            case ParameterType::Text:
-                axis.values << qs(spec.defaultValue);
-                break;
-        }
-    }
-    def.axes.push_back(axis);
+    def.axes.push_back(defaultAxis({}));
     m_current = m_document->addSweep(def);
     refresh();
     return m_current;
@@ -231,6 +328,28 @@ void SweepEditor::deleteSweep() {
     const int index = m_current;
     m_current = std::min(index, static_cast<int>(m_document->project().sweeps.size()) - 2);
     m_document->removeSweep(index);
+}
+
+void SweepEditor::addSecondAxis() {
+    if (m_current < 0 || m_second)
+        return;
+    const SweepDef& def = m_document->project().sweeps[static_cast<std::size_t>(m_current)];
+    m_second = true;
+    m_loading = true;
+    m_axes[1]->load(defaultAxis(def.axes.empty() ? QString() : def.axes.front().parameter), true);
+    m_loading = false;
+    m_secondGroup->show();
+    m_addAxis->hide();
+    store();
+}
+
+void SweepEditor::removeSecondAxis() {
+    if (m_current < 0 || !m_second)
+        return;
+    m_second = false;
+    m_secondGroup->hide();
+    m_addAxis->show();
+    store();
 }
 
 void SweepEditor::renameSweep(const QString& name) {
@@ -265,57 +384,24 @@ void SweepEditor::load(int index) {
     const bool valid = m_current >= 0;
     m_loading = true;
     const SweepDef def = valid ? sweeps[static_cast<std::size_t>(m_current)] : SweepDef{};
-    const SweepAxis axis = def.axes.empty() ? SweepAxis{} : def.axes.front();
     {
         const QSignalBlocker block(m_sweeps);
         if (m_sweeps->currentIndex() != m_current)
             m_sweeps->setCurrentIndex(m_current);
     }
-    m_parameter->clear();
-    for (const ParameterSpec& spec : m_specs) {
-        m_parameter->addItem(qs(spec.label) + QStringLiteral(" (") + qs(spec.id) + QLatin1Char(')'), qs(spec.id));
-        m_parameter->setItemData(m_parameter->count() - 1, qs(spec.help), Qt::ToolTipRole);
-    }
-    if (!axis.parameter.isEmpty() && m_parameter->findData(axis.parameter) < 0) {
-        m_parameter->addItem(tr("%1 (not a tunable of this engine)").arg(axis.parameter), axis.parameter);
-    }
-    m_parameter->setCurrentIndex(std::max(0, m_parameter->findData(axis.parameter)));
-    const bool isRange = axis.range.has_value();
-    m_range->setChecked(isRange);
-    m_list->setChecked(!isRange);
-    if (listValues(m_values->text()) != axis.values) {
-        m_values->setText(axis.values.join(QStringLiteral(", ")));
-    }
-    const SweepRangeDef r = axis.range.value_or(SweepRangeDef{0, 0, 5, false});
-    if (isRange || !valid) {
-        if (m_from->text().toLongLong() != r.from || m_from->text().isEmpty())
-            m_from->setText(valid ? QString::number(r.from) : QString());
-        if (m_to->text().toLongLong() != r.to || m_to->text().isEmpty())
-            m_to->setText(valid ? QString::number(r.to) : QString());
-        m_points->setValue(std::max(1, r.points));
-        m_log->setChecked(r.logarithmic);
-    }
+    m_axes[0]->load(def.axes.empty() ? SweepAxis{} : def.axes.front(), valid);
+    m_second = def.axes.size() > 1;
+    if (m_second)
+        m_axes[1]->load(def.axes[1], valid);
+    m_secondGroup->setVisible(m_second);
+    m_addAxis->setVisible(!m_second);
+    m_addAxis->setEnabled(valid && m_specs.size() > 1);
     m_repetitions->setValue(def.repetitions);
     m_warmups->setValue(def.warmups);
     m_random->setChecked(def.randomOrder);
-    if (def.axes.size() > 1) {
-        m_grid->setText(tr("Grid: second axis %1 (%2 values), kept as loaded").arg(def.axes[1].parameter).arg([&] {
-            try {
-                return static_cast<int>(axisValues(def.axes[1]).size());
-            } catch (const Error&) {
-                return 0;
-            }
-        }()));
-        m_grid->show();
-    } else {
-        m_grid->hide();
-    }
-    for (QWidget* w : std::initializer_list<QWidget*>{m_parameter, m_list, m_range, m_values, m_rangeRow, m_repetitions,
-                                                      m_warmups, m_random}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{m_repetitions, m_warmups, m_random})
         w->setEnabled(valid);
-    }
     m_loading = false;
-    updateModeWidgets();
     updatePreview(def, {});
 }
 
@@ -323,28 +409,10 @@ void SweepEditor::store() {
     if (m_loading || m_current < 0)
         return;
     SweepDef def = m_document->project().sweeps[static_cast<std::size_t>(m_current)];
-    SweepAxis axis;
-    axis.parameter = m_parameter->currentData().toString();
     QString problem;
-    if (m_range->isChecked()) {
-        SweepRangeDef r;
-        bool fromOk = false, toOk = false;
-        r.from = m_from->text().trimmed().toLongLong(&fromOk);
-        r.to = m_to->text().trimmed().toLongLong(&toOk);
-        if (!fromOk || !toOk) {
-            problem = tr("The range's %1 is not a whole number: “%2”")
-                          .arg(fromOk ? tr("end") : tr("start"), (fromOk ? m_to : m_from)->text());
-        }
-        r.points = m_points->value();
-        r.logarithmic = m_log->isChecked();
-        axis.range = r;
-    } else {
-        axis.values = listValues(m_values->text());
-    }
-    if (def.axes.empty())
-        def.axes.push_back(axis);
-    else
-        def.axes.front() = axis;
+    def.axes = {m_axes[0]->axis(&problem)};
+    if (m_second)
+        def.axes.push_back(m_axes[1]->axis(&problem));
     def.repetitions = m_repetitions->value();
     def.warmups = m_warmups->value();
     def.randomOrder = m_random->isChecked();
@@ -372,11 +440,6 @@ QString SweepEditor::previewText() const {
     return m_preview->text();
 }
 
-void SweepEditor::updateModeWidgets() {
-    m_values->setVisible(m_list->isChecked());
-    m_rangeRow->setVisible(m_range->isChecked());
-}
-
 void SweepEditor::updatePreview(const SweepDef& def, const QString& problem) {
     m_runnable = false;
     if (m_current < 0) {
@@ -389,13 +452,20 @@ void SweepEditor::updatePreview(const SweepDef& def, const QString& problem) {
         try {
             const std::vector<SweepPoint> points =
                 m_specs.empty() ? expandSweep(def.toSpec()) : validatedPoints(def.toSpec(), m_specs);
-            const QStringList values = axisValues(def.axes.front());
-            QString shown = values.mid(0, 12).join(QStringLiteral(", "));
-            if (values.size() > 12)
-                shown += QStringLiteral(", …");
-            m_preview->setText(tr("%n point(s) × %1 repetition(s): %2", nullptr, static_cast<int>(points.size()))
-                                   .arg(def.repetitions)
-                                   .arg(shown));
+            const auto shown = [](const SweepAxis& axis) {
+                const QStringList values = axisValues(axis);
+                QString text = values.mid(0, 12).join(QStringLiteral(", "));
+                if (values.size() > 12)
+                    text += QStringLiteral(", …");
+                return text;
+            };
+            QString text = tr("%n point(s) × %1 repetition(s): %2", nullptr, static_cast<int>(points.size()))
+                               .arg(def.repetitions)
+                               .arg(shown(def.axes.front()));
+            if (def.axes.size() > 1) {
+                text += tr("; × %1: %2").arg(def.axes[1].parameter, shown(def.axes[1]));
+            }
+            m_preview->setText(text);
             m_preview->setStyleSheet({});
             m_runnable = true;
         } catch (const Error& e) {

@@ -1,6 +1,9 @@
 #include "ui/Units.h"
 
 #include <QLocale>
+#include <cmath>
+
+#include "engine/wire/LinkProfile.h"
 
 namespace blobbench {
 
@@ -31,6 +34,34 @@ QString formatCount(std::uint64_t n) {
     QLocale locale = QLocale::c();
     locale.setNumberOptions({});  // the C locale omits group separators by default
     return locale.toString(static_cast<qulonglong>(n));
+}
+
+QString formatTunableValue(double value, const QString& unit) {
+    if (unit.contains(QStringLiteral("bit/s")) && value >= 0 && value < 1.8e19) {
+        return QString::fromStdString(formatBitRate(static_cast<std::uint64_t>(std::llround(value))));
+    }
+    const double magnitude = std::abs(value);
+    if ((unit == QStringLiteral("B") || unit == QStringLiteral("KiB")) && magnitude >= 1024 &&
+        value == std::floor(value)) {
+        static const char* const binary[] = {"K", "M", "G", "T", "P"};
+        double v = value;
+        for (const char* suffix : binary) {
+            v /= 1024;
+            if (v != std::floor(v))
+                break;
+            if (std::abs(v) < 1024 || std::fmod(v, 1024) != 0)
+                return QString::number(v, 'f', 0) + QLatin1String(suffix);
+        }
+    }
+    static const struct {
+        double factor;
+        const char* suffix;
+    } decimal[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+    for (const auto& d : decimal) {
+        if (magnitude >= d.factor)
+            return QString::number(value / d.factor, 'g', 3) + QLatin1String(d.suffix);
+    }
+    return QString::number(value, 'g', 4);
 }
 
 AxisUnit byteAxisUnit(double maxBytes) {

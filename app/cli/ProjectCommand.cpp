@@ -29,12 +29,12 @@ QString q(const std::string& text) {
     return QString::fromStdString(text);
 }
 
-std::vector<Scenario> chooseScenarios(const Project& project, const std::vector<std::string>& names) {
-    std::vector<Scenario> out;
+std::vector<ScenarioDef> chooseScenarios(const Project& project, const std::vector<std::string>& names) {
+    std::vector<ScenarioDef> out;
     if (names.empty()) {
         for (const auto& s : project.scenarios) {
             if (s.enabled) {
-                out.push_back(s.toScenario());
+                out.push_back(s);
             }
         }
         if (out.empty()) {
@@ -52,7 +52,7 @@ std::vector<Scenario> chooseScenarios(const Project& project, const std::vector<
             }
             throw Error(ErrorKind::Usage, "unknown scenario '" + name + "' (the project has: " + known + ")");
         }
-        out.push_back(it->toScenario());
+        out.push_back(*it);
     }
     return out;
 }
@@ -144,6 +144,29 @@ public:
         m_unjournaled.clear();
         writeExports();
     }
+    // After a storage study: its figures, then journal and exports as after a point.
+    void studyFinished(const std::vector<Sample>& samples) {
+        clear();
+        for (const auto& s : samples) {
+            std::cout << s.scenarioId << " " << pointText(s.point).toStdString() << ": ";
+            if (s.status != SampleStatus::Complete) {
+                std::cout << s.error << '\n';
+                continue;
+            }
+            std::cout << s.scalar.value_or("-") << ' ' << s.scalarLabel;
+            if (auto mb = s.negotiated.find("MB/s"); mb != s.negotiated.end()) {
+                std::cout << ", " << mb->second << " MB/s";
+            }
+            std::cout << '\n';
+        }
+        std::cout << std::flush;
+        if (m_journal) {
+            m_journal->append(m_unjournaled);
+        }
+        m_unjournaled.clear();
+        writeExports();
+    }
+    void showText(const std::string& text) { show(text); }
     // The whole project, at the start (a read-only folder or a full disk shows before anything is
     // measured) and at the end of the run; the journal lives in between.
     void saveAll(const RunRecord* starting) {
@@ -243,7 +266,28 @@ int commandRunProject(const CliOptions& o) {
         spec.user = o.user;
     }
     const Driver& driver = driverById(spec.engine);
-    if (spec.engine == "sqlite") {
+    // Storage studies (keyed-read, footprint, insert) run after the SQL scenarios, once each, through
+    // the same function as `blobbench-cli storage`; they take no part in sweeps or repetitions.
+    const std::vector<ScenarioDef> chosen = chooseScenarios(project, o.scenarios);
+    std::vector<ScenarioDef> studies;
+    std::vector<Scenario> queries;
+    for (const auto& s : chosen) {
+        if (s.isStudy()) {
+            if (!o.sweep.empty() && !o.scenarios.empty()) {
+                throw Error(ErrorKind::Usage,
+                            "scenario '" + s.id.toStdString() + "' is a storage study: studies take no part in sweeps");
+            }
+            if (o.sweep.empty()) {
+                studies.push_back(s);
+            }
+        } else {
+            queries.push_back(s.toScenario());
+        }
+    }
+    if (queries.empty() && studies.empty()) {
+        throw Error(ErrorKind::Usage, "--sweep: the project's enabled scenarios are all storage studies");
+    }
+    if (spec.engine == "sqlite" && !queries.empty()) {
         // Opening a missing SQLite file would create an empty one and fail on every scenario.
         std::string file = spec.target;
         for (const char* prefix : {"sqlite://", "sqlite:"}) {
@@ -269,8 +313,20 @@ int commandRunProject(const CliOptions& o) {
         plan.parameters[id] = value;
     }
     resolveParameters(driver.parameters(), plan.parameters);  // bad tunables refused before connecting
-    plan.scenarios = chooseScenarios(project, o.scenarios);
+    plan.scenarios = queries;
     plan.rowLimit = o.limitRows;
+    std::vector<storage::StudyJob> jobs;  // checked now: a bad option costs nothing
+    for (const auto& s : studies) {
+        try {
+            jobs.push_back(studyJob(project, s, plan.runId, {{profile->name, q(o.password)}}, o.limitRows.value_or(0)));
+            if (!o.user.empty() && jobs.back().connection.engine == spec.engine &&
+                jobs.back().connection.target == spec.target) {
+                jobs.back().connection.user = o.user;
+            }
+        } catch (const storage::StudyOptionError& e) {
+            throw Error(ErrorKind::Usage, o.database + ": scenario '" + s.id.toStdString() + "': options." + e.what());
+        }
+    }
     // The same rule as the workbench: networked engines go through the tap unless the project or
     // --no-tap turns it off (--tap turns it back on); the project's saved link applies whenever the
     // tap is in use, unless the command line names one.
@@ -327,7 +383,27 @@ int commandRunProject(const CliOptions& o) {
     observer.saveAll(&record);  // a read-only folder or a full disk shows now, before anything is measured
 
     Runner runner;
-    const RunOutcome outcome = runSweep(runner, plan, points, observer);
+    RunOutcome outcome;
+    if (!plan.scenarios.empty()) {
+        outcome = runSweep(runner, plan, points, observer);
+    }
+    for (const auto& job : jobs) {
+        storage::StudyHooks hooks;
+        hooks.sample = [&](const Sample& sample) { observer.sampleReady(sample); };
+        hooks.progress = [&](const std::string& what) { observer.showText(job.scenarioId + ": " + what); };
+        storage::StudyOutcome study;
+        try {
+            study = storage::runStudy(job, hooks);
+        } catch (const Error& e) {
+            study.error = oneLine(e.what());
+        }
+        observer.studyFinished(study.samples);
+        if (!study.ok() && outcome.ok) {
+            outcome.ok = false;
+            outcome.errorKind = study.cancelled ? ErrorKind::Cancelled : ErrorKind::Internal;
+            outcome.error = job.scenarioId + ": " + study.error + " (results so far kept)";
+        }
+    }
     doc.finishRun(record.runId, outcome.ok ? QStringLiteral("complete")
                                 : outcome.errorKind == ErrorKind::Cancelled
                                     ? QStringLiteral("cancelled")

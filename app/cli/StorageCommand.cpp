@@ -15,6 +15,7 @@
 #include "engine/drivers/Registry.h"
 #include "engine/storage/InsertStudy.h"
 #include "engine/storage/KeyedStudy.h"
+#include "engine/storage/StorageScenario.h"
 
 namespace blobbench::cli {
 namespace {
@@ -38,21 +39,7 @@ struct StorageOptions {
 };
 
 std::uint64_t number(const std::string& option, const std::string& text) {
-    std::uint64_t value = 0;
-    std::string digits = text;
-    std::uint64_t scale = 1;
-    if (!digits.empty()) {
-        const char suffix = static_cast<char>(std::tolower(static_cast<unsigned char>(digits.back())));
-        if (suffix == 'k' || suffix == 'm' || suffix == 'g') {
-            scale = suffix == 'k' ? 1024ULL : suffix == 'm' ? 1024ULL * 1024 : 1024ULL * 1024 * 1024;
-            digits.pop_back();
-        }
-    }
-    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || value > UINT64_MAX / scale) {
-        throw Error(ErrorKind::Usage, option + ": '" + text + "' is not a whole number (k, m, g suffixes allowed)");
-    }
-    return value * scale;
+    return storage::parseSize(option, text);
 }
 
 StorageOptions parse(const std::vector<std::string>& args) {
@@ -107,8 +94,12 @@ StorageOptions parse(const std::vector<std::string>& args) {
             o.keyed.orderSeed = o.keyed.shape.seed;
         } else if (arg == "--text") {
             o.keyed.shape.text = o.insert.text = true;
+        } else if (arg == "--compressible") {
+            o.keyed.shape.text = o.insert.text = true;
+            o.keyed.shape.compressible = o.insert.compressible = true;
         } else if (arg == "--binary") {
             o.keyed.shape.text = o.insert.text = false;
+            o.keyed.shape.compressible = o.insert.compressible = false;
         } else if (arg == "--layout") {
             const std::string layout = take();
             if (layout != "flat" && layout != "tree") {
@@ -215,7 +206,17 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
             err << "\r" << what << "...\033[K" << std::flush;
         }
     };
-    const storage::KeyedReport report = storage::runKeyedStudy(k);
+    storage::StudyJob job;
+    job.runId = isoNow();
+    job.scenarioId = o.study;
+    job.plan.kind = o.study;
+    job.plan.keyed = k;
+    job.plan.directory = o.target;
+    storage::KeyedReport report;
+    storage::StudyHooks hooks;
+    hooks.progress = k.progress;
+    hooks.keyedReport = [&](const storage::KeyedReport& r) { report = r; };
+    storage::runStudy(job, hooks);
     if (progress) {
         err << "\r\033[K" << std::flush;
     }
@@ -352,7 +353,7 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
     out << "===== Storage: LOB insert throughput =====\n\n"
         << "Target: " << (engine == "sqlite" ? "sqlite:" + target : ConnectionSpec{engine, target}.label()) << '\n'
         << "Rows: " << o.insert.rows << " x " << o.insert.valueBytes << " bytes, "
-        << (o.insert.text ? "text" : "incompressible") << ", "
+        << (o.insert.text ? (o.insert.compressible ? "compressible text" : "text") : "incompressible") << ", "
         << (o.insert.commitEvery == 0 ? std::string("one transaction")
                                       : "commit every " + std::to_string(o.insert.commitEvery) + " rows")
         << "\n\n";
@@ -365,6 +366,7 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
     json.root[QStringLiteral("rows")] = static_cast<qint64>(o.insert.rows);
     json.root[QStringLiteral("valueBytes")] = static_cast<qint64>(o.insert.valueBytes);
     json.root[QStringLiteral("text")] = o.insert.text;
+    json.root[QStringLiteral("compressible")] = o.insert.text && o.insert.compressible;
     json.root[QStringLiteral("commitEvery")] = static_cast<qint64>(o.insert.commitEvery);
     QJsonArray rows;
     std::vector<storage::InsertResult> all;
@@ -413,16 +415,28 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
         json.root[QStringLiteral("results")] = rows;
         json.save();  // after every variant: a later failure loses nothing measured
     };
+    storage::StudyJob job;
+    job.runId = isoNow();
+    job.scenarioId = "insert";
+    job.plan.kind = "insert";
+    job.plan.insert = o.insert;
+    job.parameters = o.parameters;
     if (engine == "sqlite") {
-        storage::runSqliteInserts(target, o.insert, done);
+        job.connection.engine = "sqlite";
+        job.plan.directory = target;
     } else {
-        ConnectionSpec spec;
-        spec.engine = driverById(engine).id();
-        spec.target = target;
-        spec.user = o.user;
-        spec.password = o.password;
-        spec.clientLibrary = o.clientLibrary;
-        storage::runServerInserts(spec, o.parameters, o.insert, done);
+        job.connection.engine = driverById(engine).id();
+        job.connection.target = target;
+        job.connection.user = o.user;
+        job.connection.password = o.password;
+        job.connection.clientLibrary = o.clientLibrary;
+    }
+    storage::StudyHooks hooks;
+    hooks.progress = o.insert.progress;
+    hooks.insertResult = done;
+    const storage::StudyOutcome outcome = storage::runStudy(job, hooks);
+    if (all.empty() && !outcome.ok()) {
+        throw Error(ErrorKind::Connect, outcome.error);  // nothing ran: connection refused, server gone
     }
     out << "\nHow each variant ran, and where its storage figure comes from:\n";
     int failed = 0;
@@ -436,6 +450,11 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
             err << "blobbench-cli: storage insert: " << r.engine << " " << r.variant << ": " << r.check << '\n';
             ++failed;
         }
+    }
+    if (!outcome.ok() && failed == 0) {
+        err << "blobbench-cli: storage insert: " << outcome.error << " (results above are partial)\n";
+        json.root[QStringLiteral("error")] = q(outcome.error);
+        ++failed;
     }
     json.root[QStringLiteral("complete")] = failed == 0;
     json.save();
@@ -457,6 +476,7 @@ std::string storageUsage() {
   --size S               bytes per value (keyed: 10240; insert: 4402)
   --spread B             keyed: +- bytes around --size (2048)
   --text | --binary      printable text or incompressible bytes (keyed: binary; insert: text)
+  --compressible         text of words from a small vocabulary, which pglz and lz4 do shrink
   --seed N               values and random order
   --layout flat|tree     files: one directory, or two levels by key (tree)
   --fsync                files: fsync every write

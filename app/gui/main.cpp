@@ -9,8 +9,10 @@
 #include <cstdio>
 #include <memory>
 
+#include "ui/ConnectionDialog.h"
 #include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/StorageChart.h"
 #include "ui/SweepEditor.h"
 
 namespace {
@@ -93,11 +95,16 @@ int main(int argc, char* argv[]) {
                                    QStringLiteral("name"));
     const QCommandLineOption side(QStringLiteral("side"), QStringLiteral("Side tab to show: parameters, sweep."),
                                   QStringLiteral("tab"));
-    const QCommandLineOption bottom(QStringLiteral("bottom"), QStringLiteral("Bottom tab to show: results, history."),
+    const QCommandLineOption bottom(QStringLiteral("bottom"),
+                                    QStringLiteral("Bottom tab to show: results, history, storage."),
                                     QStringLiteral("tab"));
     const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Start with a dark palette."));
-    parser.addOptions(
-        {grabIdle, grabRun, grabSweep, grabCompare, sweep, size, startup, chart, repeat, side, bottom, dark});
+    const QCommandLineOption grabStorage(
+        QStringLiteral("grab-storage"),
+        QStringLiteral("Write the storage chart of the project's latest study run to <png> (--size WxH), quit."),
+        QStringLiteral("png"));
+    parser.addOptions({grabIdle, grabRun, grabSweep, grabCompare, sweep, size, startup, chart, repeat, side, bottom,
+                       dark, grabStorage});
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("A *.blobbench.json project to open."));
     parser.process(app);
 
@@ -109,15 +116,33 @@ int main(int argc, char* argv[]) {
     if (!parser.positionalArguments().isEmpty()) {
         window.openProjectFile(parser.positionalArguments().constFirst());
     }
+    if (parser.isSet(grabStorage)) {
+        blobbench::StorageChart storage(window.document());
+        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+        storage.resize(parser.isSet(size) ? QSize(wh.value(0).toInt(), wh.value(1).toInt()) : storage.sizeHint());
+        return storage.grab().save(parser.value(grabStorage)) ? 0 : 1;
+    }
     const bool scripted = parser.isSet(grabRun) || parser.isSet(grabSweep) || parser.isSet(grabCompare);
     if (scripted) {
         window.setSuppressUnsavedPrompt(true);
+    } else {
+        // Asked at connect time when neither the session, the keyring nor the engine's own places
+        // have a password; scripted runs never wait for one.
+        window.setPasswordPrompt([&window](const blobbench::ConnectionProfile& profile)
+                                     -> std::optional<blobbench::MainWindow::PasswordAnswer> {
+            const auto answer = blobbench::ConnectionDialog::askPassword(&window, profile);
+            if (!answer)
+                return std::nullopt;
+            return blobbench::MainWindow::PasswordAnswer{answer->password, answer->remember};
+        });
     }
     if (parser.value(side) == QLatin1String("sweep")) {
         window.showSweepEditor();
     }
     if (parser.value(bottom) == QLatin1String("history")) {
         window.showHistory();
+    } else if (parser.value(bottom) == QLatin1String("storage")) {
+        window.findChild<blobbench::StorageChart*>()->bringToFront();
     }
     if (parser.isSet(size)) {
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));

@@ -28,6 +28,7 @@ std::vector<std::string> valuePool(const InsertOptions& o) {
     shape.meanBytes = o.valueBytes;
     shape.spreadBytes = 0;
     shape.text = o.text;
+    shape.compressible = o.text && o.compressible;
     shape.seed = o.seed;
     std::vector<std::string> pool(std::min<std::uint64_t>(kPool, o.rows));
     for (std::size_t i = 0; i < pool.size(); ++i) {

@@ -22,6 +22,7 @@ struct InsertOptions {
     std::uint64_t rows = 100000;
     std::uint64_t valueBytes = 4402;
     bool text = true;               // printable text (a CLOB); false: incompressible bytes
+    bool compressible = false;      // with text: prose-like words that pglz/lz4 shrink (else random letters)
     std::uint64_t commitEvery = 0;  // 0: one transaction for all rows
     std::uint64_t seed = 20261130;
     bool verify = true;                 // read every row back (untimed) and compare byte-exact

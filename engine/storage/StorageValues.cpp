@@ -31,6 +31,26 @@ void valueFor(const ValueShape& shape, std::uint64_t key, std::string& out) {
     std::uint64_t state = (shape.seed ^ 0xA0761D6478BD642FULL) + key * 0xE7037ED1A0B428DBULL;
     char* p = out.data();
     std::uint64_t i = 0;
+    if (shape.text && shape.compressible) {
+        // Prose-like text: words of a 32-word vocabulary, each followed by a space or a newline.
+        static constexpr const char* kWords[32] = {
+            "the",   "large", "object", "is",     "stored", "in",    "a",      "page",  "of",    "table",   "row",
+            "value", "with",  "index",  "binary", "text",   "chunk", "commit", "write", "read",  "segment", "file",
+            "data",  "for",   "every",  "key",    "and",    "block", "then",   "from",  "store", "database"};
+        while (i < length) {
+            std::uint64_t r = splitmix(state);
+            for (int w = 0; w < 8 && i < length; ++w, r >>= 8) {
+                const char* word = kWords[r & 31];
+                for (; *word != '\0' && i < length; ++word) {
+                    p[i++] = *word;
+                }
+                if (i < length) {
+                    p[i++] = (r & 0xe0) == 0xe0 ? '\n' : ' ';
+                }
+            }
+        }
+        return;
+    }
     if (shape.text) {
         static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .\n";
         for (; i < length; i += 8) {

@@ -1,8 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QElapsedTimer>
+#include <QGraphicsPathItem>
+#include <QGraphicsScene>
 #include <QImage>
 #include <QLineSeries>
 #include <QMouseEvent>
@@ -10,6 +15,7 @@
 
 #include "GuiTestSupport.h"
 #include "ui/Charts.h"
+#include "ui/Units.h"
 
 using namespace blobbench;
 
@@ -148,4 +154,164 @@ TEST(Charts, TenThousandPointsRedraw) {
         second.save(dump);  // to look at what was timed
     }
     chart.reset();
+}
+
+// ---- sweeps ------------------------------------------------------------------------------------
+
+namespace {
+
+Sample pointSample(const std::string& scenario, const ParameterValues& point, double ms) {
+    Sample s = sample(scenario, 1000, ms);
+    s.runId = "run-1";
+    s.point = point;
+    return s;
+}
+
+}  // namespace
+
+TEST(Charts, SweepGridHasOneSeriesPerScenarioAndSecondAxisValue) {
+    auto chart = makeChart(ChartKind::Sweep, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    std::vector<Sample> samples;
+    // mmap_size on x (three values), blob_api as the grid's second axis (two): 2 scenarios x 2 lines.
+    for (const char* scenario : {"a", "b"}) {
+        for (const char* api : {"false", "true"}) {
+            for (const char* mmap : {"65536", "1048576", "16777216"}) {
+                for (int rep = 0; rep < 2; ++rep)
+                    samples.push_back(pointSample(scenario, {{"mmap_size", mmap}, {"blob_api", api}}, 1 + rep));
+            }
+        }
+    }
+    chart->setSamples(samples);
+    EXPECT_EQ(chart->seriesNames().size(), 4);
+    EXPECT_TRUE(chart->seriesNames().contains(QStringLiteral("Scenario a, blob_api=true")))
+        << chart->seriesNames().join(QLatin1Char('|')).toStdString();
+    EXPECT_EQ(chart->pointCount(), 12);
+    EXPECT_TRUE(chart->xAxisTitle().startsWith(QStringLiteral("mmap_size"))) << chart->xAxisTitle().toStdString();
+    // Values spanning two decades: a log axis whose ticks read like sizes, not "1e+06".
+    EXPECT_TRUE(chart->xAxisTitle().contains(QStringLiteral("log"))) << chart->xAxisTitle().toStdString();
+    chart->setParameterSpecs(
+        {ParameterSpec{.id = "mmap_size", .label = "mmap", .unit = "B"}, ParameterSpec{.id = "blob_api"}});
+    EXPECT_EQ(chart->xAxisLabels(), (QStringList{QStringLiteral("64K"), QStringLiteral("1M"), QStringLiteral("16M")}));
+    EXPECT_EQ(chart->xAxisTitle(), QStringLiteral("mmap_size (B, log)"));
+}
+
+TEST(Charts, SweepTickLabelsFollowTheTunablesUnit) {
+    EXPECT_EQ(formatTunableValue(65536, QStringLiteral("B")), QStringLiteral("64K"));
+    EXPECT_EQ(formatTunableValue(1048576, QStringLiteral("B")), QStringLiteral("1M"));
+    EXPECT_EQ(formatTunableValue(1536 * 1024, QStringLiteral("B")), QStringLiteral("1536K"));
+    EXPECT_EQ(formatTunableValue(1000000, QStringLiteral("B")), QStringLiteral("1M"));
+    EXPECT_EQ(formatTunableValue(1000000, QString()), QStringLiteral("1M"));
+    EXPECT_EQ(formatTunableValue(2500, QString()), QStringLiteral("2.5k"));
+    EXPECT_EQ(formatTunableValue(900, QString()), QStringLiteral("900"));
+    EXPECT_EQ(formatTunableValue(2000000, QStringLiteral("bit/s")), QStringLiteral("2 Mbit/s"));
+
+    auto chart = makeChart(ChartKind::Sweep, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    chart->setParameterSpecs({ParameterSpec{.id = "bandwidth", .unit = "bit/s"}});
+    std::vector<Sample> samples;
+    for (const char* rate : {"512000", "2000000", "1000000000"})
+        samples.push_back(pointSample("a", {{"bandwidth", rate}}, 3));
+    chart->setSamples(samples);
+    EXPECT_EQ(chart->xAxisLabels(),
+              (QStringList{QStringLiteral("512 kbit/s"), QStringLiteral("2 Mbit/s"), QStringLiteral("1 Gbit/s")}));
+
+    // 0 (off) with values over two decades: still a log axis, the 0 a decade below the smallest.
+    chart->setParameterSpecs({ParameterSpec{.id = "mmap_size", .unit = "B"}});
+    samples.clear();
+    for (const char* size : {"0", "1048576", "268435456"})
+        samples.push_back(pointSample("a", {{"mmap_size", size}}, 3));
+    chart->setSamples(samples);
+    EXPECT_EQ(chart->xAxisTitle(), QStringLiteral("mmap_size (B, log)"));
+    EXPECT_EQ(chart->xAxisLabels(), (QStringList{QStringLiteral("0"), QStringLiteral("1M"), QStringLiteral("256M")}));
+    EXPECT_EQ(chart->pointCount(), 3);
+}
+
+TEST(Charts, SweepPlotsBytesAndRoundTripsWhereMeasured) {
+    auto chart = makeChart(ChartKind::Sweep, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    std::vector<Sample> samples;
+    for (int size : {1000, 2000, 4000}) {
+        Sample s = pointSample("a", {{"fetch", std::to_string(size)}}, 2);
+        WireCounters c;
+        c.recvBytes = static_cast<std::uint64_t>(size) * 10;
+        c.roundTrips = static_cast<std::uint64_t>(100000 / size);
+        s.tap = WireStats::of(c);
+        samples.push_back(s);
+    }
+    chart->setSamples(samples);
+    EXPECT_TRUE(chart->yAxisTitle().startsWith(QStringLiteral("Median elapsed time")));
+    chart->setSweepMetric(SweepMetric::BytesReceived);
+    EXPECT_EQ(chart->pointCount(), 3);
+    EXPECT_TRUE(chart->yAxisTitle().startsWith(QStringLiteral("Median bytes received")))
+        << chart->yAxisTitle().toStdString();
+    // The metric box in the chart drives the same.
+    auto* box = chart->widget()->findChild<QComboBox*>(QStringLiteral("sweepMetric"));
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(box->currentData().toInt(), static_cast<int>(SweepMetric::BytesReceived));
+    const int trips = box->findData(static_cast<int>(SweepMetric::RoundTrips));
+    box->setCurrentIndex(trips);
+    emit box->activated(trips);
+    EXPECT_EQ(chart->yAxisTitle(), QStringLiteral("Median round trips"));
+    EXPECT_EQ(chart->pointCount(), 3);
+    auto* series = qobject_cast<QLineSeries*>(chart->widget()->findChild<QChartView*>()->chart()->series().front());
+    ASSERT_NE(series, nullptr);
+    EXPECT_DOUBLE_EQ(series->at(0).y(), 100.0);  // 100000 / 1000
+
+    // An embedded engine's sweep: no wire, so nothing plotted and the reason shown.
+    std::vector<Sample> embedded;
+    for (const char* v : {"1", "2"})
+        embedded.push_back(pointSample("a", {{"cache", v}}, 2));
+    chart->setSamples(embedded);
+    EXPECT_EQ(chart->pointCount(), 0);
+    EXPECT_TRUE(chart->notice().contains(QStringLiteral("embedded"))) << chart->notice().toStdString();
+    chart->setSweepMetric(SweepMetric::Time);
+    EXPECT_EQ(chart->pointCount(), 2);
+    EXPECT_TRUE(chart->notice().isEmpty());
+}
+
+// ---- comparison --------------------------------------------------------------------------------
+
+TEST(Charts, ComparisonHasBaseAndNewPerScenarioAndMarksSignificantChanges) {
+    std::vector<Sample> base, candidate;
+    for (int rep = 0; rep < 5; ++rep) {
+        base.push_back(sample("fast", 1000, 10 + rep * 0.1));  // new: twice as fast
+        candidate.push_back(sample("fast", 1000, 5 + rep * 0.1));
+        base.push_back(sample("same", 1000, 8 + rep * 0.2));  // new: the same times
+        candidate.push_back(sample("same", 1000, 8 + (4 - rep) * 0.2));
+        base.push_back(sample("gone", 1000, 3));  // only in base
+    }
+    const std::vector<PointComparison> rows = compareRuns(base, candidate);
+    ASSERT_EQ(rows.size(), 3U);
+    auto chart = makeComparisonChart(rows, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    owner->resize(800, 400);
+    owner->show();
+    ASSERT_EQ(chart->categories().size(), 3);
+    EXPECT_EQ(chart->barCount(), 5);      // "gone" has no new bar
+    EXPECT_EQ(chart->whiskerCount(), 5);  // one per bar: five repetitions each
+    EXPECT_EQ(chart->significant(), std::vector<int>{0});
+    // The star and the ratio of the medians (5.4 / 10.4 ms) first: a long title is elided at its end.
+    EXPECT_EQ(chart->categories()[0], QStringLiteral("* ×0.52 Scenario fast"));
+    EXPECT_FALSE(chart->categories()[1].contains(QLatin1Char('*')));
+    EXPECT_TRUE(chart->yAxisTitle().contains(QStringLiteral("ms")));
+    const std::vector<double> baseMedians = chart->medians(false), newMedians = chart->medians(true);
+    ASSERT_EQ(baseMedians.size(), 3U);
+    // elapsed = execute 0.2 + fetch (prepare apart)
+    EXPECT_NEAR(baseMedians[0], 10.2 + 0.2, 1e-9);
+    EXPECT_NEAR(newMedians[0], 5.2 + 0.2, 1e-9);
+    EXPECT_TRUE(std::isnan(newMedians[2]));
+    // The whiskers are drawn over the plot (one path item in the scene).
+    auto* view = chart->widget()->findChild<QChartView*>();
+    ASSERT_NE(view, nullptr);
+    QList<int> elements;
+    for (QGraphicsItem* item : view->scene()->items()) {
+        if (auto* path = dynamic_cast<QGraphicsPathItem*>(item))
+            elements << path->path().elementCount();
+    }
+    // Six elements a whisker (the line and two caps), fewer where a zero-length line is dropped
+    // ("gone": five equal times).
+    ASSERT_EQ(elements.size(), 1);
+    EXPECT_GE(elements[0], 5 * 4);
+    EXPECT_LE(elements[0], 5 * 6);
 }

@@ -6,10 +6,12 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDirIterator>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -31,6 +33,8 @@
 #include "engine/wire/LinkProfile.h"
 #include "model/ProjectFile.h"
 #include "support/TestSupport.h"
+#include "ui/Charts.h"
+#include "ui/ConnectionDialog.h"
 #include "ui/HistoryPanel.h"
 #include "ui/LinkPanel.h"
 #include "ui/MainWindow.h"
@@ -349,6 +353,96 @@ TEST_F(WorkbenchTest, RunSweepRunsEveryPointOnTheWorkerAndChartsTheTunableOnX) {
     EXPECT_EQ(chart->pointCount(), 3 * scenarios);
 }
 
+TEST_F(WorkbenchTest, SweepEditorEditsASecondAxisAndTheGridRunsWithOneSeriesPerValue) {
+    test::prepareSmallDataset(databasePath, 300);
+    window->showSweepEditor();
+    SweepEditor* editor = window->sweepEditor();
+    editor->newSweep();
+    const int cache = editor->parameterBox()->findData(QStringLiteral("cache_size"));
+    editor->parameterBox()->setCurrentIndex(cache);
+    emit editor->parameterBox()->activated(cache);
+    editor->listMode()->setChecked(true);
+    editor->valuesEdit()->setText(QStringLiteral("100, 2000, 8000"));
+    emit editor->valuesEdit()->textEdited(editor->valuesEdit()->text());
+    ASSERT_EQ(document->project().sweeps.front().axes.size(), 1U);
+    EXPECT_FALSE(editor->secondAxis()->isVisibleTo(editor));
+
+    // Add the second axis: another tunable than the first, over values it accepts.
+    ASSERT_TRUE(editor->addAxisButton()->isEnabled());
+    editor->addAxisButton()->click();
+    EXPECT_TRUE(editor->secondAxis()->isVisibleTo(editor));
+    EXPECT_FALSE(editor->addAxisButton()->isVisibleTo(editor));
+    ASSERT_EQ(document->project().sweeps.front().axes.size(), 2U);
+    EXPECT_NE(document->project().sweeps.front().axes[1].parameter, QStringLiteral("cache_size"));
+
+    // Its tunable and values as a range, like the first axis.
+    SweepAxisEditor* second = editor->secondAxis();
+    const int mmap = second->parameterBox()->findData(QStringLiteral("mmap_size"));
+    ASSERT_GE(mmap, 0);
+    second->parameterBox()->setCurrentIndex(mmap);
+    emit second->parameterBox()->activated(mmap);
+    second->rangeMode()->setChecked(true);
+    second->fromEdit()->setText(QStringLiteral("0"));
+    emit second->fromEdit()->textEdited(second->fromEdit()->text());
+    second->toEdit()->setText(QStringLiteral("1048576"));
+    emit second->toEdit()->textEdited(second->toEdit()->text());
+    second->pointsBox()->setValue(2);
+    {
+        const SweepDef& sweep = document->project().sweeps.front();
+        ASSERT_EQ(sweep.axes.size(), 2U);
+        EXPECT_EQ(sweep.axes[0].parameter, QStringLiteral("cache_size"));
+        EXPECT_EQ(sweep.axes[1].parameter, QStringLiteral("mmap_size"));
+        ASSERT_TRUE(sweep.axes[1].range.has_value());
+        EXPECT_EQ(sweep.axes[1].range->to, 1048576);
+        EXPECT_EQ(axisValues(sweep.axes[1]), (QStringList{QStringLiteral("0"), QStringLiteral("1048576")}));
+    }
+    EXPECT_TRUE(editor->previewText().startsWith(QStringLiteral("6 point"))) << editor->previewText().toStdString();
+    EXPECT_TRUE(editor->previewText().contains(QStringLiteral("mmap_size"))) << editor->previewText().toStdString();
+
+    // The same tunable on both axes is refused and stays out of the document.
+    second->parameterBox()->setCurrentIndex(cache);
+    emit second->parameterBox()->activated(cache);
+    EXPECT_FALSE(editor->runButton()->isEnabled());
+    EXPECT_EQ(document->project().sweeps.front().axes[1].parameter, QStringLiteral("mmap_size"));
+    second->parameterBox()->setCurrentIndex(mmap);
+    emit second->parameterBox()->activated(mmap);
+    ASSERT_TRUE(editor->runButton()->isEnabled()) << editor->previewText().toStdString();
+
+    // Saved and loaded: the editor shows both axes of the loaded grid.
+    ASSERT_TRUE(window->saveProjectTo(path("grid.blobbench.json")));
+    const Project loaded = loadProject(path("grid.blobbench.json"));
+    ASSERT_EQ(loaded.sweeps.size(), 1U);
+    EXPECT_EQ(loaded.sweeps.front(), document->project().sweeps.front());
+    document->reset(loaded);
+    EXPECT_TRUE(editor->secondAxis()->isVisibleTo(editor));
+    EXPECT_EQ(editor->secondAxis()->parameterBox()->currentData().toString(), QStringLiteral("mmap_size"));
+
+    // Run: 3 x 2 points; the chart has cache_size on x and one series per scenario and mmap_size.
+    editor->repetitionsBox()->setValue(1);
+    ASSERT_TRUE(waitForRun([&] { editor->runButton()->click(); }));
+    EXPECT_TRUE(window->errorText().isEmpty()) << window->errorText().toStdString();
+    const RunRecord& run = document->project().history.back();
+    const int scenarios = enabledScenarios();
+    EXPECT_EQ(static_cast<int>(run.samples.size()), 6 * scenarios);
+    window->flushCharts();
+    SampleChart* chart = window->chart(ChartKind::Sweep);
+    EXPECT_TRUE(chart->xAxisTitle().startsWith(QStringLiteral("cache_size (KiB"))) << chart->xAxisTitle().toStdString();
+    EXPECT_EQ(chart->seriesNames().size(), 2 * scenarios);
+    EXPECT_EQ(chart->pointCount(), 6 * scenarios);
+    EXPECT_TRUE(chart->seriesNames().join(QLatin1Char('|')).contains(QStringLiteral("mmap_size=1048576")));
+    // SQLite has no wire: bytes received are "not measured", with the reason, never zeros.
+    chart->setSweepMetric(SweepMetric::BytesReceived);
+    EXPECT_EQ(chart->pointCount(), 0);
+    EXPECT_FALSE(chart->notice().isEmpty());
+    chart->setSweepMetric(SweepMetric::Time);
+
+    // Back to one axis.
+    editor->removeAxisButton()->click();
+    EXPECT_EQ(document->project().sweeps.front().axes.size(), 1U);
+    EXPECT_FALSE(editor->secondAxis()->isVisibleTo(editor));
+    EXPECT_TRUE(editor->addAxisButton()->isVisibleTo(editor));
+}
+
 // ---- 3. history and compare --------------------------------------------------------------------
 
 TEST_F(WorkbenchTest, HistoryListsRunsAndComparesTwo) {
@@ -366,7 +460,8 @@ TEST_F(WorkbenchTest, HistoryListsRunsAndComparesTwo) {
     EXPECT_EQ(row->text(HistoryPanel::Connection), first.connectionName);
     EXPECT_EQ(row->text(HistoryPanel::Samples), QString::number(first.samples.size()));
     EXPECT_EQ(row->text(HistoryPanel::Status), QStringLiteral("complete"));
-    EXPECT_EQ(row->text(HistoryPanel::Link), QStringLiteral("unshaped"));
+    // SQLite is embedded: there is no link to speak of.
+    EXPECT_EQ(row->text(HistoryPanel::Link), QStringLiteral("n/a (embedded)"));
     EXPECT_TRUE(row->text(HistoryPanel::Scenarios).contains(QString::fromStdString(first.samples[0].scenarioTitle)));
 
     EXPECT_FALSE(history->compareButton()->isEnabled());
@@ -388,6 +483,28 @@ TEST_F(WorkbenchTest, HistoryListsRunsAndComparesTwo) {
         EXPECT_FALSE(dialog->table()->item(r, CompareDialog::Delta)->text().isEmpty());
         EXPECT_TRUE(c.test.valid);  // three repetitions on each side
     }
+    // The chart: base and new side by side per scenario, whiskers over the three repetitions, the
+    // significant ones marked as the table says.
+    ComparisonChart* chart = dialog->chart();
+    ASSERT_NE(chart, nullptr);
+    EXPECT_EQ(chart->categories().size(), scenarios);
+    EXPECT_EQ(chart->barCount(), 2 * scenarios);
+    EXPECT_EQ(chart->whiskerCount(), 2 * scenarios);
+    std::vector<int> significant;
+    for (int r = 0; r < scenarios; ++r) {
+        if (dialog->rows()[static_cast<std::size_t>(r)].significant)
+            significant.push_back(r);
+        EXPECT_EQ(chart->categories()[r].startsWith(QLatin1Char('*')),
+                  dialog->rows()[static_cast<std::size_t>(r)].significant);
+    }
+    EXPECT_EQ(chart->significant(), significant);
+    const QString png = path("compare.png"), svg = path("compare.svg");
+    dialog->exportChartPng(png);
+    dialog->exportChartSvg(svg);
+    EXPECT_FALSE(QImage(png).isNull());
+    QFile svgFile(svg);
+    ASSERT_TRUE(svgFile.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(svgFile.readAll().contains("<svg"));
     const QString md = path("compare.md");
     dialog->exportMarkdown(md);
     QFile file(md);
@@ -417,11 +534,138 @@ TEST_F(WorkbenchTest, HistoryShowsTheLinkARunWasMeasuredOver) {
     shaped.link.bandwidthDownBits = 2'000'000;
     shaped.outcome = QStringLiteral("cancelled");
     p.history.push_back(shaped);
+    // A networked engine measured unshaped says so; an embedded one has no link at all, known from
+    // its samples or (no sample) from its connection profile.
+    RunRecord unshaped;
+    unshaped.runId = QStringLiteral("run-unshaped");
+    unshaped.connectionName = QStringLiteral("some postgres");
+    unshaped.samples.emplace_back().engine = "postgres";
+    p.history.push_back(unshaped);
+    RunRecord embedded;
+    embedded.runId = QStringLiteral("run-embedded");
+    embedded.connectionName = p.connections.front().name;
+    ASSERT_EQ(p.connections.front().engine, QStringLiteral("sqlite"));
+    p.history.push_back(embedded);
     document->reset(p);
     QTreeWidgetItem* row = window->historyPanel()->view()->topLevelItem(0);
     ASSERT_NE(row, nullptr);
     EXPECT_EQ(row->text(HistoryPanel::Link), QStringLiteral("up 512 kbit/s + 20 ms, down 2 Mbit/s + 20 ms"));
     EXPECT_EQ(row->text(HistoryPanel::Status), QStringLiteral("cancelled"));
+    EXPECT_EQ(window->historyPanel()->view()->topLevelItem(1)->text(HistoryPanel::Link), QStringLiteral("unshaped"));
+    EXPECT_EQ(window->historyPanel()->view()->topLevelItem(2)->text(HistoryPanel::Link),
+              QStringLiteral("n/a (embedded)"));
+}
+
+// ---- keyring: the unavailable path --------------------------------------------------------------
+
+// No Secret Service (no session bus: CI, offscreen): "remember" says so in one line, the password
+// is kept for the session and works, and it is in neither the settings, the project nor the log.
+// The real keyring (store, lookup, delete) is tested in test_keyring.
+TEST_F(WorkbenchTest, KeyringUnavailableKeepsThePasswordForTheSessionOnly) {
+    qputenv("DBUS_SESSION_BUS_ADDRESS", QByteArray("unix:path=") + path("no-bus").toLocal8Bit());
+    qunsetenv("DISPLAY");
+    qunsetenv("PGPASSWORD");
+    qputenv("PGPASSFILE", path("no-pgpass").toLocal8Bit());
+    usePostgresProfile();
+    const QString secret = QStringLiteral("s3cret-Pässword-4711");
+
+    // Edit connection: the password and "Remember in the system keyring" ticked.
+    bool filled = false;
+    QTimer::singleShot(0, window.get(), [&] {
+        auto* dialog = window->findChild<ConnectionDialog*>();
+        ASSERT_NE(dialog, nullptr);
+        EXPECT_TRUE(dialog->rememberBox()->isEnabled());  // a networked engine
+        EXPECT_FALSE(dialog->rememberBox()->isChecked());
+        dialog->passwordEdit()->setText(secret);
+        dialog->rememberBox()->setChecked(true);
+        filled = true;
+        dialog->accept();
+    });
+    window->editConnection();
+    ASSERT_TRUE(filled);
+    const QString notice = window->keyringNotice();
+    EXPECT_TRUE(notice.startsWith(QStringLiteral("keyring not available: "))) << notice.toStdString();
+    EXPECT_TRUE(notice.endsWith(QStringLiteral("; the password is kept for this session only")))
+        << notice.toStdString();
+    EXPECT_FALSE(notice.contains(QLatin1Char('\n')));
+    EXPECT_EQ(window->errorText(), notice);
+    // Still works for this session.
+    EXPECT_EQ(window->passwordFor(current()), secret);
+
+    // Nowhere on disk or in the log.
+    ASSERT_TRUE(window->saveProjectTo(path("keyring.blobbench.json")));
+    QSettings().sync();
+    for (const char* file : {"keyring.blobbench.json", "settings"}) {
+        QDirIterator it(path(file), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        QStringList files = QFileInfo(path(file)).isFile() ? QStringList{path(file)} : QStringList{};
+        while (it.hasNext())
+            files << it.next();
+        for (const QString& f : files) {
+            QFile in(f);
+            ASSERT_TRUE(in.open(QIODevice::ReadOnly)) << f.toStdString();
+            EXPECT_FALSE(in.readAll().contains(secret.toUtf8())) << f.toStdString();
+        }
+    }
+    EXPECT_FALSE(window->logView()->toPlainText().contains(secret));
+    EXPECT_FALSE(loadProject(path("keyring.blobbench.json")).connections.empty());
+
+    // The embedded engine offers no password at all.
+    document->setCurrentConnection(0);
+    QTimer::singleShot(0, window.get(), [&] {
+        auto* dialog = window->findChild<ConnectionDialog*>();
+        ASSERT_NE(dialog, nullptr);
+        EXPECT_FALSE(dialog->rememberBox()->isEnabled());
+        EXPECT_FALSE(dialog->passwordEdit()->isEnabled());
+        dialog->reject();
+    });
+    window->editConnection();
+}
+
+// At connect time: the session's password, else the keyring's, else the engine's own places,
+// else the prompt; what the prompt answers stays for the session.
+TEST_F(WorkbenchTest, PasswordAtConnectTimeComesFromTheKeyringTheEngineOrThePrompt) {
+    qputenv("DBUS_SESSION_BUS_ADDRESS", QByteArray("unix:path=") + path("no-bus").toLocal8Bit());
+    qunsetenv("DISPLAY");
+    qunsetenv("PGPASSWORD");
+    qputenv("PGPASSFILE", path("no-pgpass").toLocal8Bit());
+    int asked = 0;
+    window->setPasswordPrompt([&](const ConnectionProfile& profile) -> std::optional<MainWindow::PasswordAnswer> {
+        ++asked;
+        EXPECT_EQ(profile.engine, QStringLiteral("postgres"));
+        return MainWindow::PasswordAnswer{QStringLiteral("typed-at-connect"), false};
+    });
+    // SQLite: no password, never asked.
+    EXPECT_TRUE(window->passwordFor(current()).isEmpty());
+    EXPECT_EQ(asked, 0);
+
+    usePostgresProfile();
+    EXPECT_EQ(window->passwordFor(current()), QStringLiteral("typed-at-connect"));
+    EXPECT_EQ(asked, 1);
+    EXPECT_EQ(window->passwordFor(current()), QStringLiteral("typed-at-connect"));  // kept: asked once
+    EXPECT_EQ(asked, 1);
+    // The keyring was tried first and said why it could not answer (in the log, no password there).
+    EXPECT_TRUE(window->logView()->toPlainText().contains(QStringLiteral("keyring not available: ")));
+    EXPECT_TRUE(window->keyringNotice().isEmpty());  // nothing asked to be remembered
+
+    // The engine's own places: PGPASSWORD set, an empty password lets libpq use it; not asked.
+    ConnectionProfile other = current();
+    other.name = QStringLiteral("other");
+    other.user = QStringLiteral("bob");
+    qputenv("PGPASSWORD", "from-the-environment");
+    EXPECT_TRUE(window->passwordFor(other).isEmpty());
+    EXPECT_EQ(asked, 1);
+    qunsetenv("PGPASSWORD");
+    // A password file counts the same.
+    QFile pgpass(path("pgpass"));
+    ASSERT_TRUE(pgpass.open(QIODevice::WriteOnly));
+    pgpass.close();
+    qputenv("PGPASSFILE", path("pgpass").toLocal8Bit());
+    EXPECT_TRUE(window->passwordFor(other).isEmpty());
+    EXPECT_EQ(asked, 1);
+    // Neither: asked.
+    qputenv("PGPASSFILE", path("no-pgpass").toLocal8Bit());
+    EXPECT_EQ(window->passwordFor(other), QStringLiteral("typed-at-connect"));
+    EXPECT_EQ(asked, 2);
 }
 
 // ---- 4. recent files and drag and drop -----------------------------------------------------------

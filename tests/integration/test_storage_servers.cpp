@@ -15,9 +15,14 @@ extern "C" const char* __lsan_default_options() {
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QUrl>
+#include <filesystem>
+#include <map>
 
 #include "engine/core/Error.h"
 #include "engine/storage/InsertStudy.h"
+#include "model/Project.h"
+#include "model/ProjectFile.h"
 #include "support/TestSupport.h"
 
 using namespace blobbench;
@@ -174,5 +179,69 @@ TEST(StoragePresets, LobInsertThroughputRunsOnEveryEngineAtReducedSize) {
                 EXPECT_FALSE(row[QStringLiteral("reason")].toString().isEmpty());
             }
         }
+    }
+}
+
+// The "LOB insert throughput" project preset, reduced, on the real servers through `blobbench-cli
+// run`: every variant's sample lands in the project's history; compressible text is what makes
+// pglz and lz4 store less than EXTERNAL (the random text of the default does not compress).
+TEST(StoragePresets, LobInsertProjectRunsReducedOnPostgresAndFirebird) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    BLOBBENCH_REQUIRE_ENV(database, "BLOBBENCH_FB_DATABASE");
+    TempDir dir;
+    const QString path = QString::fromStdString(dir.file("lob.blobbench.json"));
+    Project p =
+        loadProject(QStringLiteral(BLOBBENCH_SOURCE_DIR "/resources/presets/lob-insert-throughput.blobbench.json"));
+    QUrl pg(QString::fromStdString(conninfo));
+    const std::string pgPassword = pg.password().toStdString();
+    pg.setPassword(QString());  // projects hold no password: PGPASSWORD brings it
+    for (auto& c : p.connections) {
+        if (c.engine == QStringLiteral("postgres")) {
+            c.target = pg.toString();
+        } else if (c.engine == QStringLiteral("firebird")) {
+            c.target = QString::fromStdString(database);
+            c.user = QString::fromStdString(blobbench::test::envOrEmpty("BLOBBENCH_FB_USER"));
+        }
+    }
+    saveProject(path, p);
+    const auto r = runCli({"run", path.toStdString(), "--limit-rows", "150", "--scenario", "insert-postgres",
+                           "--scenario", "insert-firebird", "--scenario", "insert-postgres-compressible"},
+                          {"PGPASSWORD=" + pgPassword, "ISC_USER=" + blobbench::test::envOrEmpty("BLOBBENCH_FB_USER"),
+                           "ISC_PASSWORD=" + blobbench::test::envOrEmpty("BLOBBENCH_FB_PASSWORD")});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    const Project done = loadProject(path);
+    ASSERT_EQ(done.history.size(), 1u);
+    EXPECT_EQ(done.history.front().outcome, QStringLiteral("complete"));
+    std::map<std::string, std::map<std::string, const Sample*>> byScenario;
+    for (const auto& s : done.history.front().samples) {
+        byScenario[s.scenarioId][s.point.at("variant")] = &s;
+        if (s.status == SampleStatus::Complete) {
+            EXPECT_EQ(s.rows, 150u) << s.scenarioId << " " << s.point.at("variant");
+            EXPECT_EQ(s.negotiated.at("check"), "byte-exact");
+            EXPECT_EQ(s.negotiated.at("commits"), "1");  // commit-every 1000, capped at the 150 rows
+        } else {
+            EXPECT_EQ(s.error.rfind("not in effect: ", 0), 0u) << s.error;
+        }
+    }
+    EXPECT_EQ(byScenario["insert-postgres"].size(), insertVariants("postgres").size());
+    EXPECT_EQ(byScenario["insert-firebird"].size(), insertVariants("firebird").size());
+    ASSERT_EQ(byScenario["insert-firebird"]["blob"]->status, SampleStatus::Complete);
+    EXPECT_NE(byScenario["insert-firebird"]["ibatch"]->status, SampleStatus::Complete);
+    const auto storage = [&](const char* scenario, const char* variant) {
+        const Sample* s = byScenario[scenario][variant];
+        EXPECT_NE(s, nullptr) << scenario << " " << variant;
+        return s == nullptr ? 0.0 : std::stod(s->negotiated.at("storageBytes"));
+    };
+    // Random letters: pglz gives up, the same bytes as EXTERNAL; words: well under half of them.
+    EXPECT_GT(storage("insert-postgres", "bytea-pglz"), 0.9 * storage("insert-postgres", "bytea-external"));
+    EXPECT_LT(storage("insert-postgres-compressible", "bytea-pglz"),
+              0.6 * storage("insert-postgres-compressible", "bytea-external"));
+    const QByteArray saved = [&] {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }();
+    if (!pgPassword.empty()) {
+        EXPECT_FALSE(saved.contains(QByteArray::fromStdString("password=" + pgPassword)));
+        EXPECT_FALSE(saved.contains(QByteArray::fromStdString(":" + pgPassword + "@")));
     }
 }

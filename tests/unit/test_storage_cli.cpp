@@ -155,3 +155,15 @@ TEST(StoragePresets, SqliteVsFilesystemRunsAtReducedSize) {
     }
     EXPECT_TRUE(journalOff);
 }
+
+TEST(StorageCli, CompressibleTextIsSaidAndRecorded) {
+    TempDir dir;
+    const auto r = runCli({"storage", "insert", "sqlite:" + dir.file("ins"), "--rows", "50", "--compressible",
+                           "--quiet", "--json", dir.file("c.json")});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("x 4402 bytes, compressible text, one transaction"), std::string::npos) << r.out;
+    const QJsonObject json = readJson(dir.file("c.json"));
+    EXPECT_TRUE(json[QStringLiteral("compressible")].toBool());
+    EXPECT_TRUE(json[QStringLiteral("text")].toBool());
+    EXPECT_TRUE(json[QStringLiteral("complete")].toBool());
+}
