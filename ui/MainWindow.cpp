@@ -43,6 +43,7 @@
 #include "engine/core/Error.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
+#include "model/Presets.h"
 #include "model/ProjectFile.h"
 #include "model/SampleJson.h"
 #include "ui/ConnectionDialog.h"
@@ -335,6 +336,31 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Open project…"), QKeySequence::Open, this, &MainWindow::openProject);
     m_recentFilesMenu = file->addMenu(tr("Open &recent"));
     m_recentFilesMenu->setObjectName(QStringLiteral("recentProjects"));
+    // The shipped presets (installed or in the source tree), opened as a new, unsaved project.
+    QMenu* presets = file->addMenu(tr("Open &preset"));
+    presets->setObjectName(QStringLiteral("presetProjects"));
+    connect(presets, &QMenu::aboutToShow, this, [this, presets] {
+        presets->clear();
+        const QStringList files = presetFiles();
+        if (files.isEmpty()) {
+            presets->addAction(tr("(no presets found)"))->setEnabled(false);
+        }
+        for (const QString& path : files) {
+            presets->addAction(QFileInfo(path).fileName(), this, [this, path] {
+                if (isRunning() || !maybeKeepChanges()) {
+                    return;
+                }
+                try {
+                    m_document->reset(loadProject(path));
+                } catch (const Error& e) {
+                    showError(tr("Cannot open the preset: %1").arg(qs(e.what())));
+                    return;
+                }
+                log(tr("Opened the preset %1 as a new project (Save as keeps it and its runs)").arg(path));
+                updateTitle();
+            });
+        }
+    });
     file->addAction(tr("&Save project"), QKeySequence::Save, this, &MainWindow::saveProject);
     file->addAction(tr("Save project &as…"), QKeySequence::SaveAs, this, &MainWindow::saveProjectAs);
     file->addSeparator();
