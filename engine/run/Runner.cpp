@@ -58,6 +58,27 @@ std::string sessionKey(const RunPlan& plan, const Driver& driver, const Paramete
     return key;
 }
 
+// The tap's stall timeout counts only while a driver call is outstanding: an idle kept session
+// between a sweep's points is no stall.
+class StallWatch {
+public:
+    explicit StallWatch(WireTap* tap) : m_tap(tap) {
+        if (m_tap) {
+            m_tap->watchStalls(true);
+        }
+    }
+    ~StallWatch() {
+        if (m_tap) {
+            m_tap->watchStalls(false);
+        }
+    }
+    StallWatch(const StallWatch&) = delete;
+    StallWatch& operator=(const StallWatch&) = delete;
+
+private:
+    WireTap* m_tap;
+};
+
 }  // namespace
 
 void applyQueryStats(Sample& sample, const QueryStats& stats) {
@@ -142,10 +163,12 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             if (const auto endpoint = wire.tap ? driver.endpoint(spec) : std::nullopt) {
                 tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, wire.link,
                                                 WireTapOptions{wire.estimateCompression});
+                tap->setStallTimeout(wire.stallTimeout);
                 spec = driver.redirected(spec, Endpoint{"127.0.0.1", tap->port()});
             }
             const auto t0 = Clock::now();
             try {
+                StallWatch watch(tap.get());
                 session = driver.connect(spec, resolved);
             } catch (const Error& e) {
                 throw tapContext(e);
@@ -156,6 +179,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             }
         }
         if (tap) {
+            tap->setStallTimeout(wire.stallTimeout);  // a kept tap: the timeout may differ between runs
             observer.wireTapReady("127.0.0.1:" + std::to_string(tap->port()) + " -> " + tap->upstream(), wire.link);
         }
     } catch (const Error& e) {
@@ -217,6 +241,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             MeasuringSink sink(
                 [&](std::uint64_t rows, std::uint64_t bytes) { observer.progress(scenario, rows, bytes); });
             try {
+                StallWatch watch(tap.get());
                 if (!scenario.setupSql.empty()) {
                     session->execute(scenario.setupSql);
                 }
