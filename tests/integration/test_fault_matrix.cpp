@@ -19,6 +19,7 @@
 #include <QJsonObject>
 #include <chrono>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -58,6 +59,7 @@ std::string errorLine(const test::ProcessResult& r) {
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     EXPECT_TRUE(r.err.starts_with("blobbench-cli: ")) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line:\n" << r.err;
+    std::cout << "[fault line] " << r.err << std::flush;  // docs/reliability.md quotes these
     return r.err;
 }
 
@@ -194,7 +196,10 @@ TEST_F(FaultMatrixPg, ResetDuringConnect) {
     faulty.setFaults(plan);
     const std::string line = errorLine(run(faulty.port(), {"-s", "warm-up"}));
     EXPECT_NE(line.find(": connect: "), std::string::npos) << line;
-    EXPECT_NE(line.find("Connection reset by peer"), std::string::npos) << line;
+    // libpq's words depend on whether the reset arrives before or after it sent the startup packet.
+    EXPECT_TRUE(line.find("Connection reset by peer") != std::string::npos ||
+                line.find("server closed the connection unexpectedly") != std::string::npos)
+        << line;
 }
 
 // Cut server->client mid-fetch (RST, a crashed server): the warm-up before is kept complete,
@@ -426,7 +431,10 @@ TEST_F(FaultMatrixFb, ResetDuringConnect) {
     faulty.setFaults(plan);
     const std::string line = errorLine(run(faulty.port(), {"-s", "warm-up"}));
     EXPECT_NE(line.find(": connect: "), std::string::npos) << line;
-    EXPECT_NE(line.find("connection rejected by remote interface"), std::string::npos) << line;
+    // fbclient's words depend on whether the reset arrives before or after it sent op_connect.
+    EXPECT_TRUE(line.find("connection rejected by remote interface") != std::string::npos ||
+                line.find("Failed to establish a connection") != std::string::npos)
+        << line;
 }
 
 TEST_F(FaultMatrixFb, CutMidFetchKeepsTheSamplesBefore) {
