@@ -120,6 +120,7 @@ void Runner::cancel() {
 RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     RunOutcome outcome;
     const std::string where = plan.connection.label();
+    std::string sessionLabel;  // the label of the spec the driver connected with (the tap's, when relayed)
     // The first failure is the one the user needs; later ones are in their samples.
     auto fail = [&](const Error& e, const std::string& context) {
         if (!outcome.ok) {
@@ -127,7 +128,16 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         }
         outcome.ok = false;
         outcome.errorKind = e.kind();
-        outcome.error = context.empty() ? where + ": " + e.what() : where + ": " + context + ": " + e.what();
+        // The line names the connection once, as the user gave it: a driver's message that starts
+        // with its own label (the same, or the redirected one of the tap) loses that prefix.
+        std::string message = e.what();
+        for (const std::string& label : {where, sessionLabel}) {
+            if (!label.empty() && message.starts_with(label + ": ")) {
+                message.erase(0, label.size() + 2);
+                break;
+            }
+        }
+        outcome.error = context.empty() ? where + ": " + message : where + ": " + context + ": " + message;
     };
 
     // The relay outlives the session that talks through it (members die in reverse order).
@@ -166,6 +176,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 tap->setStallTimeout(wire.stallTimeout);
                 spec = driver.redirected(spec, Endpoint{"127.0.0.1", tap->port()});
             }
+            sessionLabel = spec.label();
             const auto t0 = Clock::now();
             try {
                 StallWatch watch(tap.get());

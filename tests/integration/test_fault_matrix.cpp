@@ -216,6 +216,7 @@ TEST_F(FaultMatrixPg, CutAfterNBytesEachDirection) {
         const std::string line = errorLine(run(faulty.port(), {"-s", "warm-up", "-s", "all-blobs", "--json", json}));
         EXPECT_NE(line.find("postgres:"), std::string::npos) << line;
         EXPECT_NE(line.find("Test read all BLOBs: "), std::string::npos) << "names the phase: " << line;
+        EXPECT_EQ(line.find("hostaddr="), std::string::npos) << "the connection once, as given: " << line;
         EXPECT_NE(line.find("connection"), std::string::npos) << "libpq's words: " << line;
         const QJsonArray samples = samplesOf(json);
         ASSERT_EQ(samples.size(), 2) << "the sample measured before the fault is kept";
@@ -291,6 +292,7 @@ TEST_F(FaultMatrixPg, SqlErrorsNoRowsAndCancelInProcess) {
         Runner runner;
         Collect observer;
         const RunOutcome outcome = runner.run(plan, observer);
+        std::cout << "[fault line] " << outcome.error << "\n[fault line] " << outcome.samples.at(2).error << std::endl;
         EXPECT_FALSE(outcome.ok);
         EXPECT_EQ(outcome.errorKind, ErrorKind::Sql);
         EXPECT_NE(outcome.error.find("Division by zero: "), std::string::npos) << outcome.error;
@@ -312,6 +314,7 @@ TEST_F(FaultMatrixPg, SqlErrorsNoRowsAndCancelInProcess) {
         Collect watcher;
         watcher.onProgress = [&](std::uint64_t) { std::thread([&] { canceller.cancel(); }).join(); };
         const RunOutcome cancelled = canceller.run(big, watcher);
+        std::cout << "[fault line] " << cancelled.error << std::endl;
         EXPECT_FALSE(cancelled.ok);
         EXPECT_EQ(cancelled.errorKind, ErrorKind::Cancelled) << cancelled.error;
         ASSERT_EQ(cancelled.samples.size(), 1u);
@@ -354,12 +357,14 @@ TEST_F(FaultMatrixPg, BackendKilledMidFetch) {
             }
         };
         const RunOutcome outcome = runner.run(plan, observer);
+        std::cout << "[fault line] " << outcome.error << std::endl;
         EXPECT_EQ(killed, "t");
         EXPECT_FALSE(outcome.ok);
         EXPECT_NE(outcome.error.find("Slow fetch: "), std::string::npos) << outcome.error;
         EXPECT_NE(outcome.error.find("terminating connection due to administrator command"), std::string::npos)
             << outcome.error;
         EXPECT_EQ(outcome.error.find('\n'), std::string::npos) << "one line";
+        EXPECT_EQ(outcome.error.find("hostaddr="), std::string::npos) << "the connection once: " << outcome.error;
         ASSERT_EQ(outcome.samples.size(), 2u);
         EXPECT_EQ(outcome.samples[0].status, SampleStatus::Complete);
         EXPECT_EQ(outcome.samples[0].rows, 10u);
