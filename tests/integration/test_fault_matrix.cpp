@@ -504,4 +504,35 @@ TEST_F(FaultMatrixFb, StatementTimeoutIsNotInEffectOnFirebird3) {
     EXPECT_TRUE(reported) << text.toStdString();
 }
 
+// --- SQLite (where it applies) -----------------------------------------------------------------
+
+// Text that is not UTF-8 is counted as the bytes it holds, not refused or crashed on; a missing
+// directory fails the connect with the path and SQLite's words.
+TEST(FaultMatrixSqlite, NonUtf8TextIsCountedAsBytes) {
+    TempDir dir;
+    RunPlan plan;
+    plan.runId = "fault-matrix-sqlite";
+    plan.connection.engine = "sqlite";
+    plan.connection.target = dir.file("odd.db");
+    plan.scenarios = {
+        {"setup", "Setup", ScenarioKind::Query,
+         "CREATE TABLE odd (id INTEGER, content TEXT); INSERT INTO odd VALUES (1, CAST(X'FFFE41C3' AS TEXT)), "
+         "(2, CAST(X'' AS TEXT)), (3, NULL), (4, CAST(X'80' AS TEXT))",
+         "SELECT id, content FROM odd ORDER BY id"},
+    };
+    Runner runner;
+    Collect observer;
+    const RunOutcome outcome = runner.run(plan, observer);
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+    ASSERT_EQ(outcome.samples.size(), 1u);
+    EXPECT_EQ(outcome.samples[0].status, SampleStatus::Complete);
+    EXPECT_EQ(outcome.samples[0].rows, 4u);
+    EXPECT_EQ(outcome.samples[0].contentBytes, 5u) << "4 + 0 + NULL + 1 bytes, invalid UTF-8 included";
+
+    const auto r = runCli({"run", "sqlite:" + dir.file("no/such/dir/x.db"), "-s", "warm-up", "-q"});
+    const std::string line = errorLine(r);
+    EXPECT_NE(line.find("no/such/dir/x.db"), std::string::npos) << line;
+    EXPECT_NE(line.find("unable to open database file"), std::string::npos) << line;
+}
+
 }  // namespace
