@@ -58,6 +58,27 @@ std::string sessionKey(const RunPlan& plan, const Driver& driver, const Paramete
     return key;
 }
 
+// The tap's stall timeout counts only while a driver call is outstanding: an idle kept session
+// between a sweep's points is no stall.
+class StallWatch {
+public:
+    explicit StallWatch(WireTap* tap) : m_tap(tap) {
+        if (m_tap) {
+            m_tap->watchStalls(true);
+        }
+    }
+    ~StallWatch() {
+        if (m_tap) {
+            m_tap->watchStalls(false);
+        }
+    }
+    StallWatch(const StallWatch&) = delete;
+    StallWatch& operator=(const StallWatch&) = delete;
+
+private:
+    WireTap* m_tap;
+};
+
 }  // namespace
 
 void applyQueryStats(Sample& sample, const QueryStats& stats) {
@@ -103,6 +124,7 @@ void Runner::cancel() {
 RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     RunOutcome outcome;
     const std::string where = plan.connection.label();
+    std::string sessionLabel;  // the label of the spec the driver connected with (the tap's, when relayed)
     // The first failure is the one the user needs; later ones are in their samples.
     auto fail = [&](const Error& e, const std::string& context) {
         if (!outcome.ok) {
@@ -110,7 +132,16 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         }
         outcome.ok = false;
         outcome.errorKind = e.kind();
-        outcome.error = context.empty() ? where + ": " + e.what() : where + ": " + context + ": " + e.what();
+        // The line names the connection once, as the user gave it: a driver's message that starts
+        // with its own label (the same, or the redirected one of the tap) loses that prefix.
+        std::string message = e.what();
+        for (const std::string& label : {where, sessionLabel}) {
+            if (!label.empty() && message.starts_with(label + ": ")) {
+                message.erase(0, label.size() + 2);
+                break;
+            }
+        }
+        outcome.error = context.empty() ? where + ": " + message : where + ": " + context + ": " + message;
     };
 
     // The relay outlives the session that talks through it (members die in reverse order).
@@ -146,10 +177,13 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             if (const auto endpoint = wire.tap ? driver.endpoint(spec) : std::nullopt) {
                 tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, wire.link,
                                                 WireTapOptions{wire.estimateCompression});
+                tap->setStallTimeout(wire.stallTimeout);
                 spec = driver.redirected(spec, Endpoint{"127.0.0.1", tap->port()});
             }
+            sessionLabel = spec.label();
             const auto t0 = Clock::now();
             try {
+                StallWatch watch(tap.get());
                 session = driver.connect(spec, resolved);
             } catch (const Error& e) {
                 throw tapContext(e);
@@ -160,6 +194,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             }
         }
         if (tap) {
+            tap->setStallTimeout(wire.stallTimeout);  // a kept tap: the timeout may differ between runs
             observer.wireTapReady("127.0.0.1:" + std::to_string(tap->port()) + " -> " + tap->upstream(), wire.link);
         }
     } catch (const Error& e) {
@@ -222,6 +257,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             MeasuringSink sink(
                 [&](std::uint64_t rows, std::uint64_t bytes) { observer.progress(scenario, rows, bytes); });
             try {
+                StallWatch watch(tap.get());
                 if (!scenario.setupSql.empty()) {
                     session->execute(scenario.setupSql);
                 }

@@ -88,12 +88,27 @@ std::vector<ParameterSpec> wireParameters() {
                                 "Also compress what the tap relays with zlib-6 and zstd-3 (flushed per chunk, as "
                                 "wire compression does) and report what they would have sent: an estimate, "
                                 "costs CPU on a thread of its own; turns the tap on."));
+    {
+        ParameterSpec p;
+        p.id = wireparam::StallTimeout;
+        p.label = "Wire: stall timeout";
+        p.type = ParameterType::Integer;
+        p.defaultValue = std::to_string(WireSettings::kDefaultStallTimeout.count());
+        p.minimum = 0;
+        p.maximum = 3600;
+        p.unit = "s";
+        p.help =
+            "While a statement or connect is outstanding, the wire tap cuts the connection when nothing has moved "
+            "to or from the server for this long (a hung server or a dead link), and the run ends with \"no data "
+            "for N s (stall timeout)\". 0 = off. Needs the tap: without it, not in effect.";
+        specs.push_back(p);
+    }
     return specs;
 }
 
 bool isWireParameter(std::string_view id) {
     for (const char* wire : {wireparam::WireTap, wireparam::LatencyUp, wireparam::LatencyDown, wireparam::BandwidthUp,
-                             wireparam::BandwidthDown, wireparam::CompressionEstimate}) {
+                             wireparam::BandwidthDown, wireparam::CompressionEstimate, wireparam::StallTimeout}) {
         if (id == wire) {
             return true;
         }
@@ -121,6 +136,11 @@ WireSettings resolveWireSettings(bool typedTap, const LinkProfile& typedLink, bo
     }
     if (auto v = givenValue(specs, given, wireparam::CompressionEstimate)) {
         s.estimateCompression = *v == "true";
+    }
+    if (auto it = given.find(wireparam::StallTimeout); it != given.end()) {
+        const auto spec = std::find_if(specs.begin(), specs.end(),
+                                       [](const ParameterSpec& p) { return p.id == wireparam::StallTimeout; });
+        s.stallTimeout = std::chrono::seconds(std::stoll(normaliseParameter(*spec, it->second)));
     }
     s.link.validate();
     if (auto v = givenValue(specs, given, wireparam::WireTap)) {
@@ -151,6 +171,7 @@ void storeWireSettings(const WireSettings& settings, ParameterValues& resolved) 
     resolved[wireparam::BandwidthUp] = std::to_string(settings.link.bandwidthUp);
     resolved[wireparam::BandwidthDown] = std::to_string(settings.link.bandwidthDown);
     resolved[wireparam::CompressionEstimate] = settings.estimateCompression ? "true" : "false";
+    resolved[wireparam::StallTimeout] = std::to_string(settings.stallTimeout.count());
 }
 
 std::vector<ParameterEffect> wireEffects(const WireSettings& settings, const ParameterValues& resolved, bool embedded) {
@@ -176,6 +197,19 @@ std::vector<ParameterEffect> wireEffects(const WireSettings& settings, const Par
     add(wireparam::BandwidthUp, settings.link.bandwidthUp != 0);
     add(wireparam::BandwidthDown, settings.link.bandwidthDown != 0);
     add(wireparam::CompressionEstimate, settings.estimateCompression);
+    ParameterEffect stall;
+    stall.id = wireparam::StallTimeout;
+    stall.requested = resolved.at(wireparam::StallTimeout);
+    if (settings.stallTimeout.count() == 0 || (settings.tap && !embedded)) {
+        stall.actual = stall.requested;
+    } else {
+        stall.inEffect = false;
+        stall.reason = embedded ? "not in effect (no TCP connection to relay: embedded database or Unix-domain socket; "
+                                  "the client library cannot time out a silent server)"
+                                : "not in effect without the wire tap (wire_tap=false): the client library cannot "
+                                  "time out a silent server";
+    }
+    effects.push_back(std::move(stall));
     return effects;
 }
 

@@ -19,6 +19,7 @@ inline constexpr const char* LatencyDown = "link_latency_down_ms";
 inline constexpr const char* BandwidthUp = "link_bandwidth_up";
 inline constexpr const char* BandwidthDown = "link_bandwidth_down";
 inline constexpr const char* CompressionEstimate = "wire_compression_estimate";
+inline constexpr const char* StallTimeout = "wire_stall_timeout_s";
 }  // namespace wireparam
 
 std::vector<ParameterSpec> wireParameters();
@@ -29,6 +30,10 @@ struct WireSettings {
     bool tap = false;
     LinkProfile link;
     bool estimateCompression = false;
+    // Idle stall timeout the tap enforces while a driver call is outstanding (0 = off).
+    std::chrono::seconds stallTimeout{kDefaultStallTimeout};
+
+    static constexpr std::chrono::seconds kDefaultStallTimeout{30};
 
     friend bool operator==(const WireSettings&, const WireSettings&) = default;
 };
@@ -39,8 +44,9 @@ struct WireSettings {
 // default overrides the typed field it names; a default value overrides nothing, so a caller that
 // passes every value (the GUI's parameter panel) keeps the profile's link. A link that emulates
 // anything or a compression estimate turns the tap on, unless wire_tap=false was given, which
-// with them is a contradiction: Error(Usage). Bad values: Error(Usage) naming the parameter
-// (LinkProfile's rules for bandwidth: 0 = unlimited or 9.6 kbit/s .. 10 Gbit/s).
+// with them is a contradiction: Error(Usage). The stall timeout has no typed field: the value in
+// `given` (default 30 s, 0 = off) is the one used; it does not turn the tap on. Bad values: Error(Usage) naming the
+// parameter (LinkProfile's rules for bandwidth: 0 = unlimited or 9.6 kbit/s .. 10 Gbit/s).
 WireSettings resolveWireSettings(bool typedTap, const LinkProfile& typedLink, bool typedEstimate,
                                  const ParameterValues& given);
 
@@ -48,7 +54,8 @@ WireSettings resolveWireSettings(bool typedTap, const LinkProfile& typedLink, bo
 // parameters), so a sample's parameters say which link it was measured over. Latency in whole ms.
 void storeWireSettings(const WireSettings& settings, ParameterValues& resolved);
 
-// What each wire parameter did: in effect, or not applicable when there is no wire (embedded).
+// What each wire parameter did: in effect, or not applicable when there is no wire (embedded). The
+// stall timeout is in effect only when the tap relays the connection (settings.tap and not embedded).
 std::vector<ParameterEffect> wireEffects(const WireSettings& settings, const ParameterValues& resolved, bool embedded);
 
 }  // namespace blobbench

@@ -175,7 +175,8 @@ struct Connection {
     bool cutWithReset = false;
     bool dead = false;
     std::uint64_t touchedEpoch = 0;
-    std::optional<Clock::time_point> wake;  // the earliest entry the timer heap holds for it
+    Clock::time_point lastServerActivity{};  // last read from or write to the server, for the stall timeout
+    std::optional<Clock::time_point> wake;   // the earliest entry the timer heap holds for it
 };
 
 }  // namespace
@@ -233,8 +234,25 @@ public:
         m_cutRequests.fetch_add(1);
         wake();
     }
+    void setStallTimeout(std::chrono::nanoseconds timeout) {
+        {
+            std::lock_guard lock(m_controlMutex);
+            m_stallTimeout = std::max(std::chrono::nanoseconds{0}, timeout);
+        }
+        m_watchGeneration.fetch_add(1);
+        wake();
+    }
+    void watchStalls(bool on) {
+        {
+            std::lock_guard lock(m_controlMutex);
+            m_watching = on;
+        }
+        m_watchGeneration.fetch_add(1);
+        wake();
+    }
     WireTapStats stats() const {
         WireTapStats s;
+        s.stallTimeouts = m_stallTimeouts.load();
         s.accepted = m_accepted.load();
         s.open = m_open.load();
         s.upstreamFailures = m_upstreamFailures.load();
@@ -269,6 +287,7 @@ private:
     void failUpstream(Connection& c, int error);
     void abort(Connection& c, const std::string& why);
     void cut(Connection& c);
+    bool stallTimedOut(Connection& c, Clock::time_point now);
     void close(Connection& c, bool withReset);
     void reap();
 
@@ -283,7 +302,7 @@ private:
     std::array<std::atomic<std::uint64_t>, 2> m_bytes{};
     std::array<std::atomic<std::uint64_t>, 2> m_segments{};
     std::atomic<std::uint64_t> m_roundTrips{0};
-    std::atomic<std::uint64_t> m_accepted{0}, m_open{0}, m_upstreamFailures{0}, m_faultsInjected{0};
+    std::atomic<std::uint64_t> m_accepted{0}, m_open{0}, m_upstreamFailures{0}, m_faultsInjected{0}, m_stallTimeouts{0};
     mutable std::mutex m_errorMutex;
     std::string m_lastError;
 
@@ -292,11 +311,15 @@ private:
     LinkProfile m_profile;
     FaultPlan m_faults;
     bool m_cutWithReset = false;
-    std::atomic<std::uint64_t> m_profileGeneration{0}, m_faultGeneration{0}, m_cutRequests{0};
+    std::chrono::nanoseconds m_stallTimeout{0};
+    bool m_watching = false;
+    std::atomic<std::uint64_t> m_profileGeneration{0}, m_faultGeneration{0}, m_cutRequests{0}, m_watchGeneration{0};
     std::atomic<bool> m_stop{false};
 
     // The relay thread's own state.
-    std::uint64_t m_seenProfile = 0, m_seenFaults = 0, m_seenCuts = 0;
+    std::uint64_t m_seenProfile = 0, m_seenFaults = 0, m_seenCuts = 0, m_seenWatch = 0;
+    std::chrono::nanoseconds m_activeStallTimeout{0};
+    bool m_activeWatching = false;
     LinkProfile m_activeProfile;
     FaultPlan m_activeFaults;
     std::unordered_map<std::uint64_t, std::unique_ptr<Connection>> m_connections;
@@ -473,16 +496,24 @@ void WireTap::Relay::applyControl() {
     const std::uint64_t profileGeneration = m_profileGeneration.load();
     const std::uint64_t faultGeneration = m_faultGeneration.load();
     const std::uint64_t cutRequests = m_cutRequests.load();
-    if (profileGeneration == m_seenProfile && faultGeneration == m_seenFaults && cutRequests == m_seenCuts) {
+    const std::uint64_t watchGeneration = m_watchGeneration.load();
+    if (profileGeneration == m_seenProfile && faultGeneration == m_seenFaults && cutRequests == m_seenCuts &&
+        watchGeneration == m_seenWatch) {
         return;
     }
     bool cutWithReset = false;
+    const bool wasWatching = m_activeWatching && m_activeStallTimeout.count() > 0;
     {
         std::lock_guard lock(m_controlMutex);
         m_activeProfile = m_profile;
         m_activeFaults = m_faults;
         cutWithReset = m_cutWithReset;
+        m_activeStallTimeout = m_stallTimeout;
+        m_activeWatching = m_watching;
     }
+    // Idle time before the watch began (between a sweep's points, say) is no stall.
+    const bool restartClocks = !wasWatching && m_activeWatching && m_activeStallTimeout.count() > 0;
+    const Clock::time_point now = Clock::now();
     for (auto& [id, c] : m_connections) {
         if (c->dead) {
             continue;
@@ -499,12 +530,16 @@ void WireTap::Relay::applyControl() {
         if (faultGeneration != m_seenFaults) {
             applyFaults(*c, m_activeFaults);
         }
+        if (restartClocks) {
+            c->lastServerActivity = now;
+        }
         // Queue limits and stalls may have changed: give it a turn at once.
         m_ready.push_back(id);
     }
     m_seenProfile = profileGeneration;
     m_seenFaults = faultGeneration;
     m_seenCuts = cutRequests;
+    m_seenWatch = watchGeneration;
 }
 
 void WireTap::Relay::applyFaults(Connection& c, const FaultPlan& plan) {
@@ -559,6 +594,7 @@ void WireTap::Relay::acceptAll() {
         auto c = std::make_unique<Connection>();
         c->id = m_nextId++;
         c->connectDeadline = Clock::now() + kConnectTimeout;
+        c->lastServerActivity = Clock::now();
         c->flows[kUp].shaper.configure(m_activeProfile.latencyUp, m_activeProfile.bandwidthUp);
         c->flows[kDown].shaper.configure(m_activeProfile.latencyDown, m_activeProfile.bandwidthDown);
         applyFaults(*c, m_activeFaults);
@@ -639,6 +675,9 @@ void WireTap::Relay::pump(Connection& c) {
             failUpstream(c, ETIMEDOUT);
             return;
         }
+        if (stallTimedOut(c, now)) {
+            return;
+        }
         bool progress = pumpFlow(c, kUp, now);
         if (!c.dead) {
             progress = pumpFlow(c, kDown, now) || progress;
@@ -666,6 +705,7 @@ bool WireTap::Relay::pumpFlow(Connection& c, int direction, Clock::time_point no
     const int sink = direction == kUp ? c.server : c.client;
     const bool sourceOpen = direction == kUp || c.connected;
     const bool sinkOpen = direction == kDown || c.connected;
+    const std::uint64_t writtenBefore = f.writtenTotal;
     bool progress = false;
 
     while (!f.frames.empty() && f.frames.front().arriveAt <= now) {
@@ -775,6 +815,9 @@ bool WireTap::Relay::pumpFlow(Connection& c, int direction, Clock::time_point no
         }
     }
 
+    if (progress && (direction == kDown || f.writtenTotal != writtenBefore)) {
+        c.lastServerActivity = now;  // a byte from the server, or one delivered to it
+    }
     if (f.cutAt && f.writtenTotal == *f.cutAt) {
         cut(c);
         return true;
@@ -829,6 +872,9 @@ void WireTap::Relay::scheduleWake(Connection& c) {
     if (!c.connected) {
         consider(c.connectDeadline);
     }
+    if (m_activeWatching && m_activeStallTimeout.count() > 0) {
+        consider(c.lastServerActivity + m_activeStallTimeout);
+    }
     if (next && (!c.wake || *next < *c.wake)) {
         c.wake = next;
         m_timers.emplace(*next, c.id);
@@ -871,6 +917,27 @@ void WireTap::Relay::abort(Connection& c, const std::string& why) {
 void WireTap::Relay::cut(Connection& c) {
     m_faultsInjected.fetch_add(1);
     close(c, c.cutWithReset);
+}
+
+bool WireTap::Relay::stallTimedOut(Connection& c, Clock::time_point now) {
+    if (!m_activeWatching || m_activeStallTimeout.count() <= 0 || !c.connected) {
+        return false;  // an upstream connect has its own deadline
+    }
+    // Bytes still on the emulated line (a latency longer than the timeout) are not a stall.
+    for (const Flow& f : c.flows) {
+        if (!f.frames.empty()) {
+            c.lastServerActivity = std::max(c.lastServerActivity, f.frames.back().arriveAt);
+        }
+    }
+    if (now - c.lastServerActivity < m_activeStallTimeout) {
+        return false;
+    }
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(m_activeStallTimeout).count();
+    const std::string span = ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
+    m_stallTimeouts.fetch_add(1);
+    recordError("wire tap: no data for " + span + " (stall timeout)");
+    close(c, false);
+    return true;
 }
 
 void WireTap::Relay::close(Connection& c, bool withReset) {
@@ -924,6 +991,12 @@ void WireTap::setFaults(const FaultPlan& plan) {
 }
 void WireTap::cutAll(bool withReset) {
     m_relay->cutAll(withReset);
+}
+void WireTap::setStallTimeout(std::chrono::nanoseconds timeout) {
+    m_relay->setStallTimeout(timeout);
+}
+void WireTap::watchStalls(bool on) {
+    m_relay->watchStalls(on);
 }
 WireTapStats WireTap::stats() const {
     return m_relay->stats();

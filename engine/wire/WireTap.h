@@ -39,6 +39,7 @@ struct WireTapStats {
     std::uint64_t open = 0;              // connections being relayed now
     std::uint64_t upstreamFailures = 0;  // upstream connects refused, timed out, unreachable
     std::uint64_t faultsInjected = 0;    // cuts, stalls and resets performed
+    std::uint64_t stallTimeouts = 0;     // connections cut by the stall timeout (setStallTimeout)
     std::string lastError;               // one line, empty when nothing went wrong
 };
 
@@ -87,6 +88,13 @@ public:
     void setFaults(const FaultPlan& plan);
     // Cuts every open connection now, as if the server vanished.
     void cutAll(bool withReset = false);
+
+    // The idle stall timeout (0 = off). While watching (a driver call is outstanding, see
+    // watchStalls), a connection on which nothing moved to or from the server for this long, and
+    // that holds no bytes on the emulated line, is cut on both legs and stats().lastError says
+    // "wire tap: no data for N s (stall timeout)". Turning the watch on restarts every clock.
+    void setStallTimeout(std::chrono::nanoseconds timeout);
+    void watchStalls(bool on);
 
     WireTapStats stats() const;
 

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <firebird/Interface.h>
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -62,8 +63,38 @@ Firebird::IProvider* FirebirdClient::dispatcher() const {
     return m_master->getDispatcher();
 }
 
-std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requested) {
+namespace {
+
+std::mutex& loadMutex() {
     static std::mutex mutex;
+    return mutex;
+}
+
+// Never destroyed: the exit handler below still reads it after static destructors may have run.
+std::map<std::string, void*>& loadedHandles() {
+    static auto* handles = new std::map<std::string, void*>();
+    return *handles;
+}
+
+// At exit, before anything that was set up earlier (LeakSanitizer's exit-time check, atexit is
+// last-in first-out): shut every loaded client down, so its threads (the remote client's
+// listeners and timers) have ended and nothing still runs while the process tears down. fbclient
+// does the same from its own exit handler, later; a second fb_shutdown is a no-op.
+void shutdownClients() {
+    std::lock_guard lock(loadMutex());
+    for (const auto& [path, handle] : loadedHandles()) {
+        using Shutdown = int (*)(unsigned int, const int);
+        if (auto fn = reinterpret_cast<Shutdown>(dlsym(handle, "fb_shutdown"))) {
+            constexpr int kAppStopped = -3;  // fb_shutrsn_app_stopped
+            fn(0, kAppStopped);
+        }
+    }
+}
+
+}  // namespace
+
+std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requested) {
+    std::mutex& mutex = loadMutex();
     static std::map<std::string, std::shared_ptr<FirebirdClient>> loaded;
     const std::string path = requested.empty() ? "libfbclient.so.2" : requested;
     std::lock_guard lock(mutex);
@@ -91,6 +122,10 @@ std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requeste
     }
     auto client = std::make_shared<FirebirdClient>(path, handle, master);
     loaded.emplace(path, client);
+    if (loadedHandles().empty()) {
+        std::atexit(shutdownClients);  // after the library's own handlers: runs before them
+    }
+    loadedHandles().emplace(path, handle);
     return client;
 }
 

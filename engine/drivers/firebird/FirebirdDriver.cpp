@@ -116,6 +116,35 @@ std::vector<ParameterSpec> FirebirdDriver::parameters() const {
         p.help = "Used only when create_database creates the database";
         specs.push_back(p);
     }
+    {
+        ParameterSpec p;
+        p.id = "connect_timeout";
+        p.label = "Connect timeout";
+        p.type = ParameterType::Integer;
+        p.defaultValue = "15";
+        p.minimum = 0;
+        p.maximum = 3600;
+        p.unit = "s";
+        p.help =
+            "Seconds the client waits for the server to accept the attachment (isc_dpb_connect_timeout); 0 "
+            "leaves it to the client (firebird.conf ConnectionTimeout, 180 s by default)";
+        specs.push_back(p);
+    }
+    {
+        ParameterSpec p;
+        p.id = "statement_timeout";
+        p.label = "Statement timeout";
+        p.type = ParameterType::Integer;
+        p.defaultValue = "0";
+        p.minimum = 0;
+        p.maximum = 24 * 3600 * 1000;
+        p.unit = "ms";
+        p.help =
+            "SET STATEMENT TIMEOUT for the attachment; 0 = none. Firebird 4 and later: on a 3.0 server it is "
+            "reported not in effect";
+        p.needs = "server >= 4.0";
+        specs.push_back(p);
+    }
     // The tap and the emulated link: applied by the Runner, never by this driver.
     for (auto& spec : wireParameters()) {
         specs.push_back(std::move(spec));

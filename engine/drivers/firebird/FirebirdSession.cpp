@@ -358,6 +358,9 @@ FirebirdSession::FirebirdSession(std::shared_ptr<FirebirdClient> client, const C
             config += "\nWireCompression=true";
         }
         dpb.object->insertString(&m_status, isc_dpb_config, config.c_str());
+        if (const auto timeout = integerValue(values, "connect_timeout"); timeout > 0) {
+            dpb.object->insertInt(&m_status, isc_dpb_connect_timeout, static_cast<int>(timeout));
+        }
         if (inlineClient) {
             // Older clients would pass unknown tags on to the server: only a 5.0.3 client gets them.
             dpb.object->insertInt(&m_status, kDpbMaxBlobCacheSize,
@@ -382,7 +385,7 @@ FirebirdSession::FirebirdSession(std::shared_ptr<FirebirdClient> client, const C
             m_info.negotiated["created"] = "true";
         }
     } catch (const FbException& e) {
-        throw statusError(ErrorKind::Connect, context, e.getStatus());
+        throw statusError(ErrorKind::Connect, context + ": connect", e.getStatus());
     }
 
     try {
@@ -539,6 +542,38 @@ void FirebirdSession::readBackSettings(const ParameterValues& values) {
         } else {
             e.inEffect = false;
             e.reason = inlineReason();
+        }
+        m_info.effects.push_back(e);
+    }
+    {
+        ParameterEffect e = effect("connect_timeout");
+        if (m_info.embedded && e.requested != "0") {
+            e.inEffect = false;
+            e.reason = "not applicable (embedded)";
+        } else {
+            e.actual = e.requested;  // the client applies it; nothing to read back
+        }
+        m_info.effects.push_back(e);
+    }
+    {
+        // Statement timeouts exist from Firebird 4; a 3.0 server has no means, so it is never faked.
+        ParameterEffect e = effect("statement_timeout");
+        if (e.requested == "0") {
+            e.actual = "0";
+        } else if (m_serverVersion < FbVersion{4, 0, 0}) {
+            e.inEffect = false;
+            e.reason = "not in effect (statement timeouts need a Firebird 4 server; the server is " +
+                       m_serverVersion.toString() + ")";
+        } else {
+            const std::string set = "SET STATEMENT TIMEOUT " + e.requested + " MILLISECOND";
+            m_attachment->execute(&m_status, nullptr, static_cast<unsigned>(set.size()), set.c_str(), kSqlDialect,
+                                  nullptr, nullptr, nullptr, nullptr);
+            const auto back = firstRow("SELECT RDB$GET_CONTEXT('SYSTEM', 'STATEMENT_TIMEOUT') FROM RDB$DATABASE");
+            e.actual = back.empty() ? "" : back[0].value_or("");
+            if (e.actual != e.requested) {
+                e.inEffect = false;
+                e.reason = "the server reports a statement timeout of " + e.actual + " ms";
+            }
         }
         m_info.effects.push_back(e);
     }

@@ -147,8 +147,10 @@ std::vector<ParameterSpec> PostgresDriver::parameters() const {
                              {"libpq", "disable", "allow", "prefer", "require", "verify-ca", "verify-full"},
                              "libpq sslmode; 'libpq' leaves it to the connection string, PGSSLMODE or libpq's "
                              "default (prefer)."));
-    specs.push_back(integerSpec(param::ConnectTimeout, "Connect timeout", 0, 0, 3600, "s",
-                                "libpq connect_timeout; 0 leaves it to the connection string or libpq."));
+    specs.push_back(integerSpec(param::ConnectTimeout, "Connect timeout", 15, 0, 3600, "s",
+                                "libpq connect_timeout: seconds to wait for the connection (per host). A "
+                                "connect_timeout in the connection string wins over this value; 0 leaves it to the "
+                                "connection string or libpq (PGCONNECT_TIMEOUT, else wait forever)."));
     specs.push_back(integerSpec(param::StatementTimeout, "Statement timeout", 0, 0, 24 * 3600 * 1000, "ms",
                                 "SET statement_timeout; 0 = none."));
     specs.push_back(enumSpec(param::ToastCompression, "default_toast_compression", {"server", "pglz", "lz4"},
@@ -209,6 +211,10 @@ std::unique_ptr<Session> PostgresDriver::connect(const ConnectionSpec& spec, con
     // Keywords are processed in order and the last one wins: dbname first (expanded as a conninfo or URI),
     // then what the ConnectionSpec and the tunables set explicitly.
     std::vector<std::pair<std::string, std::string>> pairs;
+    // Before dbname: a connect_timeout written in the connection string overrides the tunable.
+    if (const auto timeout = integerValue(values, param::ConnectTimeout); timeout > 0) {
+        pairs.emplace_back("connect_timeout", std::to_string(timeout));
+    }
     if (!spec.target.empty()) {
         pairs.emplace_back("dbname", spec.target);
     }
@@ -220,9 +226,6 @@ std::unique_ptr<Session> PostgresDriver::connect(const ConnectionSpec& spec, con
     }
     if (const std::string& sslmode = textValue(values, param::SslMode); sslmode != "libpq") {
         pairs.emplace_back("sslmode", sslmode);
-    }
-    if (const auto timeout = integerValue(values, param::ConnectTimeout); timeout > 0) {
-        pairs.emplace_back("connect_timeout", std::to_string(timeout));
     }
     pairs.emplace_back("fallback_application_name", "blobbench");
 
