@@ -5,10 +5,10 @@
 # and validates and installs it.
 include(GNUInstallDirs)
 
-# Not yet published: the homepage and the AppStream id are placeholders under the reserved example.org
+# Not yet published: the homepage and the AppStream id (BLOBBENCH_APP_ID, set in the top-level
+# CMakeLists.txt because the GUI needs it too) are placeholders under the reserved example.org
 # domain until the project has a home; both can be set at configure time.
 set(BLOBBENCH_HOMEPAGE "https://blobbench.example.org" CACHE STRING "Project homepage (package and AppStream metadata)")
-set(BLOBBENCH_APP_ID "org.example.BlobBench" CACHE STRING "Reverse-DNS application id (desktop file, AppStream)")
 set(BLOBBENCH_SCREENSHOT_URL "${BLOBBENCH_HOMEPAGE}/docs" CACHE STRING "Where docs/screenshot-*.png are published")
 set(BLOBBENCH_MAINTAINER "BlobBench maintainers <maintainers@users.noreply.a-seed-c8d1927f.example>"
     CACHE STRING "Maintainer field of the Debian package")

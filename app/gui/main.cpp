@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QIcon>
 #include <QPainter>
 #include <QStyleFactory>
 #include <QTimer>
@@ -62,6 +63,12 @@ int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("blobbench"));
     QApplication::setApplicationName(QStringLiteral("blobbench"));
+    QGuiApplication::setDesktopFileName(QStringLiteral(BLOBBENCH_APP_ID));
+    QIcon icon;
+    for (const int size : {32, 64, 256}) {
+        icon.addFile(QStringLiteral(":/icons/blobbench-%1.png").arg(size), QSize(size, size));
+    }
+    QApplication::setWindowIcon(icon);
     QApplication::setApplicationVersion(QStringLiteral(BLOBBENCH_VERSION));
     QApplication::setApplicationDisplayName(QStringLiteral("BlobBench"));
 
