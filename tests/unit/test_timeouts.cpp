@@ -18,6 +18,7 @@
 #include "engine/drivers/Registry.h"
 #include "engine/wire/WireParameters.h"
 #include "engine/wire/WireTap.h"
+#include "support/SocketSupport.h"
 
 using namespace blobbench;
 using namespace std::chrono_literals;
@@ -30,17 +31,7 @@ using Clock = std::chrono::steady_clock;
 class SilentServer {
 public:
     SilentServer() {
-        m_listen = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t length = sizeof address;
-        if (::bind(m_listen, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-            ::listen(m_listen, 8) != 0 ||
-            ::getsockname(m_listen, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-            throw std::runtime_error("test server: cannot listen");
-        }
-        m_port = ntohs(address.sin_port);
+        m_listen = test::listenOnLoopback(8, m_port);
         m_thread = std::thread([this] {
             const int fd = ::accept(m_listen, nullptr, nullptr);
             if (fd < 0) {

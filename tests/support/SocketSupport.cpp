@@ -1,0 +1,129 @@
+#include "support/SocketSupport.h"
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace blobbench::test {
+
+Socket::~Socket() {
+    if (m_fd >= 0) {
+        ::close(m_fd);
+    }
+}
+
+void setTimeouts(int fd) {
+    timeval timeout{kSocketTimeoutSeconds, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+    int on = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+}
+
+int listenOnLoopback(int backlog, std::uint16_t& port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        ::listen(fd, backlog) != 0 || ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        throw std::runtime_error("test server: cannot listen");
+    }
+    port = ntohs(address.sin_port);
+    return fd;
+}
+
+Socket connectTo(std::uint16_t port) {
+    Socket s(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons(port);
+    if (::connect(s.fd(), reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        ADD_FAILURE() << "connect to 127.0.0.1:" << port << ": " << std::strerror(errno);
+    }
+    setTimeouts(s.fd());
+    return s;
+}
+
+bool writeAll(int fd, std::string_view data) {
+    while (!data.empty()) {
+        const ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+        if (n <= 0) {
+            return false;
+        }
+        data.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+std::string readUpTo(int fd, std::size_t count) {
+    std::string out;
+    char buffer[65536];
+    while (out.size() < count) {
+        const ssize_t n = ::recv(fd, buffer, std::min(sizeof buffer, count - out.size()), 0);
+        if (n <= 0) {
+            break;
+        }
+        out.append(buffer, static_cast<std::size_t>(n));
+    }
+    return out;
+}
+
+std::string readToEnd(int fd) {
+    return readUpTo(fd, SIZE_MAX);
+}
+
+std::string pattern(std::size_t size, unsigned seed) {
+    std::string data(size, '\0');
+    std::uint32_t x = seed * 2654435761u + 1;
+    for (char& c : data) {
+        x = x * 1664525u + 1013904223u;
+        c = static_cast<char>(x >> 24);
+    }
+    return data;
+}
+
+ScriptedServer::ScriptedServer(std::function<void(int)> handler) : m_handler(std::move(handler)) {
+    m_listen = listenOnLoopback(256, m_port);
+    m_acceptor = std::thread([this] { acceptLoop(); });
+}
+
+ScriptedServer::~ScriptedServer() {
+    ::shutdown(m_listen, SHUT_RDWR);  // wakes accept()
+    m_acceptor.join();
+    for (std::thread& t : m_workers) {
+        t.join();
+    }
+    ::close(m_listen);
+}
+
+void ScriptedServer::acceptLoop() {
+    for (;;) {
+        const int fd = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd < 0) {
+            return;
+        }
+        setTimeouts(fd);
+        m_accepted.fetch_add(1);
+        std::lock_guard lock(m_mutex);
+        m_workers.emplace_back([this, fd] {
+            m_handler(fd);
+            ::close(fd);
+        });
+    }
+}
+
+}  // namespace blobbench::test
