@@ -3,6 +3,7 @@
 // file: URIs) and the Firebird splitter itself. Any text must parse or be refused with an Error,
 // never crash; a networked target redirected to the relay must point at the relay and keep its
 // database; the Firebird splitter must give back what it split.
+#include <strings.h>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
@@ -28,9 +29,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         return true;
     };
-    // A host named "firebird" in host:path form reads back as our engine prefix: toString() is for
-    // the client library, which has no prefix, so that one name cannot round-trip.
-    if (fb.networked() && wellFormed(fb.host, "._-:%") && wellFormed(fb.port, "_-") && fb.host != "firebird") {
+    // A host named "firebird" (in any case: the prefix is read case-insensitively) in host:path form
+    // reads back as our engine prefix: toString() is for the client library, which has no prefix,
+    // so that one name cannot round-trip.
+    if (fb.networked() && wellFormed(fb.host, "._-:%") && wellFormed(fb.port, "_-") &&
+        strcasecmp(fb.host.c_str(), "firebird") != 0) {
         // Splitting what toString() wrote gives the same parts back (a malformed host or port is
         // left for the client library to refuse: it need only not crash, and be redirected below).
         const auto again = firebird::parseFirebirdTarget(fb.toString());
