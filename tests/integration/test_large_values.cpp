@@ -32,6 +32,27 @@ constexpr std::uint64_t kMiB = 1024 * 1024;
 constexpr std::uint64_t kLarge = 64 * kMiB;
 constexpr std::uint64_t kHuge = 1024 * kMiB;
 
+// Under AddressSanitizer (the asan preset) freed memory waits in a quarantine of up to 256 MiB and
+// shadow memory is counted in RSS: the upper bounds are not checked there, the bytes still are.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kRssMeaningful = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kRssMeaningful = false;
+#else
+constexpr bool kRssMeaningful = true;
+#endif
+#else
+constexpr bool kRssMeaningful = true;
+#endif
+
+// The peak RSS growth stays under `limit` (where RSS means something).
+void expectBounded(std::uint64_t growth, std::uint64_t limit, const char* why) {
+    if (kRssMeaningful) {
+        EXPECT_LT(growth, limit) << why;
+    }
+}
+
 bool longTests() {
     const char* v = std::getenv("BLOBBENCH_LONG_TESTS");
     return v && std::string(v) == "1";
@@ -153,7 +174,7 @@ TEST_F(LargeValuesFb, NullEmptyOneByteAnd64MiBStreamInSegments) {
     const std::uint64_t growth = peakGrowth([&] { large = runOne(m_spec, select("ID = 4")); });
     std::cout << "[large value] firebird BLOB 64 MiB: peak RSS growth " << growth / 1024 << " KiB" << std::endl;
     expectSample(large, 1, kLarge, 1);
-    EXPECT_LT(growth, kLarge / 4) << "a BLOB is read in getSegment pieces, never whole";
+    expectBounded(growth, kLarge / 4, "a BLOB is read in getSegment pieces, never whole");
 }
 
 TEST_F(LargeValuesFb, OneGiBBlobLongTest) {
@@ -165,7 +186,7 @@ TEST_F(LargeValuesFb, OneGiBBlobLongTest) {
     const std::uint64_t growth = peakGrowth([&] { huge = runOne(m_spec, select("ID = 5")); });
     std::cout << "[large value] firebird BLOB 1 GiB: peak RSS growth " << growth / 1024 << " KiB" << std::endl;
     expectSample(huge, 1, kHuge, 1);
-    EXPECT_LT(growth, 64 * kMiB);
+    expectBounded(growth, 64 * kMiB, "streamed, never whole");
 }
 
 // --- PostgreSQL -----------------------------------------------------------------------------------
@@ -233,7 +254,7 @@ TEST_F(LargeValuesPg, NullEmptyOneByteAnd64MiB) {
     std::cout << "[large value] postgres large object 64 MiB: peak RSS growth " << loGrowth / 1024 << " KiB"
               << std::endl;
     expectSample(lo, 1, kLarge, 1);
-    EXPECT_LT(loGrowth, kLarge / 4) << "a large object is read in lo_read pieces, never whole";
+    expectBounded(loGrowth, kLarge / 4, "a large object is read in lo_read pieces, never whole");
 
     // bytea: libpq holds the whole row (single-row mode included) before the driver sees it: its
     // input buffer and the PGresult each hold the value, so the peak grows by about twice the value
@@ -267,7 +288,7 @@ TEST_F(LargeValuesPg, OneGiBLargeObjectLongTest) {
         peakGrowth([&] { huge = runOne(m_spec, "SELECT id, lo FROM " + m_table + " WHERE id = 5"); });
     std::cout << "[large value] postgres large object 1 GiB: peak RSS growth " << growth / 1024 << " KiB" << std::endl;
     expectSample(huge, 1, kHuge, 1);
-    EXPECT_LT(growth, 64 * kMiB);
+    expectBounded(growth, 64 * kMiB, "streamed, never whole");
 }
 
 }  // namespace
