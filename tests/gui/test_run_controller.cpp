@@ -1,7 +1,7 @@
 // The GUI worker (ui/RunController) on its own, without a window: runs, a stop in the middle of a
 // run followed at once by another run, a connection test while idle, and the controller destroyed
-// with a run in flight. Small enough to run under ThreadSanitizer (the tsan preset runs the
-// RunControllerTsan.* tests; Qt itself is not instrumented: see tests/sanitizers/tsan.supp).
+// with a run in flight. Not under ThreadSanitizer (yet): with the system's uninstrumented Qt, TSan
+// cannot see the ordering of Qt's event queue and reports every queued hand-over (docs/reliability.md).
 #include <gtest/gtest.h>
 
 #include <QSignalSpy>
@@ -46,7 +46,7 @@ struct Recorder {
 
 }  // namespace
 
-TEST(RunControllerTsan, RunsStopsAndRunsAgain) {
+TEST(RunController, RunsStopsAndRunsAgain) {
     TempDir dir;
     const std::string database = dir.file("data.sqlite");
     test::prepareSmallDataset(QString::fromStdString(database), 200);
@@ -101,7 +101,7 @@ TEST(RunControllerTsan, RunsStopsAndRunsAgain) {
     EXPECT_TRUE(tested.at(0).at(0).toBool()) << tested.at(0).at(2).toString().toStdString();
 }
 
-TEST(RunControllerTsan, DestroyedWithARunInFlight) {
+TEST(RunController, DestroyedWithARunInFlight) {
     TempDir dir;
     const std::string database = dir.file("data.sqlite");
     test::prepareSmallDataset(QString::fromStdString(database), 200);
