@@ -141,7 +141,9 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 break;
             }
         }
-        outcome.error = context.empty() ? where + ": " + message : where + ": " + context + ": " + message;
+        // Drivers name the phase themselves ("connect: ..."): it is said once.
+        const bool named = context.empty() || message.starts_with(context + ": ");
+        outcome.error = named ? where + ": " + message : where + ": " + context + ": " + message;
     };
 
     // The relay outlives the session that talks through it (members die in reverse order).
