@@ -152,6 +152,9 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 break;
             }
         }
+        if (!context.empty() && message.starts_with(context + ": ")) {
+            message.erase(0, context.size() + 2);  // the driver's "connect: ..." under the phase "connect"
+        }
         outcome.error = context.empty() ? where + ": " + message : where + ": " + context + ": " + message;
     };
 
@@ -177,6 +180,9 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 message.erase(0, label.size() + 2);
                 break;
             }
+        }
+        if (message.starts_with("connect: ")) {
+            message.erase(0, 9);
         }
         return Error(ErrorKind::Cancelled, "cancelled (" + message + ")");
     };
@@ -271,6 +277,13 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         }
     } detach{this};
 
+    try {
+        StallWatch watch(tap.get(), m_cancel);
+        observer.checkSession(*session);
+    } catch (const Error& e) {
+        fail(cancelledOr(tapContext(e)), "data set");
+        return outcome;
+    }
     outcome.session = session->info();
     // The wire tunables are the Runner's, not the driver's: their effects join the session's.
     for (auto& effect : wireEffects(wire, resolved, wire.tap && !tap)) {

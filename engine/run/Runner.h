@@ -37,6 +37,10 @@ class RunObserver {
 public:
     virtual ~RunObserver() = default;
     virtual void connected(const SessionInfo& /*info*/) {}
+    // After the connect and before connected() and anything measured, through the tap and under its
+    // stall watch: the caller's check of the session (the CLI's data set). An Error thrown here
+    // ends the run, reported as "<connection>: data set: <message>".
+    virtual void checkSession(Session& /*session*/) {}
     // The tap in front of the server, when the plan asked for one: "127.0.0.1:41234 -> host:3050".
     virtual void wireTapReady(const std::string& /*relay*/, const LinkProfile& /*link*/) {}
     virtual void scenarioStarted(const Scenario& /*scenario*/, int /*repetition*/) {}
