@@ -179,6 +179,15 @@ public:
     CliObserver(TextReport& report, const CliOptions& o, std::vector<std::string> notes, int repetitions)
         : m_report(report), m_options(o), m_notes(std::move(notes)), m_repetitions(repetitions), m_line(!o.quiet) {}
 
+    std::string target;  // for the hint when the data set is missing
+    void checkSession(Session& session) override {
+        const auto summary = readDatasetSummary(session);
+        if (!summary) {
+            throw Error(ErrorKind::Data, "no complete reference data set (run: blobbench-cli prepare " + target + ")");
+        }
+        m_notes.insert(m_notes.begin(), "Data set: " + summary->source + ", " + std::to_string(summary->contentBytes) +
+                                            " content bytes, prepared " + summary->preparedAt);
+    }
     void wireTapReady(const std::string& relay, const LinkProfile& link) override {
         m_notes.push_back("Wire tap: " + relay + ", link " + link.describe());
     }
@@ -278,19 +287,9 @@ int commandRun(const CliOptions& o) {
     resolveParameters(driver.parameters(), plan.parameters);
     plan.scenarios = selectScenarios(driver.dialect(), o.scenarios);
 
+    // The data set must be complete before anything is measured: the Runner checks it on the run's
+    // own session (through the tap, with the run's timeouts), so a failure there reads like any other.
     std::vector<std::string> notes;
-    {
-        // The data set must be complete before anything is measured.
-        auto check = driver.connect(plan.connection, resolveParameters(driver.parameters(), plan.parameters));
-        const auto summary = readDatasetSummary(*check);
-        if (!summary) {
-            throw Error(ErrorKind::Data, plan.connection.label() +
-                                             ": no complete reference data set (run: blobbench-cli prepare " +
-                                             plan.connection.target + ")");
-        }
-        notes.push_back("Data set: " + summary->source + ", " + std::to_string(summary->contentBytes) +
-                        " content bytes, prepared " + summary->preparedAt);
-    }
     if (o.limitRows) {
         plan.rowLimit = o.limitRows;
         notes.push_back("Rows limited to " + std::to_string(*o.limitRows) +
@@ -299,6 +298,7 @@ int commandRun(const CliOptions& o) {
 
     TextReport report(std::cout);
     CliObserver observer(report, o, notes, o.repeat);
+    observer.target = plan.connection.target;
     Runner runner;
     const RunOutcome outcome = runner.run(plan, observer);
     if (!outcome.ok) {

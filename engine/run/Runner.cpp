@@ -13,6 +13,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// After cancel(), how long the tap lets a connection stay silent before it cuts it.
+constexpr auto kCancelGrace = std::chrono::seconds(2);
+
 Sample sampleFor(const RunPlan& plan, const Scenario& scenario, const SessionInfo& info,
                  const ParameterValues& resolved, int repetition, const WireSettings& wire, bool tapped) {
     Sample s;
@@ -60,15 +63,17 @@ std::string sessionKey(const RunPlan& plan, const Driver& driver, const Paramete
 
 // The tap's stall timeout counts only while a driver call is outstanding: an idle kept session
 // between a sweep's points is no stall.
+// After a cancel the watch stays on (with the grace as timeout, see Runner::cancel): an engine's
+// cancel request to a silent server, still blocked in the tap, is cut too.
 class StallWatch {
 public:
-    explicit StallWatch(WireTap* tap) : m_tap(tap) {
+    StallWatch(WireTap* tap, const CancelToken& cancel) : m_tap(tap), m_cancel(cancel) {
         if (m_tap) {
             m_tap->watchStalls(true);
         }
     }
     ~StallWatch() {
-        if (m_tap) {
+        if (m_tap && !m_cancel.cancelled()) {
             m_tap->watchStalls(false);
         }
     }
@@ -77,6 +82,7 @@ public:
 
 private:
     WireTap* m_tap;
+    CancelToken m_cancel;
 };
 
 }  // namespace
@@ -116,6 +122,11 @@ void Runner::setKeepSession(bool keep) {
 void Runner::cancel() {
     m_cancel.cancel();
     std::lock_guard lock(m_mutex);
+    if (m_tap != nullptr) {
+        // Armed first: an engine's cancel request that goes through the tap to a silent server is cut too.
+        m_tap->setStallTimeout(kCancelGrace);
+        m_tap->watchStalls(true);
+    }
     if (m_session != nullptr) {
         m_session->cancel();
     }
@@ -141,9 +152,10 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 break;
             }
         }
-        // Drivers name the phase themselves ("connect: ..."): it is said once.
-        const bool named = context.empty() || message.starts_with(context + ": ");
-        outcome.error = named ? where + ": " + message : where + ": " + context + ": " + message;
+        if (!context.empty() && message.starts_with(context + ": ")) {
+            message.erase(0, context.size() + 2);  // the driver's "connect: ..." under the phase "connect"
+        }
+        outcome.error = context.empty() ? where + ": " + message : where + ": " + context + ": " + message;
     };
 
     // The relay outlives the session that talks through it (members die in reverse order).
@@ -156,6 +168,23 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     auto tapContext = [&](const Error& e) {
         const std::string last = tap ? tap->stats().lastError : std::string();
         return last.empty() ? e : Error(e.kind(), std::string(e.what()) + " (" + last + ")");
+    };
+    // A failure after cancel() is the cancel (the tap cut a call the server did not answer).
+    auto cancelledOr = [&](const Error& e) {
+        std::string message = e.what();
+        if (!m_cancel.cancelled() || message.find("cancelled") != std::string::npos) {
+            return e;
+        }
+        for (const std::string& label : {where, sessionLabel}) {
+            if (!label.empty() && message.starts_with(label + ": ")) {
+                message.erase(0, label.size() + 2);
+                break;
+            }
+        }
+        if (message.starts_with("connect: ")) {
+            message.erase(0, 9);
+        }
+        return Error(ErrorKind::Cancelled, "cancelled (" + message + ")");
     };
     std::string key;
     WireSettings wire;
@@ -184,11 +213,20 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             }
             sessionLabel = spec.label();
             const auto t0 = Clock::now();
+            {
+                std::lock_guard lock(m_mutex);
+                m_tap = tap.get();
+            }
             try {
-                StallWatch watch(tap.get());
+                if (m_cancel.cancelled()) {
+                    throw Error(ErrorKind::Cancelled, "cancelled");
+                }
+                StallWatch watch(tap.get(), m_cancel);
                 session = driver.connect(spec, resolved);
             } catch (const Error& e) {
-                throw tapContext(e);
+                std::lock_guard lock(m_mutex);
+                m_tap = nullptr;
+                throw cancelledOr(tapContext(e));
             }
             connectTime = Clock::now() - t0;
             if (tap) {
@@ -200,6 +238,8 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             observer.wireTapReady("127.0.0.1:" + std::to_string(tap->port()) + " -> " + tap->upstream(), wire.link);
         }
     } catch (const Error& e) {
+        std::lock_guard lock(m_mutex);
+        m_tap = nullptr;
         fail(e, "connect");
         return outcome;
     }
@@ -226,15 +266,24 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     {
         std::lock_guard lock(m_mutex);
         m_session = session.get();
+        m_tap = tap.get();
     }
     struct Detach {
         Runner* runner;
         ~Detach() {
             std::lock_guard lock(runner->m_mutex);
             runner->m_session = nullptr;
+            runner->m_tap = nullptr;
         }
     } detach{this};
 
+    try {
+        StallWatch watch(tap.get(), m_cancel);
+        observer.checkSession(*session);
+    } catch (const Error& e) {
+        fail(cancelledOr(tapContext(e)), "data set");
+        return outcome;
+    }
     outcome.session = session->info();
     // The wire tunables are the Runner's, not the driver's: their effects join the session's.
     for (auto& effect : wireEffects(wire, resolved, wire.tap && !tap)) {
@@ -259,7 +308,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             MeasuringSink sink(
                 [&](std::uint64_t rows, std::uint64_t bytes) { observer.progress(scenario, rows, bytes); });
             try {
-                StallWatch watch(tap.get());
+                StallWatch watch(tap.get(), m_cancel);
                 if (!scenario.setupSql.empty()) {
                     session->execute(scenario.setupSql);
                 }
@@ -292,7 +341,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 const QueryStats stats = session->query(query, sink, m_cancel);
                 applyQueryStats(sample, stats);
             } catch (const Error& raw) {
-                const Error e = tapContext(raw);
+                const Error e = cancelledOr(tapContext(raw));
                 sample.status = e.kind() == ErrorKind::Cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
                 sample.error = oneLine(e.what());
                 scenarioFailed = true;

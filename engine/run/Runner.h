@@ -37,6 +37,10 @@ class RunObserver {
 public:
     virtual ~RunObserver() = default;
     virtual void connected(const SessionInfo& /*info*/) {}
+    // After the connect and before connected() and anything measured, through the tap and under its
+    // stall watch: the caller's check of the session (the CLI's data set). An Error thrown here
+    // ends the run, reported as "<connection>: data set: <message>".
+    virtual void checkSession(Session& /*session*/) {}
     // The tap in front of the server, when the plan asked for one: "127.0.0.1:41234 -> host:3050".
     virtual void wireTapReady(const std::string& /*relay*/, const LinkProfile& /*link*/) {}
     virtual void scenarioStarted(const Scenario& /*scenario*/, int /*repetition*/) {}
@@ -65,7 +69,9 @@ public:
     ~Runner();  // out of line: WireTap is only declared here
     RunOutcome run(const RunPlan& plan, RunObserver& observer);
 
-    // From any thread: stops the run at the next row or chunk, interrupting the engine call.
+    // From any thread: stops the run at the next row or chunk, interrupting the engine call. Through
+    // the tap, a connect or call on which nothing moves for kCancelGrace after the cancel (a server
+    // that does not answer the cancel) is cut; the run ends with ErrorKind::Cancelled either way.
     void cancel();
 
     // For sweeps: keep the session open after run() and reuse it in the next run() when the
@@ -83,6 +89,7 @@ private:
     Nanos m_keptConnectTime{0};
     std::mutex m_mutex;
     Session* m_session = nullptr;  // guarded by m_mutex, for cancel()
+    WireTap* m_tap = nullptr;      // guarded by m_mutex: the relay of the connect or run under way, for cancel()
 };
 
 }  // namespace blobbench

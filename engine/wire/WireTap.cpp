@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
@@ -419,6 +420,13 @@ void WireTap::Relay::run() {
     ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
     // Named so profilers, top -H and the CPU benchmark can tell the relay from its users.
     ::pthread_setname_np(::pthread_self(), "wiretap");
+    // splice() into a socket the peer has closed raises SIGPIPE (it has no MSG_NOSIGNAL), which would
+    // end the whole process when a server drops a connection the client still writes to. Blocked on
+    // this thread, the call fails with EPIPE and the relay closes the connection like any other error.
+    sigset_t pipe;
+    ::sigemptyset(&pipe);
+    ::sigaddset(&pipe, SIGPIPE);
+    ::pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
     std::array<epoll_event, 128> events{};
     while (!m_stop.load()) {
         reap();

@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -256,6 +257,38 @@ TEST_F(FaultMatrixPg, StallLongerThanTheTimeout) {
     EXPECT_EQ(statusOf(samples, 1), "failed");
 }
 
+// The CLI checks the data set on the run's own session, through its tap: a server that stops
+// answering right after the startup exchange is cut by the stall timeout and reported by the run,
+// naming the connection and the phase "data set".
+TEST_F(FaultMatrixPg, StallDuringTheDataSetCheck) {
+    WireTap faulty(target.host, static_cast<std::uint16_t>(std::stoi(target.port)));
+    // The connect moves well under 4 KB down; every later answer is held.
+    FaultPlan plan;
+    plan.stallDownAfter = 0;
+    std::thread arm;
+    TempDir dir;
+    const std::string json = dir.file("s.json");
+    // Arm the stall once the connect is over: poll the tap until the client is authenticated
+    // (ReadyForQuery has gone down), then hold everything after it.
+    std::atomic<bool> done = false;
+    arm = std::thread([&] {
+        while (!done && !(faulty.stats().accepted >= 1 && faulty.snapshot().recvBytes >= 300)) {
+            std::this_thread::sleep_for(1ms);
+        }
+        faulty.setFaults(plan);
+    });
+    const auto t0 = Clock::now();
+    const auto r = run(faulty.port(), {"-s", "warm-up", "-P", "wire_stall_timeout_s=1", "--json", json});
+    done = true;
+    arm.join();
+    EXPECT_LT(Clock::now() - t0, 20s);
+    const std::string line = errorLine(r);
+    EXPECT_NE(line.find("postgres:host=127.0.0.1 port=" + std::to_string(faulty.port())), std::string::npos) << line;
+    EXPECT_TRUE(line.find(": data set: ") != std::string::npos || line.find(": connect: ") != std::string::npos)
+        << "the phase the stall hit: " << line;
+    EXPECT_NE(line.find("no data for 1 s (stall timeout)"), std::string::npos) << "through the tap: " << line;
+}
+
 // In-process: an SQL error and a dropped table in the middle of a suite fail their scenario only,
 // a statement without rows is a complete sample of 0 rows, a cancel during the fetch ends the run;
 // no socket or thread outlives the Runner.
@@ -426,7 +459,11 @@ TEST_F(FaultMatrixFb, ServerRefuses) {
     const std::string line = errorLine(run(closedPort(), {"-s", "warm-up"}));
     EXPECT_NE(line.find("firebird:"), std::string::npos) << line;
     EXPECT_NE(line.find(": connect: "), std::string::npos) << line;
-    EXPECT_NE(line.find("Failed to establish a connection"), std::string::npos) << "fbclient's words: " << line;
+    // Through the CLI's tap, fbclient sees the relay accept and then drop it; the tap says why.
+    EXPECT_TRUE(line.find("Failed to establish a connection") != std::string::npos ||
+                line.find("connection rejected by remote interface") != std::string::npos)
+        << "fbclient's words: " << line;
+    EXPECT_NE(line.find("Connection refused"), std::string::npos) << "the refusal: " << line;
 }
 
 TEST_F(FaultMatrixFb, ResetDuringConnect) {
@@ -531,7 +568,8 @@ TEST(FaultMatrixSqlite, NonUtf8TextIsCountedAsBytes) {
 
     const auto r = runCli({"run", "sqlite:" + dir.file("no/such/dir/x.db"), "-s", "warm-up", "-q"});
     const std::string line = errorLine(r);
-    EXPECT_NE(line.find("no/such/dir/x.db"), std::string::npos) << line;
+    EXPECT_NE(line.find("blobbench-cli: sqlite:" + dir.file("no/such/dir/x.db") + ": connect: "), std::string::npos)
+        << "the connection and the phase: " << line;
     EXPECT_NE(line.find("unable to open database file"), std::string::npos) << line;
 }
 

@@ -325,6 +325,16 @@ Error FirebirdSession::statusError(ErrorKind kind, const std::string& context, I
     m_client->util()->formatStatus(buffer, sizeof buffer, status);
     if (statusHas(status, isc_cancelled)) {
         kind = ErrorKind::Cancelled;
+    } else if (kind == ErrorKind::Sql) {
+        // A lost attachment (network error, attachment deleted or database shut down) is no
+        // statement's fault: the session is gone and the run must end, not go on with it.
+        for (const ISC_STATUS lost : {isc_network_error, isc_net_read_err, isc_net_write_err, isc_att_shutdown,
+                                      isc_shutdown, isc_conn_lost, isc_lost_db_connection}) {
+            if (statusHas(status, lost)) {
+                kind = ErrorKind::Connect;
+                break;
+            }
+        }
     }
     return Error(kind, context + ": " + oneLine(buffer));
 }

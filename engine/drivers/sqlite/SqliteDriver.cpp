@@ -120,18 +120,18 @@ public:
         std::error_code ec;
         const bool readOnly = spec.readOnly || textValue(values, "mode") == "read-only";
         if (fs::is_directory(m_path, ec)) {
-            throw Error(ErrorKind::Io, m_path + " is a directory, not a database file");
+            throw Error(ErrorKind::Io, "is a directory, not a database file");
         }
         const bool exists = fs::exists(m_path, ec);
         if (readOnly && !exists) {
-            throw Error(ErrorKind::Io, m_path + " does not exist");
+            throw Error(ErrorKind::Io, "does not exist");
         }
         const int flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
         if (sqlite3_open_v2(m_path.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
             const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
             sqlite3_close(m_db);
             m_db = nullptr;
-            throw Error(ErrorKind::Connect, "cannot open " + m_path + ": " + oneLine(message));
+            throw Error(ErrorKind::Connect, oneLine(message));
         }
         try {
             configure(exists);
@@ -551,13 +551,12 @@ std::unique_ptr<Session> SqliteDriver::connect(const ConnectionSpec& spec, const
     if (path.empty()) {
         throw Error(ErrorKind::Usage, "sqlite: no database file named");
     }
+    // Open errors name the connection and the phase, like the networked drivers':
+    // "sqlite:/x/y.db: connect: unable to open database file".
     try {
         return std::make_unique<SqliteSession>(spec, values);
     } catch (const Error& e) {
-        if (std::string(e.what()).find(path) != std::string::npos) {
-            throw;
-        }
-        throw e.withContext(path);
+        throw Error(e.kind(), spec.label() + ": connect: " + e.what());
     }
 }
 
