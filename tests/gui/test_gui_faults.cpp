@@ -13,29 +13,18 @@
 #include "GuiTestSupport.h"
 #include "engine/drivers/Registry.h"
 #include "engine/run/Runner.h"
+#include "support/SocketSupport.h"
 #include "support/TestSupport.h"
 #include "ui/MainWindow.h"
 #include "ui/ResultsModel.h"
 
 using namespace blobbench;
+using blobbench::test::closedPort;
 using blobbench::test::TempDir;
 
 namespace {
 
 constexpr int kRunTimeoutMs = 60000;
-
-// A 127.0.0.1 port nothing listens on: bound, then closed.
-std::uint16_t closedPort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
-}
 
 bool runAndWait(MainWindow& window, bool& ok) {
     QSignalSpy finished(&window, &MainWindow::runFinished);

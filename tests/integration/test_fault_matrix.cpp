@@ -28,10 +28,14 @@
 #include "engine/core/Error.h"
 #include "engine/run/Runner.h"
 #include "engine/wire/WireTap.h"
+#include "support/SocketSupport.h"
 #include "support/TestSupport.h"
 
 using namespace blobbench;
 using namespace std::chrono_literals;
+using blobbench::test::closedPort;
+using blobbench::test::countSockets;
+using blobbench::test::countThreads;
 using blobbench::test::runCli;
 using blobbench::test::TempDir;
 
@@ -62,39 +66,6 @@ std::string errorLine(const test::ProcessResult& r) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line:\n" << r.err;
     std::cout << "[fault line] " << r.err << std::flush;  // docs/reliability.md quotes these
     return r.err;
-}
-
-// A 127.0.0.1 port nothing listens on: bound, then closed.
-std::uint16_t closedPort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
-}
-
-int countSockets() {
-    int sockets = 0;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
-        std::error_code ec;
-        const auto target = std::filesystem::read_symlink(entry.path(), ec);
-        if (!ec && target.string().starts_with("socket:")) {
-            ++sockets;
-        }
-    }
-    return sockets;
-}
-
-int countThreads() {
-    int threads = 0;
-    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
-        ++threads;
-    }
-    return threads;
 }
 
 // --- PostgreSQL ---------------------------------------------------------------------------------

@@ -25,10 +25,13 @@
 #include "engine/drivers/Registry.h"
 #include "engine/run/Runner.h"
 #include "engine/wire/WireTap.h"
+#include "support/SocketSupport.h"
 #include "support/TestSupport.h"
 
 using namespace blobbench;
 using namespace std::chrono_literals;
+using blobbench::test::countSockets;
+using blobbench::test::countThreads;
 
 namespace {
 
@@ -36,26 +39,6 @@ using Clock = std::chrono::steady_clock;
 
 // A cancelled run must end within this (the Runner's grace after a cancel is 2 s).
 constexpr auto kCancelBound = 10s;
-
-int countSockets() {
-    int sockets = 0;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
-        std::error_code ec;
-        const auto target = std::filesystem::read_symlink(entry.path(), ec);
-        if (!ec && target.string().starts_with("socket:")) {
-            ++sockets;
-        }
-    }
-    return sockets;
-}
-
-int countThreads() {
-    int threads = 0;
-    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
-        ++threads;
-    }
-    return threads;
-}
 
 // Counts sockets and threads at construction; expect() waits a moment for the kernel's view, then
 // requires them equal again.

@@ -35,6 +35,13 @@ void setTimeouts(int fd);
 // A listening socket on 127.0.0.1 at an ephemeral port; throws std::runtime_error when it cannot.
 int listenOnLoopback(int backlog, std::uint16_t& port);
 
+// A 127.0.0.1 port nothing listens on: bound, then closed.
+std::uint16_t closedPort();
+
+// The sockets among this process's descriptors, and its threads (for leak checks before/after).
+int countSockets();
+int countThreads();
+
 // A connected client socket (a failed connect is a test failure).
 Socket connectTo(std::uint16_t port);
 

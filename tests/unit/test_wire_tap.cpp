@@ -73,17 +73,6 @@ int countOpenDescriptors() {
     return count;
 }
 
-int countThreads() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.rfind("Threads:", 0) == 0) {
-            return std::stoi(line.substr(8));
-        }
-    }
-    return -1;
-}
-
 // A port on 127.0.0.1 with nothing listening: bound (so nobody else takes it) but never listen()ed.
 class RefusingPort {
 public:
