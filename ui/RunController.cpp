@@ -1,6 +1,12 @@
 #include "ui/RunController.h"
 
+#include <pthread.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 
 #include "engine/core/Error.h"
@@ -12,8 +18,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Forwards the Runner's callbacks (on the worker thread) as queued signals. Progress is thinned
-// to one event per 40 ms: a 10,000-row fetch would otherwise flood the UI thread's event queue.
+// Forwards the Runner's callbacks (on the worker thread) to the controller's thread. Progress is
+// thinned to one call per 40 ms: a 10,000-row fetch would otherwise flood the UI thread.
 class ForwardingObserver final : public SweepObserver {
 public:
     ForwardingObserver(RunWorker& worker, quint64 runId, int executions)
@@ -22,11 +28,14 @@ public:
         m_progress.execution = -1;
     }
 
-    void connected(const SessionInfo& info) override { emit m_worker.connected(m_runId, info); }
+    void connected(const SessionInfo& info) override {
+        m_worker.toCurrentRun(m_runId, [info](RunController& c) { emit c.connected(info); });
+    }
 
     void pointStarted(const SweepPoint& point, std::size_t ordinal, std::size_t count) override {
-        emit m_worker.pointStarted(m_runId, QString::fromStdString(point.label()), static_cast<int>(ordinal),
-                                   static_cast<int>(count));
+        m_worker.toCurrentRun(m_runId, [label = point.label(), ordinal, count](RunController& c) {
+            emit c.pointStarted(QString::fromStdString(label), static_cast<int>(ordinal), static_cast<int>(count));
+        });
     }
 
     void scenarioStarted(const Scenario& scenario, int repetition) override {
@@ -36,8 +45,9 @@ public:
         m_progress.scenarioId = QString::fromStdString(scenario.id);
         m_progress.rows = 0;
         m_progress.bytes = 0;
-        emit m_worker.scenarioStarted(m_runId, QString::fromStdString(scenario.title), repetition,
-                                      QString::fromStdString(scenario.sql));
+        m_worker.toCurrentRun(m_runId, [title = scenario.title, repetition, sql = scenario.sql](RunController& c) {
+            emit c.scenarioStarted(QString::fromStdString(title), repetition, QString::fromStdString(sql));
+        });
         publish(true);
     }
 
@@ -51,7 +61,7 @@ public:
         m_progress.rows = sample.rows;
         m_progress.bytes = sample.contentBytes;
         publish(true);
-        emit m_worker.sampleReady(m_runId, sample);
+        m_worker.toCurrentRun(m_runId, [sample](RunController& c) { emit c.sampleReady(c.currentRunName(), sample); });
     }
 
 private:
@@ -64,7 +74,7 @@ private:
         m_progress.runRows = m_doneRows + m_progress.rows;
         m_progress.runBytes = m_doneBytes + m_progress.bytes;
         m_progress.seconds = std::chrono::duration<double>(now - m_start).count();
-        emit m_worker.progressed(m_runId, m_progress);
+        m_worker.toCurrentRun(m_runId, [progress = m_progress](RunController& c) { emit c.progressed(progress); });
     }
 
     RunWorker& m_worker;
@@ -111,7 +121,7 @@ bool RunWorker::prepareIfMissing(quint64 runId, const RunRequest& request, const
         options.progress = [&](std::uint64_t done, std::uint64_t total) {
             if (Clock::now() - last > std::chrono::milliseconds(50) || done == total) {
                 last = Clock::now();
-                emit preparing(runId, done, total);
+                toCurrentRun(runId, [done, total](RunController& c) { emit c.preparing(done, total); });
             }
         };
         summary = prepareReferenceTables(*session, source, options);
@@ -121,20 +131,51 @@ bool RunWorker::prepareIfMissing(quint64 runId, const RunRequest& request, const
     }
     fs::rename(partial, path);
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
-    emit prepared(runId, QStringLiteral("Prepared %1: %2 rows, %3 content bytes in %4 ms")
-                             .arg(QString::fromStdString(path.string()))
-                             .arg(summary.rows)
-                             .arg(summary.contentBytes)
-                             .arg(ms));
+    const QString message = QStringLiteral("Prepared %1: %2 rows, %3 content bytes in %4 ms")
+                                .arg(QString::fromStdString(path.string()))
+                                .arg(summary.rows)
+                                .arg(summary.contentBytes)
+                                .arg(ms);
+    toCurrentRun(runId, [message](RunController& c) { emit c.prepared(message); });
     return !cancel.cancelled();
+}
+
+RunWorker::RunWorker(RunController& controller)
+    : m_controller(controller), m_thread([this] {
+          pthread_setname_np(pthread_self(), "blobbench-run");
+          while (auto call = m_inbox.waitOne()) {
+              (*call)(*this);
+          }
+      }) {}
+
+RunWorker::~RunWorker() {
+    m_inbox.close();
+    m_thread.join();
+}
+
+void RunWorker::toController(std::function<void(RunController&)> call) {
+    if (m_controller.m_fromWorker.post(std::move(call))) {
+        m_controller.wakeFromWorker();
+    }
+}
+
+void RunWorker::toCurrentRun(quint64 runId, std::function<void(RunController&)> call) {
+    toController([runId, call = std::move(call)](RunController& c) {
+        if (c.isCurrent(runId)) {
+            call(c);
+        }
+    });
 }
 
 void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_ptr<Runner>& runner,
                     const CancelToken& prepareCancel) {
+    const auto finish = [this, runId](bool ok, bool cancelled, const QString& error) {
+        toController([runId, ok, cancelled, error](RunController& c) { c.runFinished(runId, ok, cancelled, error); });
+    };
     try {
         if (!request.prepareDatasetAt.isEmpty() && !request.plan.scenarios.empty() &&
             !prepareIfMissing(runId, request, prepareCancel)) {
-            emit finished(runId, false, true, QStringLiteral("cancelled while preparing the data set"));
+            finish(false, true, QStringLiteral("cancelled while preparing the data set"));
             return;
         }
         const int perScenario = std::max(1, request.plan.repetitions) + std::max(0, request.plan.warmups);
@@ -162,7 +203,9 @@ void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_
             hooks.cancel = prepareCancel;
             hooks.sample = [&](const Sample& sample) { observer.sampleReady(sample); };
             hooks.progress = [&](const std::string& what) {
-                emit scenarioStarted(runId, QString::fromStdString(job.title + ": " + what), 0, QString());
+                toCurrentRun(runId, [line = job.title + ": " + what](RunController& c) {
+                    emit c.scenarioStarted(QString::fromStdString(line), 0, QString());
+                });
             };
             storage::StudyOutcome study;
             try {
@@ -178,19 +221,26 @@ void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_
             }
         }
         const bool cancelled = !outcome.ok && outcome.errorKind == ErrorKind::Cancelled;
-        emit finished(runId, outcome.ok, cancelled, QString::fromStdString(outcome.error));
+        finish(outcome.ok, cancelled, QString::fromStdString(outcome.error));
     } catch (const Error& e) {
-        emit finished(runId, false, e.kind() == ErrorKind::Cancelled,
-                      QString::fromStdString(request.plan.connection.label()) + QStringLiteral(": ") + describe(e));
+        finish(false, e.kind() == ErrorKind::Cancelled,
+               QString::fromStdString(request.plan.connection.label()) + QStringLiteral(": ") + describe(e));
     } catch (const std::exception& e) {
         // A driver that throws something else is a bug there, but the window must survive it.
-        emit finished(runId, false, false,
-                      QString::fromStdString(request.plan.connection.label()) + QStringLiteral(": unexpected error: ") +
-                          describe(e));
+        finish(false, false,
+               QString::fromStdString(request.plan.connection.label()) + QStringLiteral(": unexpected error: ") +
+                   describe(e));
     }
 }
 
 void RunWorker::testConnection(quint64 requestId, const ConnectionSpec& spec, const ParameterValues& values) {
+    const auto tested = [this, requestId](bool ok, const SessionInfo& info, const QString& detail) {
+        toController([requestId, ok, info, detail](RunController& c) {
+            if (requestId == c.m_testId) {
+                emit c.connectionTested(ok, info, detail);
+            }
+        });
+    };
     try {
         const Driver& driver = driverById(spec.engine);
         const auto t0 = Clock::now();
@@ -206,70 +256,23 @@ void RunWorker::testConnection(quint64 requestId, const ConnectionSpec& spec, co
                 detail += QStringLiteral("; no reference data set yet");
             }
         }
-        emit connectionTested(requestId, true, session->info(), detail);
+        tested(true, session->info(), detail);
     } catch (const std::exception& e) {
-        emit connectionTested(requestId, false, SessionInfo{},
-                              QString::fromStdString(spec.label()) + QStringLiteral(": ") + describe(e));
+        tested(false, SessionInfo{}, QString::fromStdString(spec.label()) + QStringLiteral(": ") + describe(e));
     }
 }
 
-RunController::RunController(QObject* parent) : QObject(parent), m_worker(new RunWorker) {
+RunController::RunController(QObject* parent) : QObject(parent) {
     qRegisterMetaType<blobbench::Sample>();
     qRegisterMetaType<blobbench::SessionInfo>();
     qRegisterMetaType<blobbench::RunProgress>();
-    m_thread.setObjectName(QStringLiteral("blobbench-run"));
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-
-    // Queued: the worker emits on its thread, these run on ours. Only the current run gets through.
-    const auto current = [this](quint64 id) { return m_running && id == m_runId; };
-    connect(m_worker, &RunWorker::preparing, this, [this, current](quint64 id, quint64 done, quint64 total) {
-        if (current(id))
-            emit preparing(done, total);
-    });
-    connect(m_worker, &RunWorker::prepared, this, [this, current](quint64 id, const QString& message) {
-        if (current(id))
-            emit prepared(message);
-    });
-    connect(m_worker, &RunWorker::connected, this, [this, current](quint64 id, const SessionInfo& info) {
-        if (current(id))
-            emit connected(info);
-    });
-    connect(m_worker, &RunWorker::scenarioStarted, this,
-            [this, current](quint64 id, const QString& title, int repetition, const QString& sql) {
-                if (current(id))
-                    emit scenarioStarted(title, repetition, sql);
-            });
-    connect(m_worker, &RunWorker::pointStarted, this,
-            [this, current](quint64 id, const QString& label, int ordinal, int count) {
-                if (current(id))
-                    emit pointStarted(label, ordinal, count);
-            });
-    connect(m_worker, &RunWorker::progressed, this, [this, current](quint64 id, const RunProgress& progress) {
-        if (current(id))
-            emit progressed(progress);
-    });
-    connect(m_worker, &RunWorker::sampleReady, this, [this, current](quint64 id, const Sample& sample) {
-        if (current(id))
-            emit sampleReady(m_runName, sample);
-    });
-    connect(m_worker, &RunWorker::finished, this,
-            [this, current](quint64 id, bool ok, bool cancelled, const QString& error) {
-                const bool isCurrent = current(id);
-                if (isCurrent) {
-                    m_running = false;
-                    m_runner.reset();
-                }
-                emit workerIdle(id);
-                if (isCurrent)
-                    emit finished(ok, cancelled, error);
-            });
-    connect(m_worker, &RunWorker::connectionTested, this,
-            [this](quint64 id, bool ok, const SessionInfo& info, const QString& detail) {
-                if (id == m_testId)
-                    emit connectionTested(ok, info, detail);
-            });
-    m_thread.start();
+    m_wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (m_wakeFd < 0) {
+        throw Error(ErrorKind::Internal, std::string("run worker: eventfd: ") + std::strerror(errno));
+    }
+    m_wakeNotifier = new QSocketNotifier(m_wakeFd, QSocketNotifier::Read, this);
+    connect(m_wakeNotifier, &QSocketNotifier::activated, this, &RunController::deliverFromWorker);
+    m_worker = std::make_unique<RunWorker>(*this);
 }
 
 RunController::~RunController() {
@@ -277,8 +280,35 @@ RunController::~RunController() {
         m_runner->cancel();
     }
     m_prepareCancel.cancel();
-    m_thread.quit();
-    m_thread.wait();
+    m_worker.reset();
+    ::close(m_wakeFd);  // the worker that wrote to it has ended; calls it left are dropped unseen
+}
+
+void RunController::wakeFromWorker() {
+    const std::uint64_t one = 1;
+    // Only fails when the counter is about to overflow, i.e. a wake-up is pending anyway.
+    [[maybe_unused]] const auto written = ::write(m_wakeFd, &one, sizeof one);
+}
+
+void RunController::deliverFromWorker() {
+    // Reset the wake-up first, then take: a call posted after the take wakes us again.
+    std::uint64_t count = 0;
+    [[maybe_unused]] const auto read = ::read(m_wakeFd, &count, sizeof count);
+    for (auto& call : m_fromWorker.takeAll()) {
+        call(*this);
+    }
+}
+
+void RunController::runFinished(quint64 runId, bool ok, bool cancelled, const QString& error) {
+    const bool wasCurrent = isCurrent(runId);
+    if (wasCurrent) {
+        m_running = false;
+        m_runner.reset();
+    }
+    emit workerIdle(runId);
+    if (wasCurrent) {
+        emit finished(ok, cancelled, error);
+    }
 }
 
 quint64 RunController::start(RunRequest request) {
@@ -291,12 +321,9 @@ quint64 RunController::start(RunRequest request) {
     m_runner = std::make_shared<Runner>();
     m_prepareCancel = CancelToken();
     const quint64 id = m_runId;
-    QMetaObject::invokeMethod(
-        m_worker,
-        [worker = m_worker, id, request = std::move(request), runner = m_runner, cancel = m_prepareCancel] {
-            worker->run(id, request, runner, cancel);
-        },
-        Qt::QueuedConnection);
+    m_worker->post([id, request = std::move(request), runner = m_runner, cancel = m_prepareCancel](RunWorker& worker) {
+        worker.run(id, request, runner, cancel);
+    });
     return id;
 }
 
@@ -304,7 +331,7 @@ void RunController::stop() {
     if (!m_running) {
         return;
     }
-    // Runner::cancel interrupts the engine call from this thread; the worker's late signals then
+    // Runner::cancel interrupts the engine call from this thread; the worker's late calls then
     // carry an id that is no longer current and are dropped.
     m_runner->cancel();
     m_prepareCancel.cancel();
@@ -315,9 +342,7 @@ void RunController::stop() {
 
 quint64 RunController::testConnection(const ConnectionSpec& spec, const ParameterValues& values) {
     const quint64 id = ++m_testId;
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, id, spec, values] { worker->testConnection(id, spec, values); },
-        Qt::QueuedConnection);
+    m_worker->post([id, spec, values](RunWorker& worker) { worker.testConnection(id, spec, values); });
     return id;
 }
 

@@ -1,16 +1,19 @@
 #pragma once
 
 #include <QObject>
+#include <QSocketNotifier>
 #include <QString>
-#include <QThread>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <thread>
 
 #include "engine/core/CancelToken.h"
 #include "engine/drivers/Driver.h"
 #include "engine/run/Runner.h"
 #include "engine/run/Sweep.h"
 #include "model/Project.h"
+#include "ui/HandOver.h"
 
 namespace blobbench {
 
@@ -39,34 +42,40 @@ struct RunProgress {
     double seconds = 0;  // since the run started
 };
 
-// Lives on the worker thread: runs the engine's Runner and reports through queued signals that
-// carry plain values. It never touches a widget; the window never calls into it directly.
-class RunWorker : public QObject {
-    Q_OBJECT
+class RunController;
+class RunWorker;
+
+// The worker thread (a plain std::thread, no Qt event loop): runs the calls the controller hands it
+// (a run, a connection test) one after another, and reports back by handing the controller calls
+// that run on the controller's thread and carry plain values. It never touches a widget.
+class RunWorker {
 public:
-    using QObject::QObject;
+    explicit RunWorker(RunController& controller);
+    ~RunWorker();  // drops the calls not started yet and joins the thread (cancel a run first)
+    RunWorker(const RunWorker&) = delete;
+    RunWorker& operator=(const RunWorker&) = delete;
+
+    void post(std::function<void(RunWorker&)> call) { m_inbox.post(std::move(call)); }
 
     void run(quint64 runId, const RunRequest& request, const std::shared_ptr<Runner>& runner,
              const CancelToken& prepareCancel);
     void testConnection(quint64 requestId, const ConnectionSpec& spec, const ParameterValues& values);
 
-signals:
-    void preparing(quint64 runId, quint64 done, quint64 total);
-    void prepared(quint64 runId, const QString& message);
-    void connected(quint64 runId, const blobbench::SessionInfo& info);
-    void scenarioStarted(quint64 runId, const QString& scenarioTitle, int repetition, const QString& sql);
-    void pointStarted(quint64 runId, const QString& label, int ordinal, int count);
-    void progressed(quint64 runId, const blobbench::RunProgress& progress);
-    void sampleReady(quint64 runId, const blobbench::Sample& sample);
-    void finished(quint64 runId, bool ok, bool cancelled, const QString& error);
-    void connectionTested(quint64 requestId, bool ok, const blobbench::SessionInfo& info, const QString& detail);
+    // Hands `call` to the controller's thread; a run's calls are dropped there once it is not the
+    // current run any more (a stopped run's late samples).
+    void toController(std::function<void(RunController&)> call);
+    void toCurrentRun(quint64 runId, std::function<void(RunController&)> call);
 
 private:
     bool prepareIfMissing(quint64 runId, const RunRequest& request, const CancelToken& cancel);
+
+    RunController& m_controller;
+    HandOver<std::function<void(RunWorker&)>> m_inbox;
+    std::thread m_thread;  // last: starts once the rest is built
 };
 
-// Owns the worker thread. Every run gets an id; signals of any other id (a stopped run's late
-// samples) are dropped here, so views only ever see the current run.
+// Owns the worker thread. Every run gets an id; the worker's calls for any other id (a stopped
+// run's late samples) are dropped here, so views only ever see the current run.
 class RunController : public QObject {
     Q_OBJECT
 public:
@@ -75,6 +84,7 @@ public:
 
     bool isRunning() const { return m_running; }
     quint64 currentRunId() const { return m_runId; }
+    const QString& currentRunName() const { return m_runName; }  // the current plan's runId
 
     // Starts a run on the worker thread and returns its id.
     quint64 start(RunRequest request);
@@ -97,8 +107,17 @@ signals:
     void connectionTested(bool ok, const blobbench::SessionInfo& info, const QString& detail);
 
 private:
-    QThread m_thread;
-    RunWorker* m_worker = nullptr;  // owned by m_thread (deleteLater on finished)
+    friend class RunWorker;
+    bool isCurrent(quint64 runId) const { return m_running && runId == m_runId; }
+    void runFinished(quint64 runId, bool ok, bool cancelled, const QString& error);
+    // On this thread, woken through m_wakeFd: runs every call the worker has handed over.
+    void deliverFromWorker();
+    void wakeFromWorker();  // on the worker's thread
+
+    HandOver<std::function<void(RunController&)>> m_fromWorker;
+    int m_wakeFd = -1;  // an eventfd: the worker's wake-up, carrying no data
+    QSocketNotifier* m_wakeNotifier = nullptr;
+    std::unique_ptr<RunWorker> m_worker;  // after what it uses: destroyed (joined) first
     std::shared_ptr<Runner> m_runner;
     CancelToken m_prepareCancel;
     quint64 m_runId = 0;
