@@ -6,7 +6,6 @@
 // the fault are kept (JSON) as complete, the interrupted one failed; every test is bounded; the
 // in-process tests count sockets and threads before and after.
 #include <dirent.h>
-#include <libpq-fe.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -28,6 +27,7 @@
 #include "engine/core/Error.h"
 #include "engine/run/Runner.h"
 #include "engine/wire/WireTap.h"
+#include "support/PgSupport.h"
 #include "support/SocketSupport.h"
 #include "support/TestSupport.h"
 
@@ -36,6 +36,10 @@ using namespace std::chrono_literals;
 using blobbench::test::closedPort;
 using blobbench::test::countSockets;
 using blobbench::test::countThreads;
+using blobbench::test::ensurePgData;
+using blobbench::test::PgConn;
+using blobbench::test::PgTarget;
+using blobbench::test::pgTarget;
 using blobbench::test::runCli;
 using blobbench::test::TempDir;
 
@@ -69,64 +73,6 @@ std::string errorLine(const test::ProcessResult& r) {
 }
 
 // --- PostgreSQL ---------------------------------------------------------------------------------
-
-struct PgTarget {
-    std::string host, port, dbname, user, password;
-    std::string through(std::uint16_t viaPort) const {
-        return "host=127.0.0.1 port=" + std::to_string(viaPort) + " dbname=" + dbname + " user=" + user;
-    }
-    std::vector<std::string> env() const { return {"PGPASSWORD=" + password}; }
-};
-
-PgTarget pgTarget(const std::string& conninfo) {
-    PgTarget t;
-    char* error = nullptr;
-    PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
-    PQfreemem(error);
-    for (const PQconninfoOption* o = options; o && o->keyword; ++o) {
-        const std::string value = o->val ? o->val : "";
-        const std::string key = o->keyword;
-        if (key == "host")
-            t.host = value;
-        if (key == "port")
-            t.port = value;
-        if (key == "dbname")
-            t.dbname = value;
-        if (key == "user")
-            t.user = value;
-        if (key == "password")
-            t.password = value;
-    }
-    PQconninfoFree(options);
-    if (t.host.empty())
-        t.host = "127.0.0.1";
-    if (t.port.empty())
-        t.port = "5432";
-    return t;
-}
-
-// The reference set in the shared database when it is there, a small one otherwise.
-void ensurePgData(const std::string& conninfo) {
-    static bool ready = false;
-    if (!ready) {
-        if (runCli({"run", conninfo, "-s", "warm-up", "-q"}).exitCode != 0) {
-            ASSERT_EQ(runCli({"prepare", conninfo, "--rows", "300", "-q"}).exitCode, 0);
-        }
-        ready = true;
-    }
-}
-
-struct PgConn {
-    PGconn* conn;
-    explicit PgConn(const std::string& conninfo) : conn(PQconnectdb(conninfo.c_str())) {}
-    ~PgConn() { PQfinish(conn); }
-    std::string value(const std::string& sql) {
-        PGresult* r = PQexec(conn, sql.c_str());
-        std::string out = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0 ? PQgetvalue(r, 0, 0) : "";
-        PQclear(r);
-        return out;
-    }
-};
 
 class FaultMatrixPg : public ::testing::Test {
 protected:
@@ -162,7 +108,7 @@ TEST_F(FaultMatrixPg, ServerRefuses) {
 }
 
 TEST_F(FaultMatrixPg, ResetDuringConnect) {
-    WireTap faulty(target.host, static_cast<std::uint16_t>(std::stoi(target.port)));
+    WireTap faulty(target.host, target.portNumber());
     FaultPlan plan;
     plan.resetOnConnect = true;
     faulty.setFaults(plan);
@@ -178,7 +124,7 @@ TEST_F(FaultMatrixPg, ResetDuringConnect) {
 // all-blobs failed. Cut client->server after 3 bytes (FIN): the connect fails, naming it.
 TEST_F(FaultMatrixPg, CutAfterNBytesEachDirection) {
     {
-        WireTap faulty(target.host, static_cast<std::uint16_t>(std::stoi(target.port)));
+        WireTap faulty(target.host, target.portNumber());
         FaultPlan plan;
         plan.cutDownAfter = 200'000;  // connect and the warm-up move a few KB, all-blobs megabytes
         plan.cutWithReset = true;
@@ -197,7 +143,7 @@ TEST_F(FaultMatrixPg, CutAfterNBytesEachDirection) {
         EXPECT_GE(faulty.stats().faultsInjected, 1u);
     }
     {
-        WireTap faulty(target.host, static_cast<std::uint16_t>(std::stoi(target.port)));
+        WireTap faulty(target.host, target.portNumber());
         FaultPlan plan;
         plan.cutUpAfter = 3;  // inside the startup message
         faulty.setFaults(plan);
@@ -209,7 +155,7 @@ TEST_F(FaultMatrixPg, CutAfterNBytesEachDirection) {
 
 // A server that stops answering mid-fetch: the stall timeout (1 s here) of the CLI's own tap cuts it.
 TEST_F(FaultMatrixPg, StallLongerThanTheTimeout) {
-    WireTap faulty(target.host, static_cast<std::uint16_t>(std::stoi(target.port)));
+    WireTap faulty(target.host, target.portNumber());
     FaultPlan plan;
     plan.stallDownAfter = 200'000;  // forever
     faulty.setFaults(plan);
@@ -232,7 +178,7 @@ TEST_F(FaultMatrixPg, StallLongerThanTheTimeout) {
 // answering right after the startup exchange is cut by the stall timeout and reported by the run,
 // naming the connection and the phase "data set".
 TEST_F(FaultMatrixPg, StallDuringTheDataSetCheck) {
-    WireTap faulty(target.host, static_cast<std::uint16_t>(std::stoi(target.port)));
+    WireTap faulty(target.host, target.portNumber());
     // The connect moves well under 4 KB down; every later answer is held.
     FaultPlan plan;
     plan.stallDownAfter = 0;

@@ -5,7 +5,6 @@
 // (forever) from a chosen byte on: the cancelling thread waits until the request has gone up (or
 // the chosen bytes have come down) and the answer is held. Each run ends with ErrorKind::Cancelled
 // within a bound; no socket or thread outlives the Runner and the taps.
-#include <libpq-fe.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -25,6 +24,7 @@
 #include "engine/drivers/Registry.h"
 #include "engine/run/Runner.h"
 #include "engine/wire/WireTap.h"
+#include "support/PgSupport.h"
 #include "support/SocketSupport.h"
 #include "support/TestSupport.h"
 
@@ -98,34 +98,13 @@ std::optional<Server> postgresServer() {
     if (conninfo.empty()) {
         return std::nullopt;
     }
-    std::string host = "127.0.0.1", port = "5432", dbname, user, password;
-    char* error = nullptr;
-    PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
-    PQfreemem(error);
-    for (const PQconninfoOption* o = options; o && o->keyword; ++o) {
-        const std::string key = o->keyword;
-        const std::string value = o->val ? o->val : "";
-        if (value.empty()) {
-            continue;
-        }
-        if (key == "host")
-            host = value;
-        if (key == "port")
-            port = value;
-        if (key == "dbname")
-            dbname = value;
-        if (key == "user")
-            user = value;
-        if (key == "password")
-            password = value;
-    }
-    PQconninfoFree(options);
-    Server s{"postgres", host, static_cast<std::uint16_t>(std::stoi(port)), {}};
-    s.through = [=](std::uint16_t via) {
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    Server s{"postgres", pg.host, pg.portNumber(), {}};
+    s.through = [pg](std::uint16_t via) {
         ConnectionSpec spec;
         spec.engine = "postgres";
-        spec.target = "host=127.0.0.1 port=" + std::to_string(via) + " dbname=" + dbname + " user=" + user;
-        spec.password = password;
+        spec.target = pg.through(via);
+        spec.password = pg.password;
         return spec;
     };
     return s;

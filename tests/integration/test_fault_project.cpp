@@ -3,7 +3,6 @@
 // one error line naming the connection and the phase; the project's history, re-loaded from the
 // file, holds the run with outcome "failed: ...", the samples before the fault complete and the
 // interrupted one failed.
-#include <libpq-fe.h>
 
 #include <gtest/gtest.h>
 
@@ -16,6 +15,7 @@
 #include "engine/wire/WireTap.h"
 #include "model/Project.h"
 #include "model/ProjectFile.h"
+#include "support/PgSupport.h"
 #include "support/TestSupport.h"
 
 using namespace blobbench;
@@ -30,40 +30,15 @@ QString q(const std::string& s) {
 }
 
 TEST(FaultMatrixProject, CutMidSuiteKeepsTheHistory) {
-    const std::string conninfo = test::envOrEmpty("BLOBBENCH_PG_CONNINFO");
-    if (conninfo.empty()) {
-        if (test::ciMode()) {
-            FAIL() << "BLOBBENCH_PG_CONNINFO is not set: the server this test needs is missing (run scripts/test)";
-        }
-        GTEST_SKIP() << "set BLOBBENCH_PG_CONNINFO (scripts/test does) to run this test";
-    }
-    std::string host = "127.0.0.1", port = "5432", dbname, user, password;
-    char* error = nullptr;
-    PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
-    PQfreemem(error);
-    for (const PQconninfoOption* o = options; o && o->keyword; ++o) {
-        const std::string key = o->keyword;
-        const std::string value = o->val ? o->val : "";
-        if (value.empty())
-            continue;
-        if (key == "host")
-            host = value;
-        if (key == "port")
-            port = value;
-        if (key == "dbname")
-            dbname = value;
-        if (key == "user")
-            user = value;
-        if (key == "password")
-            password = value;
-    }
-    PQconninfoFree(options);
-    const std::vector<std::string> env = {"PGPASSWORD=" + password};
-    if (runCli({"run", conninfo, "-s", "warm-up", "-q"}).exitCode != 0) {
-        ASSERT_EQ(runCli({"prepare", conninfo, "--rows", "300", "-q"}).exitCode, 0);
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    const std::vector<std::string> env = pg.env();
+    test::ensurePgData(conninfo);
+    if (HasFatalFailure()) {
+        return;
     }
 
-    WireTap faulty(host, static_cast<std::uint16_t>(std::stoi(port)));
+    WireTap faulty(pg.host, pg.portNumber());
     FaultPlan plan;
     plan.cutDownAfter = 200'000;  // connect and the warm-up move a few KB, all-blobs megabytes
     plan.cutWithReset = true;
@@ -75,8 +50,7 @@ TEST(FaultMatrixProject, CutMidSuiteKeepsTheHistory) {
     ConnectionProfile connection;
     connection.name = QStringLiteral("PostgreSQL through a faulty link");
     connection.engine = QStringLiteral("postgres");
-    const std::string target =
-        "host=127.0.0.1 port=" + std::to_string(faulty.port()) + " dbname=" + dbname + " user=" + user;
+    const std::string target = pg.through(faulty.port());
     connection.target = q(target);
     p.connections = {connection};
     for (const Scenario& s : referenceSuite(Dialect::PostgreSQL)) {

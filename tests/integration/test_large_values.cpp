@@ -8,7 +8,6 @@
 // Peak RSS is measured in-process: the kernel's high-water mark (VmHWM) is reset by writing 5 to
 // /proc/self/clear_refs after the test's own copy of the value is freed, and compared with VmRSS
 // at that moment.
-#include <libpq-fe.h>
 #include <malloc.h>
 #include <unistd.h>
 
@@ -22,6 +21,7 @@
 
 #include "engine/drivers/firebird/FirebirdDriver.h"
 #include "engine/run/Runner.h"
+#include "support/PgSupport.h"
 #include "support/TestSupport.h"
 
 using namespace blobbench;
@@ -191,20 +191,6 @@ TEST_F(LargeValuesFb, OneGiBBlobLongTest) {
 
 // --- PostgreSQL -----------------------------------------------------------------------------------
 
-struct PgConn {
-    PGconn* conn;
-    explicit PgConn(const std::string& conninfo) : conn(PQconnectdb(conninfo.c_str())) {}
-    ~PgConn() { PQfinish(conn); }
-    std::string value(const std::string& sql) {
-        PGresult* r = PQexec(conn, sql.c_str());
-        const auto status = PQresultStatus(r);
-        EXPECT_TRUE(status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) << sql << ": " << PQerrorMessage(conn);
-        std::string out = status == PGRES_TUPLES_OK && PQntuples(r) > 0 ? PQgetvalue(r, 0, 0) : "";
-        PQclear(r);
-        return out;
-    }
-};
-
 class LargeValuesPg : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -212,8 +198,8 @@ protected:
         m_spec.engine = "postgres";
         m_spec.target = conninfo;
         m_table = "bb_large_" + std::to_string(::getpid());
-        m_admin = std::make_unique<PgConn>(conninfo);
-        ASSERT_EQ(PQstatus(m_admin->conn), CONNECTION_OK) << PQerrorMessage(m_admin->conn);
+        m_admin = std::make_unique<test::PgConn>(conninfo);
+        ASSERT_TRUE(m_admin->ok()) << m_admin->errorMessage();
         m_admin->value("DROP TABLE IF EXISTS " + m_table);
         m_admin->value("CREATE TABLE " + m_table + " (id integer, content bytea, lo oid)");
     }
@@ -230,7 +216,7 @@ protected:
 
     ConnectionSpec m_spec;
     std::string m_table;
-    std::unique_ptr<PgConn> m_admin;
+    std::unique_ptr<test::PgConn> m_admin;
 };
 
 TEST_F(LargeValuesPg, NullEmptyOneByteAnd64MiB) {
