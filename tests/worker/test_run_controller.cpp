@@ -29,6 +29,13 @@ RunRequest requestFor(const std::string& database, int repetitions) {
     return request;
 }
 
+// A reference data set of `rows` synthetic rows in a temporary SQLite file.
+struct SmallDataset {
+    TempDir dir;
+    std::string path = dir.file("data.sqlite");
+    explicit SmallDataset(unsigned rows) { test::prepareSmallDataset(QString::fromStdString(path), rows); }
+};
+
 struct Recorder {
     std::vector<Sample> samples;
     int finished = 0;
@@ -48,9 +55,8 @@ struct Recorder {
 }  // namespace
 
 TEST(RunController, RunsStopsAndRunsAgain) {
-    TempDir dir;
-    const std::string database = dir.file("data.sqlite");
-    test::prepareSmallDataset(QString::fromStdString(database), 200);
+    const SmallDataset data(200);
+    const std::string& database = data.path;
 
     RunController controller;
     Recorder recorder(controller);
@@ -103,9 +109,8 @@ TEST(RunController, RunsStopsAndRunsAgain) {
 }
 
 TEST(RunController, DestroyedWithARunInFlight) {
-    TempDir dir;
-    const std::string database = dir.file("data.sqlite");
-    test::prepareSmallDataset(QString::fromStdString(database), 200);
+    const SmallDataset data(200);
+    const std::string& database = data.path;
     int samples = 0;
     {
         RunController controller;
@@ -120,9 +125,8 @@ TEST(RunController, DestroyedWithARunInFlight) {
 // Starts and stops in quick succession, with a connection test among them: only the last run's
 // samples and end reach this side, and every run, stopped or not, ends on the worker (workerIdle).
 TEST(RunController, BurstOfStartsAndStops) {
-    TempDir dir;
-    const std::string database = dir.file("data.sqlite");
-    test::prepareSmallDataset(QString::fromStdString(database), 50);
+    const SmallDataset data(50);
+    const std::string& database = data.path;
 
     RunController controller;
     Recorder recorder(controller);
