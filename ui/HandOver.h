@@ -17,7 +17,7 @@ template <class Call>
 class HandOver {
 public:
     // Queues a call; returns whether the queue was empty before, i.e. whether a receiver that
-    // drains everything per wake-up (takeAll) needs a new one.
+    // drains the queue per wake-up (tryTakeOne until empty) needs a new one.
     bool post(Call call) {
         bool wasEmpty = false;
         {
@@ -29,9 +29,9 @@ public:
         return wasEmpty;
     }
 
-    std::deque<Call> takeAll() {
+    std::optional<Call> tryTakeOne() {
         std::lock_guard lock(m_mutex);
-        return std::exchange(m_calls, {});
+        return takeFront();
     }
 
     // Blocks until a call is queued or the hand-over is closed; nothing once closed (calls still
@@ -42,9 +42,7 @@ public:
         if (m_closed) {
             return std::nullopt;
         }
-        Call call = std::move(m_calls.front());
-        m_calls.pop_front();
-        return call;
+        return takeFront();
     }
 
     void close() {
@@ -56,6 +54,15 @@ public:
     }
 
 private:
+    std::optional<Call> takeFront() {  // m_mutex held
+        if (m_calls.empty()) {
+            return std::nullopt;
+        }
+        std::optional<Call> call(std::move(m_calls.front()));
+        m_calls.pop_front();
+        return call;
+    }
+
     std::mutex m_mutex;
     std::condition_variable m_posted;
     std::deque<Call> m_calls;

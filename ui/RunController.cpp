@@ -4,8 +4,11 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <QPointer>
+#include <QSocketNotifier>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -144,7 +147,15 @@ RunWorker::RunWorker(RunController& controller)
     : m_controller(controller), m_thread([this] {
           pthread_setname_np(pthread_self(), "blobbench-run");
           while (auto call = m_inbox.waitOne()) {
-              (*call)(*this);
+              // run() and testConnection() report their own errors; this is the last line, so
+              // that nothing can end the process from this thread.
+              try {
+                  (*call)(*this);
+              } catch (const std::exception& e) {
+                  std::fprintf(stderr, "blobbench: run worker: %s\n", oneLine(e.what()).c_str());
+              } catch (...) {
+                  std::fprintf(stderr, "blobbench: run worker: an exception that is not a std::exception\n");
+              }
           }
       }) {}
 
@@ -170,7 +181,7 @@ void RunWorker::toCurrentRun(quint64 runId, std::function<void(RunController&)> 
 void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_ptr<Runner>& runner,
                     const CancelToken& prepareCancel) {
     const auto finish = [this, runId](bool ok, bool cancelled, const QString& error) {
-        toController([runId, ok, cancelled, error](RunController& c) { c.runFinished(runId, ok, cancelled, error); });
+        toController([runId, ok, cancelled, error](RunController& c) { c.endRun(runId, ok, cancelled, error); });
     };
     try {
         if (!request.prepareDatasetAt.isEmpty() && !request.plan.scenarios.empty() &&
@@ -230,6 +241,10 @@ void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_
         finish(false, false,
                QString::fromStdString(request.plan.connection.label()) + QStringLiteral(": unexpected error: ") +
                    describe(e));
+    } catch (...) {
+        finish(false, false,
+               QString::fromStdString(request.plan.connection.label()) +
+                   QStringLiteral(": unexpected error (an exception that is not a std::exception)"));
     }
 }
 
@@ -259,6 +274,10 @@ void RunWorker::testConnection(quint64 requestId, const ConnectionSpec& spec, co
         tested(true, session->info(), detail);
     } catch (const std::exception& e) {
         tested(false, SessionInfo{}, QString::fromStdString(spec.label()) + QStringLiteral(": ") + describe(e));
+    } catch (...) {
+        tested(false, SessionInfo{},
+               QString::fromStdString(spec.label()) +
+                   QStringLiteral(": unexpected error (an exception that is not a std::exception)"));
     }
 }
 
@@ -272,7 +291,12 @@ RunController::RunController(QObject* parent) : QObject(parent) {
     }
     m_wakeNotifier = new QSocketNotifier(m_wakeFd, QSocketNotifier::Read, this);
     connect(m_wakeNotifier, &QSocketNotifier::activated, this, &RunController::deliverFromWorker);
-    m_worker = std::make_unique<RunWorker>(*this);
+    try {
+        m_worker = std::make_unique<RunWorker>(*this);
+    } catch (...) {
+        ::close(m_wakeFd);  // no thread could be started
+        throw;
+    }
 }
 
 RunController::~RunController() {
@@ -280,8 +304,12 @@ RunController::~RunController() {
         m_runner->cancel();
     }
     m_prepareCancel.cancel();
+    // Explicitly, before the rest: joins the thread (a connection test under way is not
+    // cancellable and ends within its connect timeout). From here on nothing writes m_wakeFd or
+    // m_fromWorker; the calls the worker left there are dropped unseen.
     m_worker.reset();
-    ::close(m_wakeFd);  // the worker that wrote to it has ended; calls it left are dropped unseen
+    delete m_wakeNotifier;  // before its descriptor
+    ::close(m_wakeFd);
 }
 
 void RunController::wakeFromWorker() {
@@ -291,15 +319,29 @@ void RunController::wakeFromWorker() {
 }
 
 void RunController::deliverFromWorker() {
-    // Reset the wake-up first, then take: a call posted after the take wakes us again.
+    // Reset the wake-up first, then take calls until the queue is empty: a call posted after that
+    // found it empty and has woken us again. One at a time from the shared queue, so that a slot
+    // that spins a nested event loop (a password prompt) leaves the later calls in order, and one
+    // that throws leaves them queued with a new wake-up.
     std::uint64_t count = 0;
     [[maybe_unused]] const auto read = ::read(m_wakeFd, &count, sizeof count);
-    for (auto& call : m_fromWorker.takeAll()) {
-        call(*this);
+    const QPointer<RunController> alive(this);
+    while (auto call = m_fromWorker.tryTakeOne()) {
+        try {
+            (*call)(*this);
+        } catch (...) {
+            if (alive) {
+                wakeFromWorker();
+            }
+            throw;
+        }
+        if (!alive) {
+            return;  // a slot deleted the controller (use deleteLater)
+        }
     }
 }
 
-void RunController::runFinished(quint64 runId, bool ok, bool cancelled, const QString& error) {
+void RunController::endRun(quint64 runId, bool ok, bool cancelled, const QString& error) {
     const bool wasCurrent = isCurrent(runId);
     if (wasCurrent) {
         m_running = false;

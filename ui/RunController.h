@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QObject>
-#include <QSocketNotifier>
 #include <QString>
 #include <cstdint>
 #include <functional>
@@ -14,6 +13,8 @@
 #include "engine/run/Sweep.h"
 #include "model/Project.h"
 #include "ui/HandOver.h"
+
+class QSocketNotifier;
 
 namespace blobbench {
 
@@ -75,7 +76,8 @@ private:
 };
 
 // Owns the worker thread. Every run gets an id; the worker's calls for any other id (a stopped
-// run's late samples) are dropped here, so views only ever see the current run.
+// run's late samples) are dropped here, so views only ever see the current run. Delete it with
+// deleteLater() (or as a child of the window), never from a slot of its own signals.
 class RunController : public QObject {
     Q_OBJECT
 public:
@@ -109,7 +111,7 @@ signals:
 private:
     friend class RunWorker;
     bool isCurrent(quint64 runId) const { return m_running && runId == m_runId; }
-    void runFinished(quint64 runId, bool ok, bool cancelled, const QString& error);
+    void endRun(quint64 runId, bool ok, bool cancelled, const QString& error);  // every run's end, stopped or not
     // On this thread, woken through m_wakeFd: runs every call the worker has handed over.
     void deliverFromWorker();
     void wakeFromWorker();  // on the worker's thread

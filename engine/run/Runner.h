@@ -32,7 +32,7 @@ struct RunPlan {
     bool estimateCompression = false;  // zlib/zstd estimate of what the tap relays; turns the tap on
 };
 
-// Called on the runner's thread. The GUI forwards these as queued signals; the CLI prints.
+// Called on the runner's thread. The GUI hands these to its UI thread (ui/RunController); the CLI prints.
 class RunObserver {
 public:
     virtual ~RunObserver() = default;
