@@ -15,6 +15,7 @@
 #include <iostream>
 
 #include "GuiTestSupport.h"
+#include "WindowSupport.h"
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
 #include "engine/run/Runner.h"
@@ -90,10 +91,7 @@ TEST(GuiFaults, ErrorLineLikeTheCliWindowUsableSamplesKept) {
     project.currentConnection = closedIndex;
     document->reset(project);
     MainWindow window(document);
-    document->setParent(&window);
-    window.setSuppressUnsavedPrompt(true);
-    window.resize(1280, 860);
-    window.show();
+    test::adoptAndShow(window, document);
 
     // 1. Connection refused: the banner holds the CLI's line (without "blobbench-cli: ").
     bool ok = true;
@@ -195,10 +193,7 @@ std::string killMidRun(ConnectionProfile profile, const std::string& longSql,
     project.currentConnection = index;
     document->reset(project);
     MainWindow window(document);
-    document->setParent(&window);
-    window.setSuppressUnsavedPrompt(true);
-    window.resize(1280, 860);
-    window.show();
+    test::adoptAndShow(window, document);
 
     QSignalSpy samples(document, &ProjectDocument::sampleAppended);
     QSignalSpy finished(&window, &MainWindow::runFinished);

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "GuiTestSupport.h"
+#include "WindowSupport.h"
 #include "engine/data/Dataset.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
@@ -66,10 +67,7 @@ TEST(GuiIntegration, PostgresRunThroughAnEmulatedLinkAndASweep) {
     project.currentConnection = pgIndex;
     document->reset(project);
     MainWindow window(document);
-    document->setParent(&window);
-    window.setSuppressUnsavedPrompt(true);
-    window.resize(1280, 860);
-    window.show();
+    test::adoptAndShow(window, document);
 
     // Link emulation from the window's controls: 25 ms each way, bandwidth unlimited.
     LinkPanel* link = window.linkPanel();

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "GuiTestSupport.h"
+#include "WindowSupport.h"
 #include "engine/storage/StorageScenario.h"
 #include "model/ProjectFile.h"
 #include "support/TestSupport.h"
@@ -93,10 +94,7 @@ TEST(StorageGui, SqliteVsFilesystemPresetRunsReducedFromTheWindow) {
     auto* document = new ProjectDocument;
     document->reset(project);
     MainWindow window(document);
-    document->setParent(&window);
-    window.setSuppressUnsavedPrompt(true);
-    window.resize(1280, 900);
-    window.show();
+    test::adoptAndShow(window, document, QSize(1280, 900));
     auto* chart = window.findChild<StorageChart*>();
     ASSERT_NE(chart, nullptr);
     EXPECT_TRUE(chart->data().empty());
