@@ -49,20 +49,15 @@ ScenarioDef scenario(const std::string& id, const std::string& title, const std:
     return def;
 }
 
-void execute(const std::string& conninfo, const std::string& sql) {
-    const Driver& driver = driverById("postgres");
-    auto session = driver.connect(ConnectionSpec{"postgres", conninfo}, resolveParameters(driver.parameters(), {}));
-    session->execute(sql);
-}
-
 }  // namespace
 
 TEST(GuiFaults, ErrorLineLikeTheCliWindowUsableSamplesKept) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     const std::string table = "bb_gui_faults_" + std::to_string(::getpid());
-    execute(conninfo, "DROP TABLE IF EXISTS " + table);
-    execute(conninfo, "CREATE TABLE " + table + " (id integer, content text)");
-    execute(conninfo, "INSERT INTO " + table + " VALUES (1, 'ab'), (2, NULL), (3, '')");
+    test::PgConn admin(conninfo);
+    admin.value("DROP TABLE IF EXISTS " + table);
+    admin.value("CREATE TABLE " + table + " (id integer, content text)");
+    admin.value("INSERT INTO " + table + " VALUES (1, 'ab'), (2, NULL), (3, '')");
 
     TempDir dir;
     auto* document = new ProjectDocument;
@@ -171,7 +166,7 @@ TEST(GuiFaults, ErrorLineLikeTheCliWindowUsableSamplesKept) {
     ASSERT_EQ(earlier.samples.size(), 2U);
     EXPECT_EQ(earlier.samples[0].status, SampleStatus::Complete) << "kept, marked complete";
 
-    execute(conninfo, "DROP TABLE " + table);
+    admin.value("DROP TABLE " + table);
 }
 
 namespace {

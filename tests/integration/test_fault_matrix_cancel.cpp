@@ -253,24 +253,22 @@ void cancelAt(const Server& server, Moment moment) {
     leaks.expectNone();
 }
 
-class FaultMatrixCancel : public ::testing::Test {
-protected:
-    static Server require(std::optional<Server> server, const char* what) {
-        if (!server) {
-            if (test::ciMode()) {
-                ADD_FAILURE() << what << " is not set: the server this test needs is missing (run scripts/test)";
-            }
-            return {};
-        }
-        return *server;
-    }
-};
+class FaultMatrixCancel : public ::testing::Test {};
+
+// Declares `var`, the Server `found` describes; without one the test fails under CI=true and is
+// skipped elsewhere, naming the variables `what` that scripts/test sets.
+#define REQUIRE_SERVER(var, found, what)                                                               \
+    const std::optional<Server> var##Found = (found);                                                  \
+    if (!var##Found) {                                                                                 \
+        if (test::ciMode()) {                                                                          \
+            FAIL() << what << " is not set: the server this test needs is missing (run scripts/test)"; \
+        }                                                                                              \
+        GTEST_SKIP() << "set " << what << " (scripts/test does) to run this test";                     \
+    }                                                                                                  \
+    const Server& var = *var##Found
 
 TEST_F(FaultMatrixCancel, PostgresConnectPrepareBlobRead) {
-    const Server server = require(postgresServer(), "BLOBBENCH_PG_CONNINFO");
-    if (server.engine.empty()) {
-        GTEST_SKIP() << "set BLOBBENCH_PG_CONNINFO (scripts/test does) to run this test";
-    }
+    REQUIRE_SERVER(server, postgresServer(), "BLOBBENCH_PG_CONNINFO");
     ensureData(server);
     cancelAt(server, Moment::Connect);
     cancelAt(server, Moment::Prepare);
@@ -278,10 +276,7 @@ TEST_F(FaultMatrixCancel, PostgresConnectPrepareBlobRead) {
 }
 
 TEST_F(FaultMatrixCancel, FirebirdConnectPrepareBlobRead) {
-    const Server server = require(firebirdServer(), "BLOBBENCH_FB_DATABASE/USER/PASSWORD");
-    if (server.engine.empty()) {
-        GTEST_SKIP() << "set BLOBBENCH_FB_DATABASE, _USER, _PASSWORD (scripts/test does) to run this test";
-    }
+    REQUIRE_SERVER(server, firebirdServer(), "BLOBBENCH_FB_DATABASE, _USER, _PASSWORD");
     ensureData(server);
     cancelAt(server, Moment::Connect);
     cancelAt(server, Moment::Prepare);
@@ -292,10 +287,7 @@ TEST_F(FaultMatrixCancel, FirebirdConnectPrepareBlobRead) {
 // the sample before is kept complete, the killed one failed with the rows counted so far and the
 // server's words, one line naming the connection and the scenario.
 TEST_F(FaultMatrixCancel, FirebirdAttachmentKilledMidFetch) {
-    const Server server = require(firebirdServer(), "BLOBBENCH_FB_DATABASE/USER/PASSWORD");
-    if (server.engine.empty()) {
-        GTEST_SKIP() << "set BLOBBENCH_FB_DATABASE, _USER, _PASSWORD (scripts/test does) to run this test";
-    }
+    REQUIRE_SERVER(server, firebirdServer(), "BLOBBENCH_FB_DATABASE, _USER, _PASSWORD");
     ensureData(server);
     warmClient(server);
     const LeakCheck leaks;
