@@ -2,9 +2,13 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <map>
+
+#include "engine/core/Error.h"
+#include "model/Project.h"
 
 namespace blobbench {
 
@@ -43,6 +47,31 @@ QStringList presetFiles() {
         out << path;
     }
     return out;
+}
+
+bool isPresetFile(const QString& path) {
+    const QFileInfo info(path);
+    return info.isFile() && presetDirectories().contains(info.canonicalPath());
+}
+
+QString userCopyOfPreset(const QString& presetPath) {
+    const QString dir = QFileInfo(defaultSqlitePath()).dir().filePath(QStringLiteral("projects"));
+    const QString copy = QDir(dir).filePath(QFileInfo(presetPath).fileName());
+    if (QFileInfo::exists(copy)) {
+        return copy;
+    }
+    if (!QDir().mkpath(dir)) {
+        throw Error(ErrorKind::Io, "cannot create the folder " + dir.toStdString() + " for the copy of the preset");
+    }
+    QFile::remove(copy + QStringLiteral(".part"));
+    if (!QFile::copy(presetPath, copy + QStringLiteral(".part")) ||
+        !QFile(copy + QStringLiteral(".part")).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup |
+                                                              QFile::ReadOther) ||
+        !QFile::rename(copy + QStringLiteral(".part"), copy)) {
+        QFile::remove(copy + QStringLiteral(".part"));
+        throw Error(ErrorKind::Io, "cannot copy the preset " + presetPath.toStdString() + " to " + copy.toStdString());
+    }
+    return copy;
 }
 
 }  // namespace blobbench

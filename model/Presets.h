@@ -15,4 +15,13 @@ QStringList presetDirectories();
 // directory hides the same name in a later one.
 QStringList presetFiles();
 
+// Whether `path` is one of the shipped presets (a file in one of presetDirectories()).
+bool isPresetFile(const QString& path);
+
+// A preset is a template, not the user's project: a run of one goes to the user's own copy,
+// <data dir>/projects/<file name> (BLOBBENCH_DATA_DIR or the user's data folder), made from the
+// preset the first time and kept, with its history, after that. Returns the copy's path; throws
+// Error(Io) naming the file when the copy cannot be made.
+QString userCopyOfPreset(const QString& presetPath);
+
 }  // namespace blobbench

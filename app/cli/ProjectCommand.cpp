@@ -18,6 +18,7 @@
 #include "engine/run/Runner.h"
 #include "engine/run/Sweep.h"
 #include "model/MarkdownExport.h"
+#include "model/Presets.h"
 #include "model/ProjectFile.h"
 #include "model/RunComparison.h"
 #include "model/SampleJson.h"
@@ -244,7 +245,12 @@ void refuseProjectOnlyOptions(const CliOptions& o) {
 }
 
 int commandRunProject(const CliOptions& o) {
-    const QString path = q(o.database);
+    QString path = q(o.database);
+    if (isPresetFile(path)) {
+        path = userCopyOfPreset(path);
+        std::cerr << "blobbench-cli: " << o.database << " is a preset: the run is saved in your copy, "
+                  << path.toStdString() << '\n';
+    }
     ProjectDocument doc;
     Project loaded = loadProject(path);
     // A run that crashed or was killed left its journal: its samples join the history first.
@@ -296,7 +302,11 @@ int commandRunProject(const CliOptions& o) {
                 break;
             }
         }
-        if (!QFileInfo::exists(q(file))) {
+        // The default data set (a preset's ${DATA}/reference.sqlite) is prepared on demand, as
+        // `blobbench-cli` with no arguments does; any other missing file is the user's mistake.
+        if (QFileInfo(q(file)).absoluteFilePath() == QFileInfo(defaultSqlitePath()).absoluteFilePath()) {
+            ensureDefaultDatabase(defaultDatabasePath(), o);
+        } else if (!QFileInfo::exists(q(file))) {
             throw Error(ErrorKind::Data, o.database + ": the database " + file +
                                              " does not exist (create the reference data set with: blobbench-cli "
                                              "prepare sqlite:" +
@@ -420,7 +430,7 @@ int commandRunProject(const CliOptions& o) {
         writeMarkdown(q(o.markdownPath), markdown);
     }
     if (save) {
-        std::cerr << "Saved run " << record.runId.toStdString() << " in " << o.database << '\n';
+        std::cerr << "Saved run " << record.runId.toStdString() << " in " << path.toStdString() << '\n';
     }
     if (!outcome.ok) {
         std::cerr << "blobbench-cli: " << oneLine(outcome.error) << std::endl;

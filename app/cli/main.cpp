@@ -38,6 +38,8 @@ void printError(const std::string& message) {
     std::cerr << "blobbench-cli: " << oneLine(message) << std::endl;
 }
 
+}  // namespace
+
 std::string defaultDatabasePath() {
     QString dir = qEnvironmentVariable("BLOBBENCH_DATA_DIR");
     if (dir.isEmpty()) {
@@ -48,6 +50,8 @@ std::string defaultDatabasePath() {
     }
     return QDir(dir).filePath(QStringLiteral("reference.sqlite")).toStdString();
 }
+
+namespace {
 
 ConnectionSpec connectionFrom(const CliOptions& o, const std::string& database) {
     ConnectionSpec spec;
@@ -144,6 +148,8 @@ int commandPrepare(const CliOptions& o) {
     return kOk;
 }
 
+}  // namespace
+
 // The default database: prepared into a temporary file and renamed, so that an interrupted
 // prepare never leaves a file that looks complete.
 void ensureDefaultDatabase(const std::string& path, const CliOptions& o) {
@@ -173,6 +179,8 @@ void ensureDefaultDatabase(const std::string& path, const CliOptions& o) {
     printSummary("sqlite:" + path, summary, std::chrono::steady_clock::now() - t0);
     std::cout << '\n';
 }
+
+namespace {
 
 class CliObserver final : public RunObserver {
 public:
