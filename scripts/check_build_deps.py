@@ -32,7 +32,8 @@ def files_read(build):
             paths.update(line.split())
     paths.update(run(["ninja", "-C", build, "-t", "deps"]).split())
     cache = open(os.path.join(build, "CMakeCache.txt"), encoding="utf-8").read()
-    for name in ("CMAKE_CXX_COMPILER", "CMAKE_AR", "CMAKE_RANLIB", "CMAKE_LINKER", "CMAKE_MAKE_PROGRAM"):
+    # The tools the build rules run (CMAKE_LINKER is not among them: the compiler driver links).
+    for name in ("CMAKE_CXX_COMPILER", "CMAKE_AR", "CMAKE_RANLIB", "CMAKE_MAKE_PROGRAM"):
         match = re.search(r"^%s:\w+=(.+)$" % name, cache, re.M)
         if match:
             paths.add(match.group(1).strip())
