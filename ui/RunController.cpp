@@ -263,12 +263,14 @@ void RunWorker::testConnection(quint64 requestId, const ConnectionSpec& spec, co
         const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
         QString detail = QStringLiteral("connected in %1 ms").arg(ms);
         if (driver.dialect() != Dialect::None) {
-            if (const auto summary = readDatasetSummary(*session)) {
-                detail += QStringLiteral("; data set: %1 rows, %2 content bytes")
-                              .arg(summary->rows)
-                              .arg(summary->contentBytes);
+            if (const DatasetCheck check = checkDataset(*session); check.summary) {
+                detail += QStringLiteral("; data set%1: %2 rows, %3 content bytes")
+                              .arg(check.summary->preparedByBlobBench ? QString()
+                                                                      : QStringLiteral(" (not prepared by BlobBench)"))
+                              .arg(check.summary->rows)
+                              .arg(check.summary->contentBytes);
             } else {
-                detail += QStringLiteral("; no reference data set yet");
+                detail += QStringLiteral("; ") + QString::fromStdString(check.problem);
             }
         }
         tested(true, session->info(), detail);

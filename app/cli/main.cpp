@@ -189,12 +189,11 @@ public:
 
     std::string target;  // for the hint when the data set is missing
     void checkSession(Session& session) override {
-        const auto summary = readDatasetSummary(session);
-        if (!summary) {
-            throw Error(ErrorKind::Data, "no complete reference data set (run: blobbench-cli prepare " + target + ")");
+        const DatasetCheck check = checkDataset(session);
+        if (!check.summary) {
+            throw Error(ErrorKind::Data, check.problem + " (run: blobbench-cli prepare " + target + ")");
         }
-        m_notes.insert(m_notes.begin(), "Data set: " + summary->source + ", " + std::to_string(summary->contentBytes) +
-                                            " content bytes, prepared " + summary->preparedAt);
+        m_notes.insert(m_notes.begin(), describeDataset(*check.summary));
     }
     void wireTapReady(const std::string& relay, const LinkProfile& link) override {
         m_notes.push_back("Wire tap: " + relay + ", link " + link.describe());

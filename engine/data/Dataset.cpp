@@ -197,27 +197,126 @@ DatasetSummary prepareReferenceTables(Session& session, const RowSource& source,
     return summary;
 }
 
-std::optional<DatasetSummary> readDatasetSummary(Session& session) {
+namespace {
+
+// Counts of a BLOB_TEST made elsewhere, in the dialect's words; naming every reference column, so a
+// table without one fails here, before the run.
+std::string foreignCountSql(Dialect dialect) {
+    switch (dialect) {
+        case Dialect::SQLite:
+            return "SELECT COUNT(ID), COALESCE(SUM(LENGTH(CAST(CONTENT AS BLOB))), 0), "
+                   "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN 1 ELSE 0 END), 0), "
+                   "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN LENGTH(CAST(CONTENT AS BLOB)) ELSE 0 END), 0), "
+                   "COALESCE(MAX(LENGTH(CONTENT)), 0), COUNT(SHORT_CONTENT) FROM BLOB_TEST";
+        case Dialect::Firebird:
+            return "SELECT COUNT(ID), COALESCE(SUM(OCTET_LENGTH(CONTENT)), 0), "
+                   "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN 1 ELSE 0 END), 0), "
+                   "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN OCTET_LENGTH(CONTENT) ELSE 0 END), 0), "
+                   "COALESCE(MAX(CHAR_LENGTH(CONTENT)), 0), COUNT(SHORT_CONTENT) FROM BLOB_TEST";
+        case Dialect::PostgreSQL:
+            return "SELECT COUNT(ID)::bigint, COALESCE(SUM(OCTET_LENGTH(CONTENT)), 0)::bigint, "
+                   "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN 1 ELSE 0 END), 0)::bigint, "
+                   "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN OCTET_LENGTH(CONTENT) ELSE 0 END), 0)::bigint, "
+                   "COALESCE(MAX(LENGTH(CONTENT)), 0)::bigint, COUNT(SHORT_CONTENT)::bigint FROM BLOB_TEST";
+        case Dialect::None:
+            break;
+    }
+    return {};
+}
+
+// One row of integers (an engine may hand a NUMERIC over as text).
+class CountSink final : public RowSink {
+public:
+    std::vector<std::uint64_t> values;
+    void integer(std::size_t column, std::int64_t value) override { at(column) = static_cast<std::uint64_t>(value); }
+    void real(std::size_t column, double value) override { at(column) = static_cast<std::uint64_t>(value); }
+    void null(std::size_t column) override { at(column) = 0; }
+    void chunk(std::size_t column, std::string_view bytes) override {
+        std::uint64_t v = 0;
+        for (char c : bytes) {
+            if (c >= '0' && c <= '9') {
+                v = v * 10 + static_cast<std::uint64_t>(c - '0');
+            } else if (c == '.') {
+                break;
+            }
+        }
+        at(column) = v;
+    }
+    void endRow() override {}
+
+private:
+    std::uint64_t& at(std::size_t column) {
+        if (values.size() <= column) {
+            values.resize(column + 1);
+        }
+        return values[column];
+    }
+};
+
+}  // namespace
+
+DatasetCheck checkDataset(Session& session) {
+    constexpr const char* kNone = "no complete reference data set: ";
     const ReferenceSchema schema = referenceSchema(session.dialect());
-    if (!session.tableExists(schema.metaTable) || !session.tableExists("BLOB_TEST")) {
-        return std::nullopt;
+    if (!session.tableExists("BLOB_TEST")) {
+        return {std::nullopt, std::string(kNone) + "the database has no table BLOB_TEST"};
     }
-    MetaSink sink;
-    session.query(QuerySpec{schema.selectMeta}, sink, CancelToken());
-    if (sink.values["complete"] != "true") {
-        return std::nullopt;
+    if (session.tableExists(schema.metaTable)) {
+        MetaSink sink;
+        session.query(QuerySpec{schema.selectMeta}, sink, CancelToken());
+        if (sink.values["complete"] != "true") {
+            return {std::nullopt, std::string(kNone) + "the preparation BlobBench started here is incomplete "
+                                                       "(interrupted or failed)"};
+        }
+        DatasetSummary s;
+        s.source = sink.values["source"];
+        s.rows = toNumber(sink.values, "rows");
+        s.contentBytes = toNumber(sink.values, "content_bytes");
+        s.shortRows = toNumber(sink.values, "short_rows");
+        s.shortBytes = toNumber(sink.values, "short_bytes");
+        s.maxLength = toNumber(sink.values, "max_length");
+        s.samples = toNumber(sink.values, "samples");
+        s.nonUtf8Samples = toNumber(sink.values, "non_utf8_samples");
+        s.preparedAt = sink.values["prepared_at"];
+        return {s, {}};
     }
+    CountSink counts;
+    try {
+        session.query(QuerySpec{foreignCountSql(session.dialect())}, counts, CancelToken());
+    } catch (const Error& e) {
+        // The statement failed: a column is missing or has another type. The transaction the
+        // failed statement may have spoiled is rolled back, so the run starts clean.
+        try {
+            session.rollback();
+        } catch (const Error&) {
+        }
+        return {std::nullopt, std::string(kNone) +
+                                  "BLOB_TEST lacks the reference columns ID, SHORT_CONTENT, CONTENT, SHORT_BLOB (" +
+                                  e.what() + ")"};
+    }
+    counts.values.resize(6);
     DatasetSummary s;
-    s.source = sink.values["source"];
-    s.rows = toNumber(sink.values, "rows");
-    s.contentBytes = toNumber(sink.values, "content_bytes");
-    s.shortRows = toNumber(sink.values, "short_rows");
-    s.shortBytes = toNumber(sink.values, "short_bytes");
-    s.maxLength = toNumber(sink.values, "max_length");
-    s.samples = toNumber(sink.values, "samples");
-    s.nonUtf8Samples = toNumber(sink.values, "non_utf8_samples");
-    s.preparedAt = sink.values["prepared_at"];
-    return s;
+    s.preparedByBlobBench = false;
+    s.source = "BLOB_TEST not prepared by BlobBench";
+    s.rows = counts.values[0];
+    s.contentBytes = counts.values[1];
+    s.shortRows = counts.values[2];
+    s.shortBytes = counts.values[3];
+    s.maxLength = counts.values[4];
+    return {s, {}};
+}
+
+std::optional<DatasetSummary> readDatasetSummary(Session& session) {
+    return checkDataset(session).summary;
+}
+
+std::string describeDataset(const DatasetSummary& s) {
+    if (!s.preparedByBlobBench) {
+        return "Data set: " + s.source + ": " + std::to_string(s.rows) + " rows, " + std::to_string(s.contentBytes) +
+               " content bytes, " + std::to_string(s.shortRows) + " short rows (" + std::to_string(s.shortBytes) +
+               " bytes), longest " + std::to_string(s.maxLength) + " characters (counted before the run)";
+    }
+    return "Data set: " + s.source + ", " + std::to_string(s.contentBytes) + " content bytes, prepared " + s.preparedAt;
 }
 
 }  // namespace blobbench

@@ -75,6 +75,9 @@ struct DatasetSummary {
     std::uint64_t samples = 0;
     std::uint64_t nonUtf8Samples = 0;
     std::string preparedAt;
+    // False for a BLOB_TEST that BlobBench did not prepare (the reference article's own EXECUTE
+    // BLOCK, a copy made by hand): rows and bytes were counted from the table, the rest is unknown.
+    bool preparedByBlobBench = true;
 };
 
 struct PrepareOptions {
@@ -88,8 +91,21 @@ struct PrepareOptions {
 // looks complete. SHORT_BLOB = character length < 8191; SHORT_CONTENT = CONTENT when short.
 DatasetSummary prepareReferenceTables(Session& session, const RowSource& source, const PrepareOptions& options);
 
-// The summary of a complete data set, or nothing when the tables are missing or incomplete.
+// What a session's reference tables can be run on. `summary` is set for a complete BlobBench data
+// set, and for a BLOB_TEST made elsewhere that has the reference columns (counted here with one
+// aggregate query on the server); otherwise `problem` says why not in one line: no BLOB_TEST, a
+// preparation BlobBench knows to be incomplete, or a BLOB_TEST without the reference columns.
+struct DatasetCheck {
+    std::optional<DatasetSummary> summary;
+    std::string problem;
+};
+DatasetCheck checkDataset(Session& session);
+
+// checkDataset's summary.
 std::optional<DatasetSummary> readDatasetSummary(Session& session);
+
+// The line a report prints for a data set: where it came from and what it holds.
+std::string describeDataset(const DatasetSummary& summary);
 
 constexpr std::uint64_t kShortBlobLimit = 8191;
 

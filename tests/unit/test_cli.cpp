@@ -215,6 +215,38 @@ TEST(CliBasics, DefaultRunPreparesOnceThenRuns) {
     EXPECT_EQ(second.out.find("Prepared sqlite:"), std::string::npos) << "prepared twice";
 }
 
+// The reference article's database is filled by its own EXECUTE BLOCK, without BlobBench's
+// BLOBBENCH_DATASET table: a BLOB_TEST with the reference columns runs, counted and labelled.
+TEST(CliBasics, BlobTestNotPreparedByBlobBenchRunsWithItsCounts) {
+    TempDir dir;
+    const std::string file = dir.file("article.sqlite");
+    sqlite(file,
+           "CREATE TABLE BLOB_TEST (ID INTEGER PRIMARY KEY, SHORT_CONTENT VARCHAR(8191), CONTENT BLOB, SHORT_BLOB BOOLEAN);"
+           "INSERT INTO BLOB_TEST VALUES (1, 'abc', 'abc', TRUE), (2, NULL, CAST(zeroblob(9000) AS BLOB), FALSE),"
+           "(3, 'hello', 'hello', TRUE)");
+    const auto r = runCli({"run", "sqlite:" + file, "-s", "short-blobs", "-s", "all-blobs"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("Data set: BLOB_TEST not prepared by BlobBench: 3 rows, 9008 content bytes, 2 short rows "
+                         "(8 bytes)"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("Record count: 2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Record count: 3"), std::string::npos) << r.out;
+}
+
+TEST(CliBasics, BlobTestWithoutTheReferenceColumnsIsRefusedNamingThem) {
+    TempDir dir;
+    const std::string file = dir.file("other.sqlite");
+    sqlite(file, "CREATE TABLE BLOB_TEST (ID INTEGER PRIMARY KEY, DATA BLOB); INSERT INTO BLOB_TEST VALUES (1, x'00')");
+    const auto r = runCli({"run", "sqlite:" + file});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("no complete reference data set: BLOB_TEST lacks the reference columns ID, SHORT_CONTENT, "
+                         "CONTENT, SHORT_BLOB"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
 TEST(CliBasics, IncompleteDataSetIsRefused) {
     TempDir dir;
     const std::string db = "sqlite:" + dir.file("half.sqlite");
