@@ -4,7 +4,11 @@
 // crashed (std::regex recursed once per character) or leaked; now each is handled in one pass.
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+
 #include <QByteArray>
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "engine/core/Error.h"
@@ -12,6 +16,8 @@
 #include "engine/drivers/Registry.h"
 #include "engine/drivers/firebird/FirebirdClient.h"
 #include "model/ProjectFile.h"
+#include "support/SocketSupport.h"
+#include "support/TestSupport.h"
 
 using namespace blobbench;
 
@@ -23,6 +29,43 @@ const std::string kLongText(kLong, 'a');
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
+}
+
+// blobbench-cli's stderr for a failed run: exactly one line, its own.
+void expectOneErrorLine(const test::ProcessResult& r, const std::string& what) {
+    EXPECT_NE(r.exitCode, 128 + 11) << what << ": crashed (SIGSEGV)";
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << ": " << r.err.substr(0, 300);
+    EXPECT_TRUE(r.err.starts_with("blobbench-cli: ")) << what << ": " << r.err.substr(0, 300);
+}
+
+// A stand-in PostgreSQL server: declines SSL and GSS encryption, reads the startup packet and
+// answers it with a FATAL error whose message is `message`.
+void answerWithFatal(int fd, const std::string& message) {
+    for (;;) {
+        const std::string head = test::readUpTo(fd, 8);
+        if (head.size() < 8) {
+            return;
+        }
+        std::uint32_t length = 0;
+        std::uint32_t code = 0;
+        std::memcpy(&length, head.data(), 4);
+        std::memcpy(&code, head.data() + 4, 4);
+        length = ntohl(length);
+        code = ntohl(code);
+        if (length == 8 && (code == 80877103 || code == 80877104)) {  // SSLRequest, GSSENCRequest
+            test::writeAll(fd, "N");
+            continue;
+        }
+        (void)test::readUpTo(fd, length > 8 ? length - 8 : 0);
+        break;
+    }
+    std::string fields = std::string("SFATAL") + '\0' + "VFATAL" + '\0' + "C28000" + '\0' + "M" + message + '\0' + '\0';
+    const std::uint32_t length = htonl(static_cast<std::uint32_t>(fields.size() + 4));
+    std::string packet = "E";
+    packet.append(reinterpret_cast<const char*>(&length), 4);
+    packet += fields;
+    test::writeAll(fd, packet);
+    (void)test::readToEnd(fd);
 }
 
 }  // namespace
@@ -168,4 +211,56 @@ TEST(HostileInput, ProjectWithLongTargetIsRefusedInOneLine) {
         EXPECT_TRUE(contains(e.what(), "connections[0].target")) << e.what();
         EXPECT_LT(std::string(e.what()).size(), 200u);
     }
+}
+
+TEST(HostileInputCli, LongDatabaseNameAndHostGiveOneErrorLine) {
+    // Every one of these crashed blobbench-cli (SIGSEGV in maskSecrets, from the label).
+    const std::string port = std::to_string(test::closedPort());
+    const std::vector<std::pair<std::string, std::string>> targets = {
+        {"a database name of 100,000 characters", "postgresql://127.0.0.1:" + port + "/" + kLongText},
+        {"a host of 100,000 characters", "postgresql://" + kLongText + ":" + port + "/db"},
+        {"a password of 100,000 characters", "postgresql://u:" + kLongText + "@127.0.0.1:" + port + "/db"},
+    };
+    for (const auto& [what, target] : targets) {
+        for (const char* tap : {"--tap", "--no-tap"}) {
+            const auto r = test::runCli({"run", target, "-s", "warm-up", tap});
+            EXPECT_EQ(r.exitCode, 1) << what << " " << tap << ": " << r.err.substr(0, 300);
+            expectOneErrorLine(r, what + " " + tap);
+        }
+    }
+    const auto secret = test::runCli({"run", "postgresql://u:" + kLongText + "@127.0.0.1:" + port + "/db"});
+    EXPECT_FALSE(contains(secret.err, kLongText.substr(0, 64))) << "the long password was printed";
+}
+
+TEST(HostileInputCli, ServerWithLongFatalErrorGivesOneErrorLine) {
+    // libpq takes an error of up to 30,000 bytes during start-up; one this long crashed maskSecrets.
+    const std::string message = "see https://" + std::string(29'880, 'a');
+    test::ScriptedServer server([&](int fd) { answerWithFatal(fd, message); });
+    const std::string target = "postgresql://u@127.0.0.1:" + std::to_string(server.port()) + "/db";
+    for (const char* tap : {"--tap", "--no-tap"}) {
+        const auto r = test::runCli({"run", target, "-s", "warm-up", tap});
+        EXPECT_EQ(r.exitCode, 1) << tap << ": " << r.err.substr(0, 300);
+        expectOneErrorLine(r, tap);
+        EXPECT_TRUE(contains(r.err, "see https://aaaa")) << tap << ": the server's words are missing: "
+                                                          << r.err.substr(0, 300);
+    }
+}
+
+TEST(HostileInputCli, EmptyTargetIsRefused) {
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"run", ""}, {"run", "-d", ""}, {"prepare", ""}, {"run", "", "-s", "warm-up"}}) {
+        const auto r = test::runCli(args);
+        EXPECT_EQ(r.exitCode, 2) << args.size() << " args: " << r.err << r.out.substr(0, 200);
+        expectOneErrorLine(r, "empty target");
+        EXPECT_TRUE(contains(r.err, "empty")) << r.err;
+        EXPECT_TRUE(r.out.empty()) << "something ran: " << r.out.substr(0, 200);
+    }
+}
+
+TEST(HostileInputCli, CharsetOnPostgresSaysItIsNotInEffect) {
+    const std::string target = "postgresql://u@127.0.0.1:" + std::to_string(test::closedPort()) + "/db";
+    const auto r = test::runCli({"run", target, "-s", "warm-up", "-c", "WIN1252"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "blobbench-cli: -c WIN1252 is not in effect on PostgreSQL")) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << "the note and the connect error: " << r.err;
 }
