@@ -1,7 +1,8 @@
 // libFuzzer target for the value parsers of the command line and the tunables: sizes ("64K"),
 // bit rates ("2M", "9.6k"), latencies ("20ms"), and every declared tunable of every driver
 // (normaliseParameter). Any text is accepted or refused with Error(Usage), never a crash or an
-// out-of-range value; an accepted value normalises to itself.
+// out-of-range value; an accepted value normalises to itself. Each input also runs repeated to
+// 100 kB (LongInput.h).
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -10,6 +11,7 @@
 #include "engine/core/Parameter.h"
 #include "engine/drivers/Registry.h"
 #include "engine/wire/LinkProfile.h"
+#include "LongInput.h"
 
 using namespace blobbench;
 
@@ -26,10 +28,7 @@ void refusedAsUsage(F&& f) {
     }
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string text(reinterpret_cast<const char*>(data), size);
+void fuzzOne(const std::string& text) {
     refusedAsUsage([&] { (void)parseSize(text, "size"); });
     refusedAsUsage([&] {
         const std::uint64_t rate = parseBitRate(text);
@@ -62,6 +61,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 }
             });
         }
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    fuzzOne(text);
+    if (const std::string longer = fuzz::repeatedToLong(text); !longer.empty()) {
+        fuzzOne(longer);
     }
     return 0;
 }

@@ -249,7 +249,8 @@ TEST(HostileInputCli, ServerWithLongFatalErrorGivesOneErrorLine) {
 TEST(HostileInputCli, EmptyTargetIsRefused) {
     for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
              {"run", ""}, {"run", "-d", ""}, {"prepare", ""}, {"run", "", "-s", "warm-up"}}) {
-        const auto r = test::runCli(args);
+        const test::TempDir data;  // had the default run started, it would have prepared its data set here
+        const auto r = test::runCli(args, {"BLOBBENCH_DATA_DIR=" + data.path().string()});
         EXPECT_EQ(r.exitCode, 2) << args.size() << " args: " << r.err << r.out.substr(0, 200);
         expectOneErrorLine(r, "empty target");
         EXPECT_TRUE(contains(r.err, "empty")) << r.err;
