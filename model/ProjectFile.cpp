@@ -1182,24 +1182,36 @@ void keysAndTextCheck(const QByteArray& bytes) {
                 ++stack.back().index;
             }
         } else if (c == '"') {
-            QString text;
+            Level* level = stack.empty() ? nullptr : &stack.back();
+            const bool isKey = level && level->object && level->expectKey;
+            QString text;  // decoded for keys only: values need just the NUL check
             bool nul = false;
             qsizetype run = i + 1;  // start of the bytes not yet decoded
             qsizetype j = i + 1;
             for (; j < size && data[j] != '"'; ++j) {
                 if (data[j] == '\\' && j + 1 < size) {
-                    text += QString::fromUtf8(data + run, j - run);
+                    if (isKey) {
+                        text += QString::fromUtf8(data + run, j - run);
+                    }
                     const char e = data[j + 1];
                     if (e == 'u' && j + 5 < size) {
-                        const ushort unit = QByteArray(data + j + 2, 4).toUShort(nullptr, 16);
+                        ushort unit = 0;
+                        for (int h = 0; h < 4; ++h) {
+                            const char x = data[j + 2 + h];
+                            unit = static_cast<ushort>(unit * 16 + (x <= '9' ? x - '0' : (x | 0x20) - 'a' + 10));
+                        }
                         nul = nul || unit == 0;
-                        text += QChar(unit);
+                        if (isKey) {
+                            text += QChar(unit);
+                        }
                         j += 5;
                     } else {
                         const char* from = "bfnrt";
                         const char* to = "\b\f\n\r\t";
                         const char* k = std::strchr(from, e);
-                        text += QLatin1Char(k && e != '\0' ? to[k - from] : e);
+                        if (isKey) {
+                            text += QLatin1Char(k && e != '\0' ? to[k - from] : e);
+                        }
                         j += 1;
                     }
                     run = j + 1;
@@ -1207,10 +1219,10 @@ void keysAndTextCheck(const QByteArray& bytes) {
                     nul = true;
                 }
             }
-            text += QString::fromUtf8(data + run, j - run);
+            if (isKey) {
+                text += QString::fromUtf8(data + run, j - run);
+            }
             i = j;
-            Level* level = stack.empty() ? nullptr : &stack.back();
-            const bool isKey = level && level->object && level->expectKey;
             if (nul && isKey) {
                 QString shown = text;
                 shown.replace(QChar(0), L("\\u0000"));

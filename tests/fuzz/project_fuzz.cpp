@@ -3,8 +3,8 @@
 // bytes (the canonical form is a fixed point). Build: cmake -DBLOBBENCH_BUILD_FUZZ=ON with clang
 // (see tests/fuzz/CMakeLists.txt); run: build/fuzz/tests/fuzz/project_fuzz -max_total_time=60
 // resources/presets. With another compiler the same file builds as a replayer of files named
-// on the command line (FuzzMain.h). Each input also runs repeated to 100 kB, and as the text of
-// a project's strings (SQL, target, name) repeated to 100 kB (LongInput.h).
+// on the command line (FuzzMain.h). Each input also runs in two long forms of 100 kB, as the
+// file and as the text of a project's name, target and SQL (LongInput.h).
 #include <QByteArray>
 #include <QCoreApplication>
 #include <cstdint>
@@ -59,20 +59,19 @@ std::string jsonBody(const std::string& text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     fuzzOne(QByteArray::fromStdString(text));
-    const std::string longer = blobbench::fuzz::repeatedToLong(text);
-    if (longer.empty()) {
-        return 0;
+    for (const std::string& longer : blobbench::fuzz::longForms(text)) {
+        fuzzOne(QByteArray::fromStdString(longer));
+        const std::string s = jsonBody(longer);
+        const std::string project = R"({"formatVersion": 1, "name": ")" + s + R"(", "connections": [{"name": "c", )" +
+                                    R"("engine": "postgres", "target": ")" + s + R"("}], "scenarios": [{"id": "s", )" +
+                                    R"("title": "t", "kind": "query", "fetch": "content", "sql": ")" + s + R"("}]})";
+        fuzzOne(QByteArray::fromStdString(project));
+        const std::string sqlOnly =
+            R"({"formatVersion": 1, "name": "n", "connections": [{"name": "c", )" +
+            std::string(R"("engine": "postgres", "target": "host=h"}], "scenarios": [{"id": "s", )") +
+            R"("title": "t", "kind": "query", "fetch": "content", "sql": ")" + s + R"("}]})";
+        fuzzOne(QByteArray::fromStdString(sqlOnly));
     }
-    fuzzOne(QByteArray::fromStdString(longer));
-    const std::string s = jsonBody(longer);
-    const std::string project = R"({"formatVersion": 1, "name": ")" + s + R"(", "connections": [{"name": "c", )" +
-                                R"("engine": "postgres", "target": ")" + s + R"("}], "scenarios": [{"id": "s", )" +
-                                R"("title": "t", "kind": "query", "fetch": "content", "sql": ")" + s + R"("}]})";
-    fuzzOne(QByteArray::fromStdString(project));
-    const std::string sqlOnly = R"({"formatVersion": 1, "name": "n", "connections": [{"name": "c", )" +
-                                std::string(R"("engine": "postgres", "target": "host=h"}], "scenarios": [{"id": "s", )") +
-                                R"("title": "t", "kind": "query", "fetch": "content", "sql": ")" + s + R"("}]})";
-    fuzzOne(QByteArray::fromStdString(sqlOnly));
     return 0;
 }
 
