@@ -261,7 +261,7 @@ std::string charsetNotInEffect(const std::string& engine, const std::string& cha
     }
     const std::string how = engine == "postgres" ? "; PostgreSQL takes client_encoding=... in the connection string" : "";
     return "-c " + charset + " is not in effect on " + driverById(engine).displayName() +
-           " (only Firebird takes a connection character set" + how + ")";
+           ": only Firebird takes a connection character set" + how;
 }
 
 }  // namespace blobbench::cli

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <string>
 
@@ -95,6 +96,8 @@ TEST(HostilePostgres, LongServerErrorIsOneLineAndKeepsTheSamples) {
     EXPECT_EQ(r.exitCode, 1) << r.err.substr(0, 500);
     const auto lines = cliLines(r.err);
     ASSERT_EQ(lines.size(), 1u) << r.err.substr(0, 500);
+    std::cout << "[hostile line] " << lines[0].substr(0, 220) << "... (" << lines[0].size() << " characters)"
+              << std::endl;
     EXPECT_NE(lines[0].find("invalid input syntax for type integer"), std::string::npos) << lines[0].substr(0, 300);
     EXPECT_NE(lines[0].find("see https://aaaa"), std::string::npos) << lines[0].substr(0, 300);
 
