@@ -1229,7 +1229,8 @@ void keysAndTextCheck(const QByteArray& bytes) {
                 refuse(pathOf(&shown), L("this key holds a NUL character (\\u0000), which no project text may hold"));
             }
             if (nul) {
-                refuse(pathOf(nullptr), L("holds a NUL character (\\u0000), which no name, target or SQL text may hold"));
+                refuse(pathOf(nullptr),
+                       L("holds a NUL character (\\u0000), which no name, target or SQL text may hold"));
             }
             if (isKey) {
                 if (!level->keys.insert(text).second) {

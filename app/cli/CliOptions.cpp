@@ -240,8 +240,9 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     if (o.databaseGiven && o.database.empty() && (o.command == Command::Run || o.command == Command::Prepare)) {
         // '' is what an unset shell variable gives ("run \"$DB\""): running the default SQLite suite
         // instead would measure something else without a word.
-        throw Error(ErrorKind::Usage, "the connection named is empty (''): name a database or a project, or name "
-                                      "none for the default SQLite data set");
+        throw Error(ErrorKind::Usage,
+                    "the connection named is empty (''): name a database or a project, or name "
+                    "none for the default SQLite data set");
     }
     o.link.validate();
     if (o.noTap && o.wireTap) {
@@ -259,7 +260,8 @@ std::string charsetNotInEffect(const std::string& engine, const std::string& cha
     if (charset.empty() || engine == "firebird") {
         return {};
     }
-    const std::string how = engine == "postgres" ? "; PostgreSQL takes client_encoding=... in the connection string" : "";
+    const std::string how =
+        engine == "postgres" ? "; PostgreSQL takes client_encoding=... in the connection string" : "";
     return "-c " + charset + " is not in effect on " + driverById(engine).displayName() +
            ": only Firebird takes a connection character set" + how;
 }

@@ -15,8 +15,8 @@ enum class Command { Default, Prepare, Run, Engines, Bytea, Help, Version };
 // What the command line asked for; parseArguments() throws Error(Usage) with one line on bad input.
 struct CliOptions {
     Command command = Command::Default;
-    std::string engine;    // empty: from the connection string
-    std::string database;  // connection string
+    std::string engine;          // empty: from the connection string
+    std::string database;        // connection string
     bool databaseGiven = false;  // named on the command line, even as '' (refused: not the default)
     std::string user;
     std::string password;

@@ -134,7 +134,8 @@ std::vector<SecretRange> secretRanges(std::string_view text) {
     }
     uriSecrets(text, ranges);
     querySecrets(text, ranges);
-    std::sort(ranges.begin(), ranges.end(), [](const SecretRange& a, const SecretRange& b) { return a.begin < b.begin; });
+    std::sort(ranges.begin(), ranges.end(),
+              [](const SecretRange& a, const SecretRange& b) { return a.begin < b.begin; });
     return ranges;
 }
 

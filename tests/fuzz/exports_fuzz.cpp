@@ -11,9 +11,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "LongInput.h"
 #include "model/MarkdownExport.h"
 #include "model/SampleJson.h"
-#include "LongInput.h"
 
 using namespace blobbench;
 

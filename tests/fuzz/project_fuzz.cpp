@@ -11,9 +11,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "LongInput.h"
 #include "engine/core/Error.h"
 #include "model/ProjectFile.h"
-#include "LongInput.h"
 
 namespace {
 

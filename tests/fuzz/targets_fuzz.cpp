@@ -11,10 +11,10 @@
 #include <cstring>
 #include <string>
 
+#include "LongInput.h"
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
 #include "engine/drivers/firebird/FirebirdConnectionString.h"
-#include "LongInput.h"
 
 using namespace blobbench;
 

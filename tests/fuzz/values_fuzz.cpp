@@ -7,11 +7,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "LongInput.h"
 #include "engine/core/Error.h"
 #include "engine/core/Parameter.h"
 #include "engine/drivers/Registry.h"
 #include "engine/wire/LinkProfile.h"
-#include "LongInput.h"
 
 using namespace blobbench;
 

@@ -143,7 +143,9 @@ TEST(HostilePostgres, PasswordWithSpaceOrSlashInNoArtefact) {
     };
     const std::vector<Case> cases = {
         {"space in the URI", {"run", "postgresql://" + role + ":" + spaced + at}, 0, ""},
-        {"space in the URI, wrong", {"run", "postgresql://" + role + ":" + spaced + "x" + at}, 1,
+        {"space in the URI, wrong",
+         {"run", "postgresql://" + role + ":" + spaced + "x" + at},
+         1,
          "password authentication failed"},
         {"slash in the URI", {"run", "postgresql://" + role + ":" + slashed + at}, 1, "%2F"},
         {"slash with -p", {"run", "postgresql://" + role + at, "-p", slashed}, 1, "password authentication failed"},

@@ -241,8 +241,8 @@ TEST(HostileInputCli, ServerWithLongFatalErrorGivesOneErrorLine) {
         const auto r = test::runCli({"run", target, "-s", "warm-up", tap});
         EXPECT_EQ(r.exitCode, 1) << tap << ": " << r.err.substr(0, 300);
         expectOneErrorLine(r, tap);
-        EXPECT_TRUE(contains(r.err, "see https://aaaa")) << tap << ": the server's words are missing: "
-                                                          << r.err.substr(0, 300);
+        EXPECT_TRUE(contains(r.err, "see https://aaaa"))
+            << tap << ": the server's words are missing: " << r.err.substr(0, 300);
     }
 }
 

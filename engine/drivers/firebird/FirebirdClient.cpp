@@ -54,8 +54,8 @@ VersionMatch findVersion(const std::string& text, const std::string& lead, int p
         std::size_t i = at + lead.size();
         bool ok = true;
         for (int part = 0; ok && part < parts; ++part) {
-            ok = readNumber(text, i, m.numbers[part]) && (part + 1 == parts ? !trailingDot || readDot(text, i)
-                                                                             : readDot(text, i));
+            ok = readNumber(text, i, m.numbers[part]) &&
+                 (part + 1 == parts ? !trailingDot || readDot(text, i) : readDot(text, i));
         }
         if (ok) {
             m.begin = at;

@@ -60,7 +60,8 @@ using Conninfo = std::unique_ptr<PQconninfoOption, ConninfoDeleter>;
 // reads "u:pa" as host and port, and its errors would then quote the password's first part as a port.
 void refuseSlashInUriPassword(const std::string& target) {
     for (const SecretRange& r : secretRanges(target)) {
-        const bool userInfo = r.begin > 0 && target[r.begin - 1] == ':' && r.end < target.size() && target[r.end] == '@';
+        const bool userInfo =
+            r.begin > 0 && target[r.begin - 1] == ':' && r.end < target.size() && target[r.end] == '@';
         if (userInfo && target.find('/', r.begin) < r.end) {
             throw Error(ErrorKind::Usage, "postgres:" + maskSecrets(target) +
                                               ": the password in the URI holds a '/', which libpq reads as the end "

@@ -2,7 +2,6 @@
 
 #include <libpq/libpq-fs.h>
 
-
 #include "engine/drivers/postgres/PostgresSession.h"
 
 namespace blobbench {
