@@ -1131,6 +1131,119 @@ void hostileShapeCheck(const QByteArray& bytes) {
     }
 }
 
+// Run on the text once it parsed as JSON, because QJsonDocument keeps the last of two equal keys
+// without a word, and takes "\u0000" into a string that later cuts error lines and file names at
+// the NUL. One pass with a stack of its own (no recursion), keys compared decoded ("n\u0061me" is
+// "name"); each refusal names the JSON path.
+void keysAndTextCheck(const QByteArray& bytes) {
+    struct Level {
+        bool object = false;
+        bool expectKey = false;
+        int index = 0;
+        QString key;  // the member being read (object) -- its path part
+        std::set<QString> keys;
+    };
+    std::vector<Level> stack;
+    auto pathOf = [&](const QString* last) {
+        QString path;
+        auto part = [&](const QString& key) {
+            const QString shown = key.size() > 40 ? key.left(40) + L("...") : key;
+            path += (path.isEmpty() ? QString() : L(".")) + shown;
+        };
+        for (const Level& level : stack) {
+            if (!level.object) {
+                path += L("[%1]").arg(level.index);
+            } else if (&level != &stack.back() || last == nullptr) {
+                part(level.key);
+            }
+        }
+        if (last) {
+            part(*last);
+        }
+        return path.isEmpty() ? L("(root)") : path;
+    };
+    const char* data = bytes.constData();
+    const qsizetype size = bytes.size();
+    for (qsizetype i = 0; i < size; ++i) {
+        const char c = data[i];
+        if (c == '{' || c == '[') {
+            Level level;
+            level.object = c == '{';
+            level.expectKey = level.object;
+            stack.push_back(std::move(level));
+        } else if (c == '}' || c == ']') {
+            if (!stack.empty()) {
+                stack.pop_back();
+            }
+        } else if (c == ',' && !stack.empty()) {
+            if (stack.back().object) {
+                stack.back().expectKey = true;
+            } else {
+                ++stack.back().index;
+            }
+        } else if (c == '"') {
+            Level* level = stack.empty() ? nullptr : &stack.back();
+            const bool isKey = level && level->object && level->expectKey;
+            QString text;  // decoded for keys only: values need just the NUL check
+            bool nul = false;
+            qsizetype run = i + 1;  // start of the bytes not yet decoded
+            qsizetype j = i + 1;
+            for (; j < size && data[j] != '"'; ++j) {
+                if (data[j] == '\\' && j + 1 < size) {
+                    if (isKey) {
+                        text += QString::fromUtf8(data + run, j - run);
+                    }
+                    const char e = data[j + 1];
+                    if (e == 'u' && j + 5 < size) {
+                        ushort unit = 0;
+                        for (int h = 0; h < 4; ++h) {
+                            const char x = data[j + 2 + h];
+                            unit = static_cast<ushort>(unit * 16 + (x <= '9' ? x - '0' : (x | 0x20) - 'a' + 10));
+                        }
+                        nul = nul || unit == 0;
+                        if (isKey) {
+                            text += QChar(unit);
+                        }
+                        j += 5;
+                    } else {
+                        const char* from = "bfnrt";
+                        const char* to = "\b\f\n\r\t";
+                        const char* k = std::strchr(from, e);
+                        if (isKey) {
+                            text += QLatin1Char(k && e != '\0' ? to[k - from] : e);
+                        }
+                        j += 1;
+                    }
+                    run = j + 1;
+                } else if (data[j] == '\0') {
+                    nul = true;
+                }
+            }
+            if (isKey) {
+                text += QString::fromUtf8(data + run, j - run);
+            }
+            i = j;
+            if (nul && isKey) {
+                QString shown = text;
+                shown.replace(QChar(0), L("\\u0000"));
+                refuse(pathOf(&shown), L("this key holds a NUL character (\\u0000), which no project text may hold"));
+            }
+            if (nul) {
+                refuse(pathOf(nullptr),
+                       L("holds a NUL character (\\u0000), which no name, target or SQL text may hold"));
+            }
+            if (isKey) {
+                if (!level->keys.insert(text).second) {
+                    refuse(pathOf(&text), L("duplicate key: it appears twice in its object (a project file holds "
+                                            "each key once; which one counts would be a guess)"));
+                }
+                level->key = text;
+                level->expectKey = false;
+            }
+        }
+    }
+}
+
 // Older formats are brought up to date one version at a time; version 1 is the first, so the
 // chain is empty today. A migration takes the root object of version N and returns version N + 1.
 using Migration = QJsonObject (*)(QJsonObject);
@@ -1214,6 +1327,7 @@ Project projectFromJson(QByteArray bytes) {
         const qsizetype column = error.offset - (before.lastIndexOf('\n') + 1) + 1;
         refuse(L("line %1, column %2").arg(line).arg(column), L("not valid JSON: ") + error.errorString());
     }
+    keysAndTextCheck(bytes);
     bytes = QByteArray();  // the document holds everything now: the text need not outlive it (loadProject moves it in)
     if (!doc.isObject()) {
         refuse(L("(root)"), L("expected an object, found %1").arg(L(doc.isArray() ? "an array" : "nothing")));

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "engine/core/Error.h"
+#include "engine/drivers/Registry.h"
 
 namespace blobbench::cli {
 namespace {
@@ -141,6 +142,7 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             return o;
         } else if (arg == "-d" || arg == "--database") {
             o.database = take(arg);
+            o.databaseGiven = true;
         } else if (arg == "-e" || arg == "--engine") {
             o.engine = take(arg);
         } else if (arg == "-u" || arg == "--username") {
@@ -227,12 +229,20 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.linkSet = true;
         } else if (arg.starts_with("-") && arg.size() > 1) {
             throw Error(ErrorKind::Usage, "unknown option '" + arg + "' (try --help)");
-        } else if (o.database.empty()) {
+        } else if (!o.databaseGiven) {
             o.database = arg;
+            o.databaseGiven = true;
         } else {
             throw Error(ErrorKind::Usage,
                         "unexpected argument '" + arg + "' (the connection is already '" + o.database + "')");
         }
+    }
+    if (o.databaseGiven && o.database.empty() && (o.command == Command::Run || o.command == Command::Prepare)) {
+        // '' is what an unset shell variable gives ("run \"$DB\""): running the default SQLite suite
+        // instead would measure something else without a word.
+        throw Error(ErrorKind::Usage,
+                    "the connection named is empty (''): name a database or a project, or name "
+                    "none for the default SQLite data set");
     }
     o.link.validate();
     if (o.noTap && o.wireTap) {
@@ -244,6 +254,16 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
         throw Error(ErrorKind::Usage, "--repeat and --warmup take at most 1000");
     }
     return o;
+}
+
+std::string charsetNotInEffect(const std::string& engine, const std::string& charset) {
+    if (charset.empty() || engine == "firebird") {
+        return {};
+    }
+    const std::string how =
+        engine == "postgres" ? "; PostgreSQL takes client_encoding=... in the connection string" : "";
+    return "-c " + charset + " is not in effect on " + driverById(engine).displayName() +
+           ": only Firebird takes a connection character set" + how;
 }
 
 }  // namespace blobbench::cli

@@ -15,8 +15,9 @@ enum class Command { Default, Prepare, Run, Engines, Bytea, Help, Version };
 // What the command line asked for; parseArguments() throws Error(Usage) with one line on bad input.
 struct CliOptions {
     Command command = Command::Default;
-    std::string engine;    // empty: from the connection string
-    std::string database;  // connection string
+    std::string engine;          // empty: from the connection string
+    std::string database;        // connection string
+    bool databaseGiven = false;  // named on the command line, even as '' (refused: not the default)
     std::string user;
     std::string password;
     std::string charset;
@@ -53,6 +54,9 @@ struct CliOptions {
 };
 
 CliOptions parseArguments(const std::vector<std::string>& args);
+// "" when -c applies to the engine; else the one line that says it is not in effect (only Firebird
+// takes a connection character set), so that the option is never ignored without a word.
+std::string charsetNotInEffect(const std::string& engine, const std::string& charset);
 std::string usageText();
 
 }  // namespace blobbench::cli

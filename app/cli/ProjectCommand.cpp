@@ -271,6 +271,11 @@ int commandRunProject(const CliOptions& o) {
     if (!o.user.empty()) {
         spec.user = o.user;
     }
+    if (const std::string note = charsetNotInEffect(spec.engine, o.charset); !note.empty()) {
+        std::cerr << "blobbench-cli: " << note << '\n';
+    } else if (!o.charset.empty()) {
+        spec.charset = o.charset;  // like -u: the command line over the project's connection
+    }
     const Driver& driver = driverById(spec.engine);
     // Storage studies (keyed-read, footprint, insert) run after the SQL scenarios, once each, through
     // the same function as `blobbench-cli storage`; they take no part in sweeps or repetitions.

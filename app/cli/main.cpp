@@ -61,6 +61,9 @@ ConnectionSpec connectionFrom(const CliOptions& o, const std::string& database) 
     spec.password = o.password;
     spec.charset = o.charset;
     spec.clientLibrary = o.clientLibrary;
+    if (const std::string note = charsetNotInEffect(spec.engine, o.charset); !note.empty()) {
+        std::cerr << "blobbench-cli: " << note << '\n';
+    }
     return spec;
 }
 

@@ -35,7 +35,16 @@ struct Endpoint {
     std::uint16_t port = 0;
 };
 
-// Masks password=... in conninfo strings and user:password@ in URIs.
+// Where a text holds a password: the value of password=... in a conninfo string, of user:password@
+// in a URI (everything up to the '@': a space or '/' included) and of ?password=... in a URI query.
+// One pass over the text whatever its length (no std::regex: it recursed per character).
+struct SecretRange {
+    std::size_t begin = 0;
+    std::size_t end = 0;  // one past the last character
+};
+std::vector<SecretRange> secretRanges(std::string_view text);
+
+// The text with each of secretRanges() replaced by ***.
 std::string maskSecrets(std::string_view text);
 
 // SQL families the reference suite and the data set loader speak.

@@ -1,7 +1,7 @@
 // libFuzzer target for the writers' escaping: a sample whose text fields hold the fuzzer's bytes
 // is written as CSV (RFC 4180) and as a Markdown summary. The CSV must parse back to one header and
 // one record of the same width with the texts unchanged; every Markdown table row must have as
-// many cell borders as its header.
+// many cell borders as its header. Each input also runs in two long forms of 100 kB (LongInput.h).
 #include <unistd.h>
 
 #include <QFile>
@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "LongInput.h"
 #include "model/MarkdownExport.h"
 #include "model/SampleJson.h"
 
@@ -78,10 +79,7 @@ bool parseCsv(const QString& text, std::vector<QStringList>& records) {
     return true;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string text(reinterpret_cast<const char*>(data), size);
+void fuzzOne(const std::string& text) {
     const QString expected = QString::fromStdString(text);  // the writers see text as UTF-8
     Sample s;
     s.runId = "2026-11-30T00:00:00.000Z";
@@ -127,6 +125,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::abort();  // a cell's text broke the table
         }
         borders = n;
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    fuzzOne(text);
+    for (const std::string& longer : fuzz::longForms(text)) {
+        fuzzOne(longer);
     }
     return 0;
 }

@@ -2,7 +2,8 @@
 // redirected() (Firebird URLs and host:path, libpq URIs and key=value strings, SQLite paths and
 // file: URIs) and the Firebird splitter itself. Any text must parse or be refused with an Error,
 // never crash; a networked target redirected to the relay must point at the relay and keep its
-// database; the Firebird splitter must give back what it split.
+// database; the Firebird splitter must give back what it split. Secret masking and connection
+// labels take the same text. Each input also runs in two long forms of 100 kB (LongInput.h).
 #include <strings.h>
 #include <cctype>
 #include <cstdint>
@@ -10,14 +11,22 @@
 #include <cstring>
 #include <string>
 
+#include "LongInput.h"
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
 #include "engine/drivers/firebird/FirebirdConnectionString.h"
 
 using namespace blobbench;
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string text(reinterpret_cast<const char*>(data), size);
+namespace {
+
+void fuzzOne(const std::string& text) {
+    for (const SecretRange& r : secretRanges(text)) {
+        if (r.begin > r.end || r.end > text.size()) {
+            std::abort();  // a range outside the text
+        }
+    }
+    (void)maskSecrets(text);
     const auto fb = firebird::parseFirebirdTarget(text);
     (void)firebird::looksLikeFirebirdTarget(text);
     (void)fb.tcpPort();
@@ -58,6 +67,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         } catch (const Error&) {
             // refused with a message: fine
         }
+        (void)spec.label();
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    fuzzOne(text);
+    for (const std::string& longer : fuzz::longForms(text)) {
+        fuzzOne(longer);
     }
     return 0;
 }

@@ -1,11 +1,13 @@
 // libFuzzer target for the value parsers of the command line and the tunables: sizes ("64K"),
 // bit rates ("2M", "9.6k"), latencies ("20ms"), and every declared tunable of every driver
 // (normaliseParameter). Any text is accepted or refused with Error(Usage), never a crash or an
-// out-of-range value; an accepted value normalises to itself.
+// out-of-range value; an accepted value normalises to itself. Each input also runs in two long
+// forms of 100 kB (LongInput.h).
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
+#include "LongInput.h"
 #include "engine/core/Error.h"
 #include "engine/core/Parameter.h"
 #include "engine/drivers/Registry.h"
@@ -26,10 +28,7 @@ void refusedAsUsage(F&& f) {
     }
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string text(reinterpret_cast<const char*>(data), size);
+void fuzzOne(const std::string& text) {
     refusedAsUsage([&] { (void)parseSize(text, "size"); });
     refusedAsUsage([&] {
         const std::uint64_t rate = parseBitRate(text);
@@ -62,6 +61,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 }
             });
         }
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    fuzzOne(text);
+    for (const std::string& longer : fuzz::longForms(text)) {
+        fuzzOne(longer);
     }
     return 0;
 }

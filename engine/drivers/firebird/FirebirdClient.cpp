@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
-#include <regex>
 
 #include "engine/core/Error.h"
 
@@ -16,21 +15,71 @@ std::string FbVersion::toString() const {
     return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 }
 
+namespace {
+
+// Digits at `at` as a number of at most 9 digits (a longer run is no version part); moves `at` past them.
+bool readNumber(const std::string& text, std::size_t& at, int& value) {
+    const std::size_t begin = at;
+    value = 0;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') {
+        if (at - begin >= 9) {
+            return false;
+        }
+        value = value * 10 + (text[at] - '0');
+        ++at;
+    }
+    return at > begin;
+}
+
+bool readDot(const std::string& text, std::size_t& at) {
+    if (at < text.size() && text[at] == '.') {
+        ++at;
+        return true;
+    }
+    return false;
+}
+
+// The first "V<major>.<minor>.<patch>" (parts = 3) or "V<major>.<minor>." (parts = 2, the InterBase
+// prefix): where it starts and ends and its numbers. A hand-written scan, not std::regex, which
+// recursed once per character of the text.
+struct VersionMatch {
+    std::size_t begin = std::string::npos;
+    std::size_t end = 0;
+    int numbers[3] = {0, 0, 0};
+};
+
+VersionMatch findVersion(const std::string& text, const std::string& lead, int parts, bool trailingDot) {
+    VersionMatch m;
+    for (std::size_t at = text.find(lead); at != std::string::npos; at = text.find(lead, at + 1)) {
+        std::size_t i = at + lead.size();
+        bool ok = true;
+        for (int part = 0; ok && part < parts; ++part) {
+            ok = readNumber(text, i, m.numbers[part]) &&
+                 (part + 1 == parts ? !trailingDot || readDot(text, i) : readDot(text, i));
+        }
+        if (ok) {
+            m.begin = at;
+            m.end = i;
+            return m;
+        }
+    }
+    return m;
+}
+
+}  // namespace
+
 FbVersion parseFbVersion(const std::string& text) {
     // "LI-V3.0.11.33637 Firebird 3.0"; clients answer isc_get_client_version with the InterBase
     // compatible "LI-V6.3.11.33637 Firebird 3.0", where only the trailing name tells major.minor.
-    static const std::regex numbers(R"(V(\d+)\.(\d+)\.(\d+))");
-    static const std::regex name(R"(Firebird (\d+)\.(\d+))");
-    std::smatch match;
     FbVersion v;
-    if (std::regex_search(text, match, numbers)) {
-        v.major = std::stoi(match[1].str());
-        v.minor = std::stoi(match[2].str());
-        v.patch = std::stoi(match[3].str());
+    if (const auto numbers = findVersion(text, "V", 3, false); numbers.begin != std::string::npos) {
+        v.major = numbers.numbers[0];
+        v.minor = numbers.numbers[1];
+        v.patch = numbers.numbers[2];
     }
-    if (std::regex_search(text, match, name)) {
-        v.major = std::stoi(match[1].str());
-        v.minor = std::stoi(match[2].str());
+    if (const auto name = findVersion(text, "Firebird ", 2, false); name.begin != std::string::npos) {
+        v.major = name.numbers[0];
+        v.minor = name.numbers[1];
     }
     return v;
 }
@@ -45,11 +94,11 @@ FirebirdClient::FirebirdClient(std::string path, void* handle, Firebird::IMaster
         fn(buffer);
         m_version = parseFbVersion(buffer);
         // Shown like the server's version string, not in the InterBase numbering.
-        static const std::regex interbase(R"(V\d+\.\d+\.)");
-        m_versionText =
-            std::regex_replace(std::string(buffer), interbase,
-                               "V" + std::to_string(m_version.major) + "." + std::to_string(m_version.minor) + ".",
-                               std::regex_constants::format_first_only);
+        m_versionText = buffer;
+        if (const auto interbase = findVersion(m_versionText, "V", 2, true); interbase.begin != std::string::npos) {
+            m_versionText.replace(interbase.begin, interbase.end - interbase.begin,
+                                  "V" + std::to_string(m_version.major) + "." + std::to_string(m_version.minor) + ".");
+        }
     }
     if (m_version.major == 0) {
         const unsigned v = m_util->getClientVersion();

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <regex>
 #include <type_traits>
 
 #include "engine/drivers/firebird/FirebirdConnectionString.h"
@@ -472,11 +471,28 @@ void FirebirdSession::readBackSettings(const ParameterValues& values) {
         m_serverVersion = parseFbVersion(versions.front());
     }
     for (const auto& v : versions) {
-        static const std::regex protocol(R"(/P(\d+)(?::([A-Z]*))?$)");
-        std::smatch match;
-        if (std::regex_search(v, match, protocol)) {
-            m_info.negotiated["protocol"] = match[1].str();
-            m_info.negotiated["protocol_flags"] = match[2].str();
+        // ".../P17:CZ" at the end: protocol and flags. Only the last "/P" can be followed by nothing
+        // but digits, ':' and capitals, so one look there is the whole search.
+        const auto at = v.rfind("/P");
+        if (at == std::string::npos) {
+            continue;
+        }
+        std::size_t i = at + 2;
+        while (i < v.size() && v[i] >= '0' && v[i] <= '9') {
+            ++i;
+        }
+        const std::string digits = v.substr(at + 2, i - at - 2);
+        std::string flags;
+        if (i < v.size() && v[i] == ':') {
+            const std::size_t begin = ++i;
+            while (i < v.size() && v[i] >= 'A' && v[i] <= 'Z') {
+                ++i;
+            }
+            flags = v.substr(begin, i - begin);
+        }
+        if (!digits.empty() && i == v.size()) {
+            m_info.negotiated["protocol"] = digits;
+            m_info.negotiated["protocol_flags"] = flags;
         }
     }
     const bool compressed = haveFlags && (connFlags & kConnFlagCompressed);

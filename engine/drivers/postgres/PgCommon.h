@@ -5,9 +5,11 @@
 
 #include <libpq-fe.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -81,5 +83,109 @@ inline std::string messageOf(PGconn* conn, const PGresult* result) {
 }
 
 inline constexpr std::string_view CancelledState = "57014";  // query_canceled: user request or timeout
+
+// Reading the shape of a scenario's INSERT by hand, not with std::regex: it recursed once per
+// character, and a statement of 100 kB (many columns, a long literal) overflowed the stack.
+namespace sql {
+
+inline bool isSpace(char c) {
+    return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+
+inline void skipSpace(std::string_view text, std::size_t& at) {
+    while (at < text.size() && isSpace(text[at])) {
+        ++at;
+    }
+}
+
+// The word at `at` in any case; moves `at` past it.
+inline bool word(std::string_view text, std::size_t& at, std::string_view lower) {
+    if (text.size() - at < lower.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < lower.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(text[at + i])) != lower[i]) {
+            return false;
+        }
+    }
+    at += lower.size();
+    return true;
+}
+
+// Text up to the next ')' inside "( ... )" at `at`; moves `at` past the ')'.
+inline bool parenthesised(std::string_view text, std::size_t& at, std::string& inside) {
+    if (at >= text.size() || text[at] != '(') {
+        return false;
+    }
+    const auto close = text.find(')', at + 1);
+    if (close == std::string_view::npos) {
+        return false;
+    }
+    inside = std::string(text.substr(at + 1, close - at - 1));
+    at = close + 1;
+    return true;
+}
+
+// The table of "INSERT INTO table ..." (leading space, any case), or "" for any other statement;
+// `after` is set past the table's name.
+inline std::string insertTable(std::string_view text, std::size_t* after = nullptr) {
+    std::size_t at = 0;
+    skipSpace(text, at);
+    if (!word(text, at, "insert") || at >= text.size() || !isSpace(text[at])) {
+        return {};
+    }
+    skipSpace(text, at);
+    if (!word(text, at, "into") || at >= text.size() || !isSpace(text[at])) {
+        return {};
+    }
+    skipSpace(text, at);
+    const std::size_t begin = at;
+    while (at < text.size() && !isSpace(text[at]) && text[at] != '(') {
+        ++at;
+    }
+    if (after) {
+        *after = at;
+    }
+    return std::string(text.substr(begin, at - begin));
+}
+
+// "INSERT INTO table (columns) VALUES (values)" with an optional ';', and nothing else.
+struct InsertParts {
+    std::string table;
+    std::string columns;
+    std::string values;
+};
+
+inline std::optional<InsertParts> simpleInsert(std::string_view text) {
+    InsertParts parts;
+    std::size_t at = 0;
+    parts.table = insertTable(text, &at);
+    if (parts.table.empty()) {
+        return std::nullopt;
+    }
+    skipSpace(text, at);
+    if (!parenthesised(text, at, parts.columns)) {
+        return std::nullopt;
+    }
+    skipSpace(text, at);
+    if (!word(text, at, "values")) {
+        return std::nullopt;
+    }
+    skipSpace(text, at);
+    if (!parenthesised(text, at, parts.values)) {
+        return std::nullopt;
+    }
+    skipSpace(text, at);
+    if (at < text.size() && text[at] == ';') {
+        ++at;
+    }
+    skipSpace(text, at);
+    if (at != text.size()) {
+        return std::nullopt;
+    }
+    return parts;
+}
+
+}  // namespace sql
 
 }  // namespace blobbench::pg

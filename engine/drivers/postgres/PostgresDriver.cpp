@@ -56,12 +56,27 @@ struct ConninfoDeleter {
 };
 using Conninfo = std::unique_ptr<PQconninfoOption, ConninfoDeleter>;
 
+// libpq ends a URI's user info at the first '/' as well as '@': with "postgresql://u:pa/ss@h/db" it
+// reads "u:pa" as host and port, and its errors would then quote the password's first part as a port.
+void refuseSlashInUriPassword(const std::string& target) {
+    for (const SecretRange& r : secretRanges(target)) {
+        const bool userInfo =
+            r.begin > 0 && target[r.begin - 1] == ':' && r.end < target.size() && target[r.end] == '@';
+        if (userInfo && target.find('/', r.begin) < r.end) {
+            throw Error(ErrorKind::Usage, "postgres:" + maskSecrets(target) +
+                                              ": the password in the URI holds a '/', which libpq reads as the end "
+                                              "of the host: write it as %2F (or give it with -p or PGPASSWORD)");
+        }
+    }
+}
+
 // libpq's own parse of a conninfo string or URI; the keyword -> value pairs that were given.
 std::map<std::string, std::string> parseTarget(const std::string& target) {
     std::map<std::string, std::string> out;
     if (target.empty()) {
         return out;
     }
+    refuseSlashInUriPassword(target);
     char* error = nullptr;
     Conninfo options(PQconninfoParse(target.c_str(), &error));
     if (!options) {
@@ -243,6 +258,7 @@ std::unique_ptr<Session> PostgresDriver::connect(const ConnectionSpec& spec, con
     if (!spec.password.empty()) {
         secrets.push_back(spec.password);
     }
+    refuseSlashInUriPassword(spec.target);
     try {
         auto given = parseTarget(spec.target);
         if (auto it = given.find("password"); it != given.end() && !it->second.empty()) {

@@ -2,8 +2,6 @@
 
 #include <libpq/libpq-fs.h>
 
-#include <regex>
-
 #include "engine/drivers/postgres/PostgresSession.h"
 
 namespace blobbench {
@@ -75,16 +73,14 @@ PostgresInsert::PostgresInsert(PostgresSession& session, std::string sql, std::s
     m_slots.resize(m_types.size());
 
     if (m_method == Method::CopyText || m_method == Method::CopyBinary) {
-        static const std::regex insert(R"(^\s*insert\s+into\s+([^\s(]+)\s*\(([^)]*)\)\s*values\s*\(([^)]*)\)\s*;?\s*$)",
-                                       std::regex::icase);
-        std::smatch match;
-        if (!std::regex_match(m_sql, match, insert)) {
+        const auto insert = pg::sql::simpleInsert(m_sql);
+        if (!insert) {
             throw Error(
                 ErrorKind::Unsupported,
                 "postgres: insert_method copy needs INSERT INTO table (columns) VALUES ($1, ...), not: " + m_sql);
         }
-        const std::string columns = match[2].str();
-        const std::string placeholders = match[3].str();
+        const std::string& columns = insert->columns;
+        const std::string& placeholders = insert->values;
         std::size_t start = 0;
         while (start <= placeholders.size()) {
             auto end = placeholders.find(',', start);
@@ -103,7 +99,7 @@ PostgresInsert::PostgresInsert(PostgresSession& session, std::string sql, std::s
             }
             start = end + 1;
         }
-        m_copySql = "COPY " + match[1].str() + " (" + columns + ") FROM STDIN" +
+        m_copySql = "COPY " + insert->table + " (" + columns + ") FROM STDIN" +
                     (m_method == Method::CopyBinary ? " WITH (FORMAT binary)" : "");
     }
 }

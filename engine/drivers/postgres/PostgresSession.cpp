@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <regex>
 
 #include "engine/drivers/postgres/PostgresDriver.h"
 #include "engine/drivers/postgres/PostgresInsert.h"
@@ -509,12 +508,10 @@ void PostgresSession::applyColumnTunables(std::string_view insertSql) {
     if (storage == "default" && compression == "default") {
         return;
     }
-    static const std::regex target(R"(^\s*insert\s+into\s+([^\s(]+))", std::regex::icase);
-    std::match_results<std::string_view::const_iterator> match;
-    if (!std::regex_search(insertSql.begin(), insertSql.end(), match, target)) {
+    const std::string table = pg::sql::insertTable(insertSql);
+    if (table.empty()) {
         return;
     }
-    const std::string table = match[1].str();
     const char* values[] = {table.c_str()};
     const char* columnsSql =
         "SELECT quote_ident(attname), attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 "
