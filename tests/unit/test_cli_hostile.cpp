@@ -1,0 +1,236 @@
+// Issue #21 (part B), on SQLite (no server): a real blobbench-cli against a broken journal, four
+// runs of one project at once, a run whose journal another process holds, SIGINT / SIGTERM in the
+// middle of a run, a closed stdout pipe, a full disk behind stdout, and options that cannot work.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "model/ProjectFile.h"
+#include "support/TestSupport.h"
+
+using namespace blobbench;
+using namespace std::chrono_literals;
+using blobbench::test::CliProcess;
+using blobbench::test::runCli;
+using blobbench::test::TempDir;
+
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A prepared SQLite data set and a project on it with the short-blobs scenario only.
+struct SqliteProject {
+    TempDir dir;
+    std::string db = dir.file("ref.sqlite");
+    std::string path = dir.file("p.blobbench.json");
+
+    SqliteProject() {
+        const auto r = runCli({"prepare", "sqlite:" + db, "--rows", "20"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        Project p = defaultProject(q(db));
+        for (auto& s : p.scenarios) {
+            s.enabled = s.id == QStringLiteral("short-blobs");
+        }
+        saveProject(q(path), p);
+    }
+    // A scenario that fetches for ever (rows made up by SQLite, polled for cancel between rows):
+    // a signal after it starts always lands in a sample in progress.
+    void addEndlessScenario() {
+        Project p = loadProject(q(path));
+        for (auto& s : p.scenarios) {
+            s.enabled = false;
+        }
+        ScenarioDef endless;
+        endless.id = QStringLiteral("endless");
+        endless.title = QStringLiteral("Endless rows");
+        endless.sql = QStringLiteral(
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4000000000) "
+            "SELECT x AS ID, randomblob(200) AS CONTENT FROM c");
+        p.scenarios.push_back(endless);
+        saveProject(q(path), p);
+    }
+};
+
+}  // namespace
+
+// Issue #21.7: a torn or garbage journal used to block its project for ever (every run exit 1,
+// "the run journal cannot be read"). It is set aside, named in full on stderr, and the run goes on.
+TEST(HostileCli, BrokenJournalIsSetAsideAndTheProjectRunsOn) {
+    SqliteProject p;
+    const std::string journal = journalPathFor(q(p.path)).toStdString();
+    for (const std::string& garbage : {std::string("{\"runId\":\"2026-11-30T01:0"), std::string("\x01\x02 garbage\n")}) {
+        test::writeFile(journal, garbage);
+        const auto r = runCli({"run", p.path, "-r", "1", "-q"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        const auto at = r.err.find("set aside as ");
+        ASSERT_NE(at, std::string::npos) << r.err;
+        const std::string aside = r.err.substr(at + 13, r.err.find_first_of(" \n;", at + 13) - at - 13);
+        EXPECT_TRUE(aside.starts_with(p.dir.path().string() + "/")) << "named in full: " << r.err;
+        EXPECT_EQ(slurp(aside), garbage) << aside;
+        EXPECT_FALSE(std::filesystem::exists(journal));
+        std::filesystem::remove(aside);
+    }
+    EXPECT_EQ(loadProject(q(p.path)).history.size(), 2u);
+}
+
+// Issue #21.2: four runs of one project at once used to keep one run in the history. Each run
+// holds the project's lock from loading it to its last save; the others wait for it (one line
+// each), so every run lands, with its own id and samples.
+TEST(HostileCli, FourRunsOfOneProjectAtOnceAllLandWithUniqueIds) {
+    SqliteProject p;
+    std::vector<std::unique_ptr<CliProcess>> runs;
+    for (int i = 0; i < 4; ++i) {
+        runs.push_back(std::make_unique<CliProcess>(std::vector<std::string>{"run", p.path, "-r", "2", "-q"}));
+    }
+    int waited = 0;
+    for (auto& run : runs) {
+        const auto r = run->wait(300s);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_NE(r.err.find("Saved run"), std::string::npos) << r.err;
+        waited += r.err.find("waiting for it to finish") != std::string::npos;
+    }
+    const Project after = loadProject(q(p.path));
+    ASSERT_EQ(after.history.size(), 4u);
+    std::set<QString> ids;
+    for (const auto& run : after.history) {
+        ids.insert(run.runId);
+        EXPECT_EQ(run.samples.size(), 2u) << run.runId.toStdString();
+        EXPECT_EQ(run.outcome, QStringLiteral("complete")) << run.runId.toStdString();
+        for (const auto& s : run.samples) {
+            EXPECT_EQ(q(s.runId), run.runId) << "a sample in another run's record";
+        }
+    }
+    EXPECT_EQ(ids.size(), 4u) << "two runs got the same id";
+    EXPECT_FALSE(std::filesystem::exists(journalPathFor(q(p.path)).toStdString()));
+    std::cout << waited << " of 4 runs waited for another\n";
+}
+
+// Issue #21.2: a journal another process is writing (the workbench's, with unsaved runs) is never
+// recovered nor truncated: the run refuses with one line and the journal stays as it was.
+TEST(HostileCli, LiveJournalOfAnotherProcessIsLeftAlone) {
+    SqliteProject p;
+    RunRecord live;
+    live.runId = QStringLiteral("2026-11-30T01:00:00.000Z");
+    live.startedAt = live.runId;
+    const std::string journal = journalPathFor(q(p.path)).toStdString();
+    RunJournal held(q(p.path), live);
+    const std::string before = slurp(journal);
+    const auto r = runCli({"run", p.path, "-r", "1", "-q"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("in use by another process"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("recovered"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(journal), before);
+    for (const auto& run : loadProject(q(p.path)).history) {
+        EXPECT_NE(run.runId, live.runId) << "the live run was recovered";
+    }
+}
+
+// Issue #21.6: SIGINT / SIGTERM used to kill the run (130 / 143, no message, nothing written). Now
+// the sample in progress is recorded as cancelled, JSON, CSV, Markdown and the history written,
+// and the exit code is 128 + the signal. Random moments, a few times.
+TEST(HostileCli, SignalCancelsTheRunAndWritesEverything) {
+    SqliteProject p;
+    p.addEndlessScenario();
+    std::mt19937 random(std::random_device{}());
+    int cancelledSamples = 0;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const int sig = attempt % 2 == 0 ? SIGINT : SIGTERM;
+        const std::string json = p.dir.file("s" + std::to_string(attempt) + ".json");
+        const std::string csv = p.dir.file("s" + std::to_string(attempt) + ".csv");
+        const std::string md = p.dir.file("s" + std::to_string(attempt) + ".md");
+        CliProcess run({"run", p.path, "-r", "3", "-q", "--json", json, "--csv", csv, "--markdown", md});
+        // The journal exists once the run has started (the project saved, the signal handled).
+        const std::string journal = journalPathFor(q(p.path)).toStdString();
+        for (int i = 0; i < 3000 && !std::filesystem::exists(journal) && run.running(); ++i) {
+            std::this_thread::sleep_for(10ms);
+        }
+        ASSERT_TRUE(std::filesystem::exists(journal)) << run.wait(1s).err;
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 800)(random)));
+        run.signal(sig);
+        const auto r = run.wait(120s);
+        ASSERT_EQ(r.exitCode, 128 + sig) << r.err;
+        EXPECT_NE(r.err.find(sig == SIGINT ? "SIGINT" : "SIGTERM"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("Saved run"), std::string::npos) << r.err;
+        const Project after = loadProject(q(p.path));
+        ASSERT_EQ(after.history.size(), static_cast<std::size_t>(attempt + 1));
+        const RunRecord& last = after.history.back();
+        EXPECT_EQ(last.outcome, QStringLiteral("cancelled"));
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json)));
+        ASSERT_TRUE(doc.isObject()) << "no JSON written";
+        EXPECT_EQ(doc.object().value(QStringLiteral("samples")).toArray().size(),
+                  static_cast<qsizetype>(last.samples.size()));
+        EXPECT_NE(slurp(csv).find("run_id,"), std::string::npos);
+        EXPECT_NE(slurp(md).find(last.runId.toStdString()), std::string::npos) << "no Markdown written";
+        if (!last.samples.empty()) {
+            EXPECT_EQ(last.samples.back().status, SampleStatus::Cancelled);
+            cancelledSamples += last.samples.back().status == SampleStatus::Cancelled;
+        }
+        EXPECT_FALSE(std::filesystem::exists(journal));
+    }
+    EXPECT_GE(cancelledSamples, 1) << "no signal landed in a sample in progress";
+}
+
+// Issue #21.6 with #21.2: a run waiting for another run of its project ends on the first signal
+// (nothing measured, nothing written, 128 + the signal).
+TEST(HostileCli, SignalWhileWaitingForTheProjectEndsTheWait) {
+    SqliteProject p;
+    ProjectLock lock(q(p.path));  // the test is the other run
+    CliProcess run({"run", p.path, "-q"});
+    for (int i = 0; i < 6000 && run.running() && run.errSoFar().find("waiting") == std::string::npos; ++i) {
+        std::this_thread::sleep_for(10ms);
+    }
+    EXPECT_NE(run.errSoFar().find("another run (process " + std::to_string(getpid()) + ")"), std::string::npos)
+        << run.errSoFar();
+    run.signal(SIGTERM);
+    const auto r = run.wait(60s);
+    EXPECT_EQ(r.exitCode, 143) << r.err;
+    EXPECT_NE(r.err.find("SIGTERM"), std::string::npos) << r.err;
+    EXPECT_TRUE(loadProject(q(p.path)).history.empty());
+}
+
+// Issue #21.6: a closed stdout pipe used to kill the run with SIGPIPE (141) before the Markdown
+// file; a full disk behind stdout went unsaid (exit 0). Both: stderr says so, exit 1, the rest written.
+TEST(HostileCli, ClosedStdoutPipeAndFullDiskAreReported) {
+    SqliteProject p;
+    int pipeFds[2];
+    ASSERT_EQ(pipe2(pipeFds, O_CLOEXEC), 0);  // the child holds no read end of its own
+    const std::string md = p.dir.file("closed.md");
+    CliProcess closed({"run", p.path, "-r", "1", "--markdown", md}, {}, pipeFds[1]);
+    close(pipeFds[0]);
+    close(pipeFds[1]);
+    auto r = closed.wait(120s);
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("cannot write to standard output: Broken pipe"), std::string::npos) << r.err;
+    EXPECT_TRUE(std::filesystem::exists(md)) << "no Markdown written";
+    EXPECT_EQ(loadProject(q(p.path)).history.size(), 1u);
+
+    const int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+    if (full < 0) {
+        GTEST_SKIP() << "no /dev/full";
+    }
+    CliProcess toFull({"run", p.path, "-r", "1"}, {}, full);
+    close(full);
+    r = toFull.wait(120s);
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("cannot write to standard output: No space left on device"), std::string::npos) << r.err;
+    EXPECT_EQ(loadProject(q(p.path)).history.size(), 2u);
+}
