@@ -166,6 +166,7 @@ ProcessResult CliProcess::wait(std::chrono::seconds timeout) {
         result.exitCode = -1;
     } else if (m_pid > 0) {
         result.exitCode = WIFEXITED(m_status) ? WEXITSTATUS(m_status) : 128 + WTERMSIG(m_status);
+        result.killedBy = WIFSIGNALED(m_status) ? WTERMSIG(m_status) : 0;
     }
     result.out = slurp(m_io->file("out"));
     result.err = slurp(m_io->file("err"));

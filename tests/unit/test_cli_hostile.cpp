@@ -1,9 +1,12 @@
 // Issue #21 (part B), on SQLite (no server): a real blobbench-cli against a broken journal, four
 // runs of one project at once, a run whose journal another process holds, SIGINT / SIGTERM in the
 // middle of a run, a closed stdout pipe, a full disk behind stdout, and options that cannot work.
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <QFile>
@@ -205,6 +208,45 @@ TEST(HostileCli, SignalWhileWaitingForTheProjectEndsTheWait) {
     EXPECT_EQ(r.exitCode, 143) << r.err;
     EXPECT_NE(r.err.find("SIGTERM"), std::string::npos) << r.err;
     EXPECT_TRUE(loadProject(q(p.path)).history.empty());
+}
+
+// Issue #21.6: a second signal ends the process at once, by the signal, whatever the first one
+// started. The first one lands in a connect to a server that accepts and never answers (no tap, a
+// long connect_timeout): the cancel cannot reach that call, only the second signal ends it.
+TEST(HostileCli, SecondSignalEndsAtOnce) {
+    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ASSERT_GE(listener, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    ASSERT_EQ(::listen(listener, 4), 0);
+    ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+    const std::string target =
+        "postgresql://silent@127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/db?connect_timeout=600";
+    CliProcess run({"run", target, "--no-tap", "-q"}, {"PGPASSWORD=x"});
+    // Accepted (and never answered): the CLI is in its connect.
+    int accepted = -1;
+    for (int i = 0; i < 6000 && accepted < 0 && run.running(); ++i) {
+        accepted = ::accept4(listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (accepted < 0) {
+            std::this_thread::sleep_for(10ms);
+        }
+    }
+    ASSERT_GE(accepted, 0) << run.wait(1s).err;
+    run.signal(SIGINT);
+    std::this_thread::sleep_for(300ms);
+    const bool stillRunning = run.running();
+    run.signal(SIGINT);
+    const auto r = run.wait(60s);
+    ::close(accepted);
+    ::close(listener);
+    if (!stillRunning) {
+        EXPECT_EQ(r.exitCode, 130) << r.err;  // the first one was enough
+        return;
+    }
+    EXPECT_EQ(r.killedBy, SIGINT) << "exit " << r.exitCode << ": " << r.err;
 }
 
 // Issue #21.6: a closed stdout pipe used to kill the run with SIGPIPE (141) before the Markdown
