@@ -9,7 +9,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -24,6 +23,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
+#include "model/AtomicFile.h"
 #include "model/SampleJson.h"
 
 namespace blobbench {
@@ -1328,11 +1328,7 @@ Project loadProject(const QString& path) {
 
 void saveProject(const QString& path, const Project& project) {
     const QByteArray data = projectToJson(project);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
-        throw Error(ErrorKind::Io, "cannot save " + path.toStdString() + ": " + file.errorString().toStdString() +
-                                       " (the previous file, if any, is unchanged)");
-    }
+    writeFileAtomically(path, data);  // "cannot write <path>: <strerror> (the previous file is unchanged)"
 }
 
 // ---------------------------------------------------------------------------------------------

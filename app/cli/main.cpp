@@ -48,6 +48,12 @@ void printError(const std::string& message) {
 std::string defaultDatabasePath() {
     QString dir = qEnvironmentVariable("BLOBBENCH_DATA_DIR");
     if (dir.isEmpty()) {
+        // Without HOME, Qt answers "//.local/share/...": 126 MB prepared there, then a failure.
+        if (qEnvironmentVariable("HOME").isEmpty() && qEnvironmentVariable("XDG_DATA_HOME").isEmpty()) {
+            throw Error(ErrorKind::Usage,
+                        "HOME is not set: there is no data directory for the default database (set HOME or "
+                        "BLOBBENCH_DATA_DIR, or name a database: run sqlite:/path/to/file.sqlite)");
+        }
         dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
     }
     if (!QDir().mkpath(dir)) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -275,4 +276,72 @@ TEST(HostileCli, ClosedStdoutPipeAndFullDiskAreReported) {
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_NE(r.err.find("cannot write to standard output: No space left on device"), std::string::npos) << r.err;
     EXPECT_EQ(loadProject(q(p.path)).history.size(), 2u);
+}
+
+// Issue #21.9: a full disk under --json / --csv said "Unknown error"; now the file and strerror,
+// no temporary file left, and what is there is a whole earlier version.
+TEST(HostileCli, FullDiskUnderAnExportNamesTheFileAndTheReason) {
+    SqliteProject p;
+    const auto full = p.dir.path() / "full";
+    std::filesystem::create_directories(full);
+    if (geteuid() != 0 || ::mount("tmpfs", full.c_str(), "tmpfs", 0, "size=64k") != 0) {
+        GTEST_SKIP() << "needs root to mount a 64 KiB tmpfs standing in for a full disk";
+    }
+    const std::string json = (full / "s.json").string();
+    const std::string csv = (full / "s.csv").string();
+    const auto r = runCli({"run", "sqlite:" + p.db, "-s", "short-blobs", "-r", "300", "-q", "--json", json, "--csv", csv});
+    std::vector<std::string> left;
+    for (const auto& entry : std::filesystem::directory_iterator(full)) {
+        left.push_back(entry.path().filename().string());
+    }
+    const std::string written = slurp(json);
+    ::umount(full.c_str());
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("cannot write " + json + ": No space left on device"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("Unknown error"), std::string::npos) << r.err;
+    for (const auto& name : left) {
+        EXPECT_EQ(name.find(".tmp"), std::string::npos) << "left behind: " << name;
+    }
+    if (!written.empty()) {
+        EXPECT_TRUE(QJsonDocument::fromJson(QByteArray::fromStdString(written)).isObject()) << "a torn JSON file";
+    }
+}
+
+// Issue #21.9: options that cannot work are refused in one line before anything is allocated,
+// prepared or measured.
+TEST(HostileCli, OptionsThatCannotWorkAreRefusedInOneLine) {
+    SqliteProject p;
+    const std::string out = p.dir.file("out.txt");
+    struct Case {
+        std::vector<std::string> args;
+        std::string says;
+    };
+    const std::vector<Case> cases = {
+        {{"run", p.path, "--json", out, "--csv", out}, "--json and --csv name the same file"},
+        {{"run", p.path, "--csv", out, "--markdown", p.dir.file("./out.txt")}, "--csv and --markdown name the same file"},
+        {{"run", p.path, "--json", p.path}, "--json and the database or project name the same file"},
+        {{"prepare", "sqlite:" + p.dir.file("huge.sqlite"), "--rows", "100000000"}, "exceeds the limit of 1000000 rows"},
+        {{"prepare", "sqlite:" + p.dir.file("huge.sqlite"), "--rows", "100000000000000"}, "exceeds the limit"},
+        {{"bytea", "postgresql://nobody@127.0.0.1:1/none", "--size", "900G"}, "exceed the limit of 1G"},
+    };
+    for (const auto& c : cases) {
+        const auto r = runCli(c.args);
+        EXPECT_EQ(r.exitCode, 2) << c.args[0] << " " << c.args.back() << ": " << r.err;
+        EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(p.dir.file("huge.sqlite")));
+    EXPECT_FALSE(std::filesystem::exists(out));
+    EXPECT_TRUE(loadProject(q(p.path)).history.empty());
+}
+
+// Issue #21.9: without HOME the default database went to "//.local" (126 MB prepared, then a
+// failure); now one line before anything is written.
+TEST(HostileCli, UnsetHomeIsOneLine) {
+    CliProcess run({"run", "-q"}, {}, -1, {"HOME", "XDG_DATA_HOME", "BLOBBENCH_DATA_DIR"});
+    const auto r = run.wait(120s);
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_NE(r.err.find("HOME is not set"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
