@@ -96,7 +96,11 @@ projects (run PROJECT.blobbench.json):
       --no-save                     do not append the run to the project's history
                                     (by default the project is saved after every point)
 
-Exit codes: 0 success, 1 a run or prepare failed, 2 bad usage.
+Runs of one project wait for each other (one line says so). SIGINT / SIGTERM cancel a run: the
+sample in progress is kept as cancelled, everything measured is written; a second one ends at once.
+
+Exit codes: 0 success, 1 a run or prepare failed (or stdout could not be written), 2 bad usage,
+130 / 143 a run cancelled by SIGINT / SIGTERM after writing everything.
 )";
 }
 
