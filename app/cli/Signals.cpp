@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <csignal>
 #include <iostream>
+#include <tuple>
 
 namespace blobbench::cli {
 namespace {
@@ -31,13 +32,29 @@ extern "C" void onSignal(int sig) {
     errno = saved;
 }
 
-void handle(void (*handler)(int)) {
+// A signal ignored when the process started (a shell's background job, nohup) stays ignored, as
+// the shell meant; only the others are taken over, and given back to the default action.
+struct TakenOver {
+    bool interrupt = false;
+    bool terminate = false;
+};
+
+TakenOver handle(void (*handler)(int), TakenOver only = {true, true}) {
     struct sigaction action {};
     action.sa_handler = handler;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;  // the engines' calls go on; the cancel reaches them through the Runner
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
+    TakenOver taken;
+    for (auto [sig, wanted, done] : {std::tuple{SIGINT, only.interrupt, &taken.interrupt},
+                                     std::tuple{SIGTERM, only.terminate, &taken.terminate}}) {
+        struct sigaction before {};
+        if (!wanted || sigaction(sig, nullptr, &before) != 0 ||
+            (handler != SIG_DFL && before.sa_handler == SIG_IGN)) {
+            continue;
+        }
+        *done = sigaction(sig, &action, nullptr) == 0;
+    }
+    return taken;
 }
 
 }  // namespace
@@ -62,14 +79,16 @@ SignalCancel::SignalCancel() {
             }
         }
     });
-    handle(onSignal);
+    const TakenOver taken = handle(onSignal);
+    m_interrupt = taken.interrupt;
+    m_terminate = taken.terminate;
 }
 
 SignalCancel::~SignalCancel() {
     if (!m_watcher.joinable()) {
         return;
     }
-    handle(SIG_DFL);
+    handle(SIG_DFL, {m_interrupt, m_terminate});
     const char quit = 'q';
     if (::write(g_pipe[1], &quit, 1) == 1) {
         m_watcher.join();

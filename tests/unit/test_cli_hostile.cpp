@@ -15,6 +15,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -191,6 +192,28 @@ TEST(HostileCli, SignalCancelsTheRunAndWritesEverything) {
         EXPECT_FALSE(std::filesystem::exists(journal));
     }
     EXPECT_GE(cancelledSamples, 1) << "no signal landed in a sample in progress";
+}
+
+// A SIGINT the run inherited as ignored (a shell's background job) stays ignored: only SIGTERM
+// cancels it then.
+TEST(HostileCli, InheritedIgnoredSigintStaysIgnored) {
+    SqliteProject p;
+    p.addEndlessScenario();
+    auto* const before = std::signal(SIGINT, SIG_IGN);  // inherited across exec by the child
+    CliProcess run({"run", p.path, "-q"});
+    std::signal(SIGINT, before);
+    const std::string journal = journalPathFor(q(p.path)).toStdString();
+    for (int i = 0; i < 3000 && !std::filesystem::exists(journal) && run.running(); ++i) {
+        std::this_thread::sleep_for(10ms);
+    }
+    ASSERT_TRUE(std::filesystem::exists(journal)) << run.wait(1s).err;
+    run.signal(SIGINT);
+    std::this_thread::sleep_for(500ms);
+    EXPECT_TRUE(run.running()) << "an ignored SIGINT ended the run";
+    run.signal(SIGTERM);
+    const auto r = run.wait(120s);
+    EXPECT_EQ(r.exitCode, 143) << r.err;
+    EXPECT_EQ(loadProject(q(p.path)).history.back().outcome, QStringLiteral("cancelled"));
 }
 
 // Issue #21.6 with #21.2: a run waiting for another run of its project ends on the first signal
