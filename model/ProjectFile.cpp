@@ -1345,8 +1345,13 @@ RunJournal::RunJournal(const QString& projectPath, const RunRecord& run) : m_pat
     if (m_fd < 0) {
         throw Error(ErrorKind::Io, "cannot create the run journal " + path + ": " + std::strerror(errno));
     }
-    if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
-        const int error = errno;
+    // A POSIX record lock, which belongs to the process: a second window of the same workbench
+    // (or a test standing in for a restart) may recover it, another live process may not.
+    struct flock whole {};
+    whole.l_type = F_WRLCK;
+    whole.l_whence = SEEK_SET;
+    if (::fcntl(m_fd, F_SETLK, &whole) != 0) {
+        const int error = errno == EACCES ? EWOULDBLOCK : errno;
         ::close(m_fd);
         m_fd = -1;
         throw Error(ErrorKind::Io, "the run journal " + path +
@@ -1428,9 +1433,15 @@ struct OwnedFd {
     OwnedFd& operator=(const OwnedFd&) = delete;
 };
 
-// Whether another live process holds the journal (RunJournal keeps it locked while open).
-bool heldElsewhere(int fd, int how) {
-    return ::flock(fd, how | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+// Whether another live process holds the journal (RunJournal keeps a write lock on it while open).
+// Asked with F_GETLK, which takes nothing; the process's own locks never conflict. (Closing this
+// descriptor drops locks of this process on the file, which only matters to a process that recovers
+// a journal it writes itself.)
+bool heldElsewhere(int fd) {
+    struct flock whole {};
+    whole.l_type = F_WRLCK;
+    whole.l_whence = SEEK_SET;
+    return ::fcntl(fd, F_GETLK, &whole) == 0 && whole.l_type != F_UNLCK;
 }
 
 // A journal whose first run cannot be read would refuse every later run: renamed out of the way.
@@ -1462,7 +1473,7 @@ QString recoverJournal(const QString& projectPath, Project& project) {
         throw Error(ErrorKind::Io, "cannot read the run journal " + journal.toStdString() + ": " +
                                        (fd.fd < 0 ? std::strerror(errno) : file.errorString().toStdString()));
     }
-    if (heldElsewhere(fd.fd, LOCK_SH)) {
+    if (heldElsewhere(fd.fd)) {
         return L("the run journal %1 belongs to a run in progress in another process: left alone")
             .arg(QFileInfo(journal).absoluteFilePath());
     }
@@ -1544,7 +1555,7 @@ QString recoverJournal(const QString& projectPath, Project& project) {
 void removeJournal(const QString& projectPath) {
     const QString path = journalPathFor(projectPath);
     const OwnedFd fd(::open(path.toStdString().c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd.fd >= 0 && !heldElsewhere(fd.fd, LOCK_EX)) {
+    if (fd.fd >= 0 && !heldElsewhere(fd.fd)) {
         QFile::remove(path);
     }
 }

@@ -43,9 +43,10 @@ void saveProject(const QString& path, const Project& project);
 // not O(history).
 QString journalPathFor(const QString& projectPath);
 
-// The journal is flock()ed by the process writing it for as long as it is open: recovery and
-// removal leave a journal that another live process holds alone (the workbench keeps one while
-// its runs are unsaved), and a second RunJournal on it is refused.
+// The journal carries a POSIX record lock of the process writing it for as long as it is open:
+// recovery and removal leave a journal that another live process holds alone (the workbench keeps
+// one while its runs are unsaved), and a RunJournal on it in another process is refused. The lock
+// belongs to the process: in the same process (a second window) the journal counts as a crashed one.
 class RunJournal {
 public:
     // Creates (or truncates) the journal and writes the run's header. Throws Error(Io), also for a

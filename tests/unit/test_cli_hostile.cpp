@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <QFile>
@@ -137,13 +138,36 @@ TEST(HostileCli, LiveJournalOfAnotherProcessIsLeftAlone) {
     live.runId = QStringLiteral("2026-11-30T01:00:00.000Z");
     live.startedAt = live.runId;
     const std::string journal = journalPathFor(q(p.path)).toStdString();
-    RunJournal held(q(p.path), live);
+    // The other process (a workbench with unsaved runs) holds the journal until told. Forked: the
+    // lock is a process's, and this one's would go with any descriptor of the file it closes.
+    int ready[2], go[2];
+    ASSERT_EQ(pipe(ready), 0);
+    ASSERT_EQ(pipe(go), 0);
+    const pid_t holder = fork();
+    ASSERT_GE(holder, 0);
+    if (holder == 0) {
+        RunJournal held(q(p.path), live);
+        char byte = 'r';
+        if (write(ready[1], &byte, 1) == 1) {
+            [[maybe_unused]] const auto n = read(go[0], &byte, 1);
+        }
+        _exit(0);
+    }
+    char byte = 0;
+    ASSERT_EQ(read(ready[0], &byte, 1), 1);
     const std::string before = slurp(journal);
     const auto r = runCli({"run", p.path, "-r", "1", "-q"});
+    const std::string after = slurp(journal);
+    ASSERT_EQ(write(go[1], &byte, 1), 1);
+    int status = 0;
+    waitpid(holder, &status, 0);
+    for (int fd : {ready[0], ready[1], go[0], go[1]}) {
+        close(fd);
+    }
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_NE(r.err.find("in use by another process"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("recovered"), std::string::npos) << r.err;
-    EXPECT_EQ(slurp(journal), before);
+    EXPECT_EQ(after, before);
     for (const auto& run : loadProject(q(p.path)).history) {
         EXPECT_NE(run.runId, live.runId) << "the live run was recovered";
     }

@@ -128,12 +128,25 @@ TEST(RunJournal, UnreadableHeaderIsSetAsideWithBothFilesNamed) {
 }
 
 // A journal another process holds open is its live run's: neither recovered, removed nor reused.
-TEST(RunJournal, HeldJournalIsLeftAlone) {
+TEST(RunJournal, JournalOfAnotherLiveProcessIsLeftAlone) {
     TempDir dir;
     const QString path = q(dir.file("p.blobbench.json"));
-    RunJournal held(path, runHeader());
-    held.append({sampleOf("all-blobs", 0)});
-    // flock() locks belong to the open file: a second open in this process stands for another process.
+    int ready[2], go[2];
+    ASSERT_EQ(pipe(ready), 0);
+    ASSERT_EQ(pipe(go), 0);
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {  // the other process: holds the journal until told
+        RunJournal held(path, runHeader());
+        held.append({sampleOf("all-blobs", 0)});
+        char byte = 'r';
+        if (write(ready[1], &byte, 1) == 1 && read(go[0], &byte, 1) == 1) {
+            held.discard();
+        }
+        _exit(0);
+    }
+    char byte = 0;
+    ASSERT_EQ(read(ready[0], &byte, 1), 1);
     Project p;
     EXPECT_NE(recoverJournal(path, p).indexOf(QStringLiteral("left alone")), -1);
     EXPECT_TRUE(p.history.empty());
@@ -141,7 +154,25 @@ TEST(RunJournal, HeldJournalIsLeftAlone) {
     EXPECT_TRUE(QFile::exists(journalPathFor(path)));
     EXPECT_THROW(RunJournal(path, runHeader()), Error);
     EXPECT_EQ(lines(journalPathFor(path).toStdString()), 2u) << "the live journal was truncated";
-    held.discard();
+    ASSERT_EQ(write(go[1], &byte, 1), 1);
+    int status = 0;
+    waitpid(child, &status, 0);
+    EXPECT_FALSE(QFile::exists(journalPathFor(path)));
+    for (int fd : {ready[0], ready[1], go[0], go[1]}) {
+        close(fd);
+    }
+}
+
+// The lock belongs to the process: a second window of the same workbench recovers the journal
+// of the first one as a crashed run's.
+TEST(RunJournal, JournalOfThisProcessIsRecoverable) {
+    TempDir dir;
+    const QString path = q(dir.file("p.blobbench.json"));
+    RunJournal held(path, runHeader());
+    held.append({sampleOf("all-blobs", 0)});
+    Project p;
+    EXPECT_NE(recoverJournal(path, p).indexOf(QStringLiteral("recovered 1 samples")), -1);
+    removeJournal(path);
     EXPECT_FALSE(QFile::exists(journalPathFor(path)));
 }
 
