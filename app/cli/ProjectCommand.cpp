@@ -1,7 +1,5 @@
 #include "app/cli/ProjectCommand.h"
 
-#include "app/cli/Signals.h"
-
 #include <unistd.h>
 
 #include <QFile>
@@ -17,6 +15,7 @@
 #include <random>
 #include <thread>
 
+#include "app/cli/Signals.h"
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
 #include "engine/run/Runner.h"
