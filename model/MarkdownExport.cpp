@@ -1,9 +1,9 @@
 #include "model/MarkdownExport.h"
 
-#include <QSaveFile>
 #include <QStringList>
 
 #include "engine/core/Error.h"
+#include "model/AtomicFile.h"
 #include "model/SampleJson.h"
 
 namespace blobbench {
@@ -152,10 +152,7 @@ QString markdownComparison(const RunRecord& base, const RunRecord& candidate, co
 
 void writeMarkdown(const QString& path, const QString& markdown) {
     const QByteArray data = markdown.toUtf8();
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
-        throw Error(ErrorKind::Io, "cannot write " + path.toStdString() + ": " + file.errorString().toStdString());
-    }
+    writeFileAtomically(path, data);
 }
 
 }  // namespace blobbench

@@ -1,25 +1,29 @@
 #include "model/ProjectFile.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <set>
+#include <thread>
 #include <utility>
 
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
+#include "model/AtomicFile.h"
 #include "model/SampleJson.h"
 
 namespace blobbench {
@@ -1438,11 +1442,7 @@ Project loadProject(const QString& path) {
 
 void saveProject(const QString& path, const Project& project) {
     const QByteArray data = projectToJson(project);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
-        throw Error(ErrorKind::Io, "cannot save " + path.toStdString() + ": " + file.errorString().toStdString() +
-                                       " (the previous file, if any, is unchanged)");
-    }
+    writeFileAtomically(path, data);  // "cannot write <path>: <strerror> (the previous file is unchanged)"
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1454,9 +1454,30 @@ QString journalPathFor(const QString& projectPath) {
 
 RunJournal::RunJournal(const QString& projectPath, const RunRecord& run) : m_path(journalPathFor(projectPath)) {
     const std::string path = m_path.toStdString();
-    m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // Not truncated before the lock is held: the journal may be another process's live one.
+    m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (m_fd < 0) {
         throw Error(ErrorKind::Io, "cannot create the run journal " + path + ": " + std::strerror(errno));
+    }
+    // A POSIX record lock, which belongs to the process: a second window of the same workbench
+    // (or a test standing in for a restart) may recover it, another live process may not.
+    struct flock whole {};
+    whole.l_type = F_WRLCK;
+    whole.l_whence = SEEK_SET;
+    if (::fcntl(m_fd, F_SETLK, &whole) != 0) {
+        const int error = errno == EACCES ? EWOULDBLOCK : errno;
+        ::close(m_fd);
+        m_fd = -1;
+        throw Error(ErrorKind::Io, "the run journal " + path +
+                                       (error == EWOULDBLOCK ? std::string(" is in use by another process (a run of "
+                                                                           "this project not saved yet)")
+                                                             : ": cannot lock it: " + std::string(std::strerror(error))));
+    }
+    if (::ftruncate(m_fd, 0) != 0) {
+        const int error = errno;
+        ::close(m_fd);
+        m_fd = -1;
+        throw Error(ErrorKind::Io, "cannot truncate the run journal " + path + ": " + std::strerror(error));
     }
     write(QJsonDocument(runHeaderJson(run)).toJson(QJsonDocument::Compact) + '\n', true);
 }
@@ -1505,24 +1526,73 @@ void RunJournal::write(const QByteArray& bytes, bool sync) {
 
 void RunJournal::discard() {
     if (m_fd >= 0) {
+        QFile::remove(m_path);  // while locked: no other process takes it over in between
         ::close(m_fd);
         m_fd = -1;
     }
-    QFile::remove(m_path);
 }
 
+namespace {
+
+// An open file descriptor, closed (and so unlocked) on every way out.
+struct OwnedFd {
+    int fd = -1;
+    explicit OwnedFd(int f) : fd(f) {}
+    ~OwnedFd() {
+        if (fd >= 0) {
+            ::close(fd);
+        }
+    }
+    OwnedFd(const OwnedFd&) = delete;
+    OwnedFd& operator=(const OwnedFd&) = delete;
+};
+
+// Whether another live process holds the journal (RunJournal keeps a write lock on it while open).
+// Asked with F_GETLK, which takes nothing; the process's own locks never conflict. (Closing this
+// descriptor drops locks of this process on the file, which only matters to a process that recovers
+// a journal it writes itself.)
+bool heldElsewhere(int fd) {
+    struct flock whole {};
+    whole.l_type = F_WRLCK;
+    whole.l_whence = SEEK_SET;
+    return ::fcntl(fd, F_GETLK, &whole) == 0 && whole.l_type != F_UNLCK;
+}
+
+// A journal whose first run cannot be read would refuse every later run: renamed out of the way.
+QString setJournalAside(const QString& journal, const std::string& why) {
+    const QString full = QFileInfo(journal).absoluteFilePath();
+    QString aside = full + QLatin1String(".broken");
+    for (int n = 2; QFileInfo::exists(aside); ++n) {
+        aside = full + QLatin1String(".broken-") + QString::number(n);
+    }
+    if (::rename(full.toStdString().c_str(), aside.toStdString().c_str()) != 0) {
+        throw Error(ErrorKind::Io, "the run journal " + full.toStdString() + " cannot be read (" + why +
+                                       ") nor set aside: " + std::strerror(errno));
+    }
+    return L("the run journal %1 cannot be read (%2): set aside as %3")
+        .arg(full, QString::fromStdString(why), aside);
+}
+
+}  // namespace
+
 QString recoverJournal(const QString& projectPath, Project& project) {
-    QFile file(journalPathFor(projectPath));
+    const QString journal = journalPathFor(projectPath);
+    QFile file(journal);  // opened on the locked descriptor, which makes it forget its name
     if (!file.exists()) {
         return {};
     }
-    const QString name = QFileInfo(file.fileName()).fileName();
-    if (!file.open(QIODevice::ReadOnly)) {
-        throw Error(ErrorKind::Io, "cannot read the run journal " + file.fileName().toStdString() + ": " +
-                                       file.errorString().toStdString());
+    const QString name = QFileInfo(journal).fileName();
+    const OwnedFd fd(::open(journal.toStdString().c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.fd < 0 || !file.open(fd.fd, QIODevice::ReadOnly)) {
+        throw Error(ErrorKind::Io, "cannot read the run journal " + journal.toStdString() + ": " +
+                                       (fd.fd < 0 ? std::strerror(errno) : file.errorString().toStdString()));
+    }
+    if (heldElsewhere(fd.fd)) {
+        return L("the run journal %1 belongs to a run in progress in another process: left alone")
+            .arg(QFileInfo(journal).absoluteFilePath());
     }
     if (file.size() > kMaxProjectFileBytes) {
-        throw Error(ErrorKind::Data, file.fileName().toStdString() + ": too large for a run journal");
+        return setJournalAside(journal, "too large for a run journal");
     }
     const QList<QByteArray> lines = file.readAll().split('\n');
     // A line without "scenario" is a run's header: a new run, or the same run's end (its outcome).
@@ -1560,7 +1630,7 @@ QString recoverJournal(const QString& projectPath, Project& project) {
             runs.back().samples.push_back(sampleFromJson(o));
         } catch (const Error& e) {
             if (runs.empty()) {
-                throw Error(ErrorKind::Data, std::string("the run journal cannot be read: ") + e.what());
+                return setJournalAside(journal, e.what());
             }
             stopped = QString::fromStdString(e.what());
             break;
@@ -1597,7 +1667,61 @@ QString recoverJournal(const QString& projectPath, Project& project) {
 }
 
 void removeJournal(const QString& projectPath) {
-    QFile::remove(journalPathFor(projectPath));
+    const QString path = journalPathFor(projectPath);
+    const OwnedFd fd(::open(path.toStdString().c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.fd >= 0 && !heldElsewhere(fd.fd)) {
+        QFile::remove(path);
+    }
+}
+
+ProjectLock::ProjectLock(const QString& projectPath, const std::function<void(const std::string&)>& waiting,
+                         const std::function<bool()>& stop)
+    : m_path(projectPath.toStdString() + ".lock") {
+    bool said = false;
+    for (;;) {
+        m_fd = ::open(m_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (m_fd < 0) {
+            throw Error(ErrorKind::Io, "cannot create the project's lock file " + m_path + ": " + std::strerror(errno));
+        }
+        while (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
+            if (errno != EWOULDBLOCK && errno != EINTR) {
+                const int error = errno;
+                ::close(m_fd);
+                throw Error(ErrorKind::Io, "cannot lock " + m_path + ": " + std::strerror(error));
+            }
+            if (!said && waiting) {
+                char holder[32] = {};
+                const ssize_t n = ::pread(m_fd, holder, sizeof holder - 1, 0);
+                std::string pid(holder, static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+                pid.erase(std::find_if(pid.begin(), pid.end(), [](char c) { return c < '0' || c > '9'; }), pid.end());
+                waiting("another run" + (pid.empty() ? std::string() : " (process " + pid + ")") +
+                        " is writing to this project; waiting for it to finish");
+                said = true;
+            }
+            if (stop && stop()) {
+                ::close(m_fd);
+                throw Error(ErrorKind::Cancelled, "cancelled while waiting for another run of the project to finish");
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        // The holder removes the file before it unlocks: a lock on a removed file holds nothing.
+        struct stat held {};
+        struct stat now {};
+        if (::fstat(m_fd, &held) == 0 && ::stat(m_path.c_str(), &now) == 0 && held.st_dev == now.st_dev &&
+            held.st_ino == now.st_ino) {
+            break;
+        }
+        ::close(m_fd);
+    }
+    const std::string pid = std::to_string(::getpid()) + "\n";
+    if (::ftruncate(m_fd, 0) != 0 || ::pwrite(m_fd, pid.data(), pid.size(), 0) < 0) {
+        // Only the message of a waiting run names the holder: not worth failing the run for.
+    }
+}
+
+ProjectLock::~ProjectLock() {
+    ::unlink(m_path.c_str());
+    ::close(m_fd);
 }
 
 bool looksLikeProjectFile(const QString& path) {

@@ -2,6 +2,8 @@
 
 #include <QByteArray>
 #include <QString>
+#include <functional>
+#include <string>
 
 #include "model/Project.h"
 
@@ -41,9 +43,14 @@ void saveProject(const QString& path, const Project& project);
 // not O(history).
 QString journalPathFor(const QString& projectPath);
 
+// The journal carries a POSIX record lock of the process writing it for as long as it is open:
+// recovery and removal leave a journal that another live process holds alone (the workbench keeps
+// one while its runs are unsaved), and a RunJournal on it in another process is refused. The lock
+// belongs to the process: in the same process (a second window) the journal counts as a crashed one.
 class RunJournal {
 public:
-    // Creates (or truncates) the journal and writes the run's header. Throws Error(Io).
+    // Creates (or truncates) the journal and writes the run's header. Throws Error(Io), also for a
+    // journal that another process holds ("in use by another process").
     RunJournal(const QString& projectPath, const RunRecord& run);
     ~RunJournal();
     RunJournal(const RunJournal&) = delete;
@@ -69,9 +76,32 @@ private:
 // the project's history are added to it, the run marked "interrupted (recovered from its journal)".
 // Returns one line saying what happened, empty when there is no journal. A torn last line is
 // ignored (and said). The journal stays until removeJournal(): save the project first.
-// Throws Error(Data) for a journal whose header cannot be read.
+// A journal whose first run cannot be read (torn, garbage, too large) would block the project
+// for ever: it is renamed to "<journal>.broken[-N]" and the line names that file in full. A
+// journal that another live process holds is left alone (and said). Throws Error(Io) when the
+// journal cannot be read or set aside.
 QString recoverJournal(const QString& projectPath, Project& project);
+// Removes the journal unless another live process holds it.
 void removeJournal(const QString& projectPath);
+
+// One run at a time per project: held (flock on "<project>.lock") by a run from loading the
+// project until its last save, so that a second run neither loses its own run nor takes the
+// first one's live journal for a crashed run's. The kernel drops the lock of a process that dies.
+class ProjectLock {
+public:
+    // Blocks until the lock is held. While another process holds it: `waiting` is called once
+    // with one line naming it, and the wait ends by Error(Cancelled) as soon as `stop` says so
+    // (polled). Throws Error(Io) naming the lock file when it cannot be created.
+    explicit ProjectLock(const QString& projectPath, const std::function<void(const std::string&)>& waiting = {},
+                         const std::function<bool()>& stop = {});
+    ~ProjectLock();
+    ProjectLock(const ProjectLock&) = delete;
+    ProjectLock& operator=(const ProjectLock&) = delete;
+
+private:
+    std::string m_path;
+    int m_fd = -1;
+};
 
 // By name (*.blobbench.json) or, for other names, by content (a JSON object with "formatVersion"
 // and "connections" or "scenarios" in its first 4 KiB; a samples file from --json has neither).

@@ -2,11 +2,11 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QStringList>
 #include <cmath>
 
 #include "engine/core/Error.h"
+#include "model/AtomicFile.h"
 
 namespace blobbench {
 namespace {
@@ -99,10 +99,7 @@ QJsonArray effectsToJson(const std::vector<ParameterEffect>& effects) {
 }
 
 void saveAtomically(const QString& path, const QByteArray& data) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
-        throw Error(ErrorKind::Io, "cannot write " + path.toStdString() + ": " + file.errorString().toStdString());
-    }
+    writeFileAtomically(path, data);
 }
 
 }  // namespace

@@ -1,12 +1,18 @@
 #include "app/cli/CliOptions.h"
 
 #include <charconv>
+#include <filesystem>
 
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
 
 namespace blobbench::cli {
 namespace {
+
+// Checked before anything is allocated or written (issue #21: a huge --rows ended in
+// "internal error: std::bad_alloc", --rows 100000000 in a data set of about a terabyte).
+constexpr std::uint64_t kMaxRows = 1'000'000;               // 100 times the reference set: about 13 GB
+constexpr std::int64_t kMaxDocumentBytes = 1024 * 1024 * 1024;  // PostgreSQL's limit for one bytea value
 
 std::uint64_t parseCount(const std::string& option, const std::string& text, std::uint64_t minimum) {
     std::uint64_t value = 0;
@@ -91,7 +97,11 @@ projects (run PROJECT.blobbench.json):
       --no-save                     do not append the run to the project's history
                                     (by default the project is saved after every point)
 
-Exit codes: 0 success, 1 a run or prepare failed, 2 bad usage.
+Runs of one project wait for each other (one line says so). SIGINT / SIGTERM cancel a run: the
+sample in progress is kept as cancelled, everything measured is written; a second one ends at once.
+
+Exit codes: 0 success, 1 a run or prepare failed (or stdout could not be written), 2 bad usage,
+130 / 143 a run cancelled by SIGINT / SIGTERM after writing everything.
 )";
 }
 
@@ -164,12 +174,20 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.fromFolder = take(arg);
         } else if (arg == "--rows") {
             o.rows = parseCount(arg, take(arg), 1);
+            if (*o.rows > kMaxRows) {
+                throw Error(ErrorKind::Usage, "--rows: " + std::to_string(*o.rows) + " exceeds the limit of " +
+                                                  std::to_string(kMaxRows) + " rows (about 13 GB of reference data)");
+            }
         } else if (arg == "--seed") {
             o.seed = parseCount(arg, take(arg), 0);
         } else if (arg == "--size") {
             o.documentSize = parseSize(take(arg), "--size");
             if (*o.documentSize < 1) {
                 throw Error(ErrorKind::Usage, "--size must be at least 1 byte");
+            }
+            if (*o.documentSize > kMaxDocumentBytes) {
+                throw Error(ErrorKind::Usage, "--size: " + std::to_string(*o.documentSize) +
+                                                  " bytes exceed the limit of 1G (PostgreSQL's largest bytea value)");
             }
         } else if (arg == "--binary") {
             o.binary = true;
@@ -252,6 +270,28 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     }
     if (o.repeat > 1000 || o.warmup > 1000) {
         throw Error(ErrorKind::Usage, "--repeat and --warmup take at most 1000");
+    }
+    // Two outputs on one file would overwrite each other after every point (and the project file
+    // with them would be lost): refused before anything is measured.
+    const std::vector<std::pair<const char*, const std::string*>> outputs = {
+        {"--json", &o.jsonPath}, {"--csv", &o.csvPath}, {"--markdown", &o.markdownPath}, {"the database or project", &o.database}};
+    auto same = [](const std::string& a, const std::string& b) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        if (fs::exists(a, ec) && fs::exists(b, ec)) {
+            return fs::equivalent(a, b, ec);
+        }
+        return fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal();
+    };
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+            if (!outputs[i].second->empty() && !outputs[j].second->empty() &&
+                same(*outputs[i].second, *outputs[j].second)) {
+                throw Error(ErrorKind::Usage, std::string(outputs[i].first) + " and " + outputs[j].first +
+                                                  " name the same file " + *outputs[j].second +
+                                                  " (each would overwrite the other)");
+            }
+        }
     }
     return o;
 }

@@ -11,8 +11,11 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
+#include <thread>
 
+#include "app/cli/Signals.h"
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
 #include "engine/run/Runner.h"
@@ -251,6 +254,17 @@ int commandRunProject(const CliOptions& o) {
         std::cerr << "blobbench-cli: " << o.database << " is a preset: the run is saved in your copy, "
                   << path.toStdString() << '\n';
     }
+    SignalCancel interrupt;  // from here a first SIGINT / SIGTERM is the run's to handle
+    // One run at a time writes to a project (issue #21): a second one waits rather than refusing,
+    // because runs measured at the same time on one machine disturb each other's figures, and a
+    // script that starts several wants them all in the history. Held from the load (which sees the
+    // runs before it) to the last save; --no-save writes nothing and takes no lock.
+    std::optional<ProjectLock> lock;
+    if (!o.noSave && QFileInfo(path).isFile()) {
+        lock.emplace(
+            path, [&](const std::string& line) { std::cerr << "blobbench-cli: " << o.database << ": " << line << '\n'; },
+            [] { return SignalCancel::received() != 0; });
+    }
     ProjectDocument doc;
     Project loaded = loadProject(path);
     // A run that crashed or was killed left its journal: its samples join the history first.
@@ -320,6 +334,10 @@ int commandRunProject(const CliOptions& o) {
     }
     RunPlan plan;
     plan.runId = isoNow();
+    while (findRun(project, q(plan.runId)) != nullptr) {  // the clock's milliseconds are not unique
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        plan.runId = isoNow();
+    }
     plan.connection = spec;
     if (auto it = project.parameters.find(profile->engine); it != project.parameters.end()) {
         plan.parameters = it->second;
@@ -399,11 +417,24 @@ int commandRunProject(const CliOptions& o) {
 
     Runner runner;
     RunOutcome outcome;
+    struct ClearCancel {  // an exception must not leave the handler a destroyed runner
+        SignalCancel& interrupt;
+        ~ClearCancel() { interrupt.setCancel({}); }
+    } clearCancel{interrupt};
+    const CancelToken studiesCancel;  // the storage studies poll it between phases and variants
+    interrupt.setCancel([&runner, studiesCancel] {
+        runner.cancel();
+        studiesCancel.cancel();
+    });
     if (!plan.scenarios.empty()) {
         outcome = runSweep(runner, plan, points, observer);
     }
     for (const auto& job : jobs) {
+        if (studiesCancel.cancelled()) {
+            break;
+        }
         storage::StudyHooks hooks;
+        hooks.cancel = studiesCancel;
         hooks.sample = [&](const Sample& sample) { observer.sampleReady(sample); };
         hooks.progress = [&](const std::string& what) { observer.showText(job.scenarioId + ": " + what); };
         storage::StudyOutcome study;
@@ -418,6 +449,12 @@ int commandRunProject(const CliOptions& o) {
             outcome.errorKind = study.cancelled ? ErrorKind::Cancelled : ErrorKind::Internal;
             outcome.error = job.scenarioId + ": " + study.error + " (results so far kept)";
         }
+    }
+    interrupt.setCancel({});
+    if (SignalCancel::received() != 0 && outcome.ok) {  // after the last sample: what is measured is whole
+        outcome.ok = false;
+        outcome.errorKind = ErrorKind::Cancelled;
+        outcome.error = "cancelled";
     }
     doc.finishRun(record.runId, outcome.ok ? QStringLiteral("complete")
                                 : outcome.errorKind == ErrorKind::Cancelled
@@ -436,6 +473,11 @@ int commandRunProject(const CliOptions& o) {
     }
     if (save) {
         std::cerr << "Saved run " << record.runId.toStdString() << " in " << path.toStdString() << '\n';
+    }
+    if (const int sig = SignalCancel::received(); sig != 0) {
+        std::cerr << "blobbench-cli: " << SignalCancel::name(sig) << ": the run was cancelled (" << oneLine(outcome.error)
+                  << "); everything measured is written" << std::endl;
+        return 128 + sig;
     }
     if (!outcome.ok) {
         std::cerr << "blobbench-cli: " << oneLine(outcome.error) << std::endl;

@@ -1,5 +1,7 @@
 // blobbench-cli: the headless runner. Subcommands prepare / run / engines; with no arguments,
-// the default SQLite suite. Exit codes: 0 ok, 1 a run or prepare failed, 2 bad usage.
+// the default SQLite suite. Exit codes: 0 ok, 1 a run or prepare failed (or stdout could not be
+// written), 2 bad usage, 128 + the signal (130 SIGINT, 143 SIGTERM) for a run cancelled by one
+// after everything measured was written.
 #include <unistd.h>
 
 #include <QCoreApplication>
@@ -7,6 +9,7 @@
 #include <QStandardPaths>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
@@ -14,6 +17,7 @@
 #include "app/cli/CliOptions.h"
 #include "app/cli/FbCompat.h"
 #include "app/cli/ProjectCommand.h"
+#include "app/cli/Signals.h"
 #include "app/cli/StorageCommand.h"
 #include "engine/core/Error.h"
 #include "engine/data/Dataset.h"
@@ -31,6 +35,9 @@ constexpr int kFailed = 1;
 constexpr int kUsage = 2;
 
 int exitCodeFor(ErrorKind kind) {
+    if (kind == ErrorKind::Cancelled && SignalCancel::received() != 0) {
+        return 128 + SignalCancel::received();
+    }
     return kind == ErrorKind::Usage ? kUsage : kFailed;
 }
 
@@ -43,6 +50,12 @@ void printError(const std::string& message) {
 std::string defaultDatabasePath() {
     QString dir = qEnvironmentVariable("BLOBBENCH_DATA_DIR");
     if (dir.isEmpty()) {
+        // Without HOME, Qt answers "//.local/share/...": 126 MB prepared there, then a failure.
+        if (qEnvironmentVariable("HOME").isEmpty() && qEnvironmentVariable("XDG_DATA_HOME").isEmpty()) {
+            throw Error(ErrorKind::Usage,
+                        "HOME is not set: there is no data directory for the default database (set HOME or "
+                        "BLOBBENCH_DATA_DIR, or name a database: run sqlite:/path/to/file.sqlite)");
+        }
         dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
     }
     if (!QDir().mkpath(dir)) {
@@ -310,7 +323,16 @@ int commandRun(const CliOptions& o) {
     CliObserver observer(report, o, notes, o.repeat);
     observer.target = plan.connection.target;
     Runner runner;
+    SignalCancel interrupt;
+    interrupt.setCancel([&runner] { runner.cancel(); });
     const RunOutcome outcome = runner.run(plan, observer);
+    interrupt.setCancel({});
+    if (const int sig = SignalCancel::received(); sig != 0) {
+        observer.save();
+        printError(std::string(SignalCancel::name(sig)) + ": the run was cancelled (" + oneLine(outcome.error) +
+                   "); everything measured is written");
+        return 128 + sig;
+    }
     if (!outcome.ok) {
         observer.save();
         printError(outcome.error);
@@ -346,6 +368,8 @@ int commandEngines() {
     return kOk;
 }
 
+int runCommand(const std::vector<std::string>& args);
+
 }  // namespace
 }  // namespace blobbench::cli
 
@@ -361,6 +385,22 @@ int main(int argc, char** argv) {
     if (isFbCompatCommandLine(args)) {
         return runFbCompat(args, std::cout, std::cerr);
     }
+    if (!args.empty() && args[0] == "bytea") {
+        return runCommand(args);  // prints through stdio: CheckedStdout would reorder its lines
+    }
+    CheckedStdout out;
+    int code = runCommand(args);
+    if (const int error = out.error(); error != 0) {
+        printError(std::string("cannot write to standard output: ") + std::strerror(error));
+        code = code == kOk ? kFailed : code;  // a failure or a signal says more
+    }
+    return code;
+}
+
+namespace blobbench::cli {
+namespace {
+
+int runCommand(const std::vector<std::string>& args) {
     try {
         const CliOptions options = parseArguments(args);
         switch (options.command) {
@@ -381,7 +421,8 @@ int main(int argc, char** argv) {
                 return commandRun(options);
         }
     } catch (const Error& e) {
-        printError(e.what());
+        const int sig = e.kind() == ErrorKind::Cancelled ? SignalCancel::received() : 0;
+        printError(sig != 0 ? std::string(SignalCancel::name(sig)) + ": " + e.what() : std::string(e.what()));
         return exitCodeFor(e.kind());
     } catch (const std::exception& e) {
         printError(std::string("internal error: ") + e.what());
@@ -389,3 +430,6 @@ int main(int argc, char** argv) {
     }
     return kOk;
 }
+
+}  // namespace
+}  // namespace blobbench::cli

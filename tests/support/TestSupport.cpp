@@ -6,9 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <thread>
 
 extern char** environ;
 
@@ -72,6 +74,102 @@ ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std
     result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     result.out = slurp(outPath);
     result.err = slurp(errPath);
+    return result;
+}
+
+CliProcess::CliProcess(const std::vector<std::string>& args, const std::vector<std::string>& env, int stdoutFd,
+                       const std::vector<std::string>& unset)
+    : m_io(std::make_unique<TempDir>()) {
+    const std::string outPath = m_io->file("out");
+    const std::string errPath = m_io->file("err");
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (stdoutFd >= 0) {
+        posix_spawn_file_actions_adddup2(&actions, stdoutFd, 1);
+    } else {
+        posix_spawn_file_actions_addopen(&actions, 1, outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    }
+    posix_spawn_file_actions_addopen(&actions, 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    std::vector<std::string> all = {BLOBBENCH_CLI_PATH};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+    // The given variables replace the inherited ones of the same name (getenv finds the first).
+    auto named = [](const std::string& entry, const std::vector<std::string>& names) {
+        for (const auto& n : names) {
+            const std::string name = n.substr(0, n.find('='));
+            if (entry.compare(0, name.size() + 1, name + "=") == 0) {
+                return true;
+            }
+        }
+        return false;
+    };
+    std::vector<std::string> environment(env);
+    for (char** e = environ; *e; ++e) {
+        if (!named(*e, env) && !named(*e, unset)) {
+            environment.emplace_back(*e);
+        }
+    }
+    std::vector<char*> envp;
+    for (auto& e : environment) {
+        envp.push_back(e.data());
+    }
+    envp.push_back(nullptr);
+    if (posix_spawn(&m_pid, BLOBBENCH_CLI_PATH, &actions, nullptr, argv.data(), envp.data()) != 0) {
+        m_pid = -1;
+        ADD_FAILURE() << "cannot start " << BLOBBENCH_CLI_PATH;
+    }
+    posix_spawn_file_actions_destroy(&actions);
+}
+
+CliProcess::~CliProcess() {
+    if (m_pid > 0 && !m_reaped) {
+        ::kill(m_pid, SIGKILL);
+        waitpid(m_pid, &m_status, 0);
+    }
+}
+
+bool CliProcess::running() {
+    if (m_pid <= 0 || m_reaped) {
+        return false;
+    }
+    if (waitpid(m_pid, &m_status, WNOHANG) == m_pid) {
+        m_reaped = true;
+    }
+    return !m_reaped;
+}
+
+void CliProcess::signal(int sig) {
+    if (running()) {
+        ::kill(m_pid, sig);
+    }
+}
+
+std::string CliProcess::errSoFar() const {
+    return slurp(m_io->file("err"));
+}
+
+ProcessResult CliProcess::wait(std::chrono::seconds timeout) {
+    ProcessResult result;
+    const auto until = std::chrono::steady_clock::now() + timeout;
+    while (running() && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    if (running()) {
+        ::kill(m_pid, SIGKILL);
+        waitpid(m_pid, &m_status, 0);
+        m_reaped = true;
+        result.exitCode = -1;
+    } else if (m_pid > 0) {
+        result.exitCode = WIFEXITED(m_status) ? WEXITSTATUS(m_status) : 128 + WTERMSIG(m_status);
+        result.killedBy = WIFSIGNALED(m_status) ? WTERMSIG(m_status) : 0;
+    }
+    result.out = slurp(m_io->file("out"));
+    result.err = slurp(m_io->file("err"));
     return result;
 }
 

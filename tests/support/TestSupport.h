@@ -1,6 +1,10 @@
 #pragma once
 
+#include <sys/types.h>
+
+#include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,13 +25,40 @@ private:
 };
 
 struct ProcessResult {
-    int exitCode = -1;
+    int exitCode = -1;   // 128 + the signal for a process a signal killed
+    int killedBy = 0;    // that signal (CliProcess only)
     std::string out;
     std::string err;
 };
 
 // Runs blobbench-cli with the arguments (no shell), with extra environment variables.
 ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+
+// blobbench-cli started in the background, for tests that signal it or run several at once:
+// stdout and stderr to files (stdout to `stdoutFd` when given: a pipe, /dev/full); `env` adds or
+// replaces variables ("NAME=value"), `unset` removes them. Killed and reaped if still running
+// when destroyed.
+class CliProcess {
+public:
+    explicit CliProcess(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
+                        int stdoutFd = -1, const std::vector<std::string>& unset = {});
+    ~CliProcess();
+    CliProcess(const CliProcess&) = delete;
+    CliProcess& operator=(const CliProcess&) = delete;
+    pid_t pid() const { return m_pid; }
+    bool running();  // not exited yet (reaps it when it has)
+    void signal(int sig);
+    std::string errSoFar() const;  // what it wrote on stderr until now
+    // Waits at most `timeout`: exitCode 128 + signal for a process killed by one; on timeout the
+    // process is killed and exitCode is -1.
+    ProcessResult wait(std::chrono::seconds timeout);
+
+private:
+    std::unique_ptr<TempDir> m_io;
+    pid_t m_pid = -1;
+    int m_status = 0;
+    bool m_reaped = false;
+};
 
 std::string envOrEmpty(const char* name);
 bool ciMode();  // CI=true: a missing server fails the test instead of skipping it

@@ -1,0 +1,167 @@
+#include "app/cli/Signals.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <iostream>
+#include <tuple>
+
+namespace blobbench::cli {
+namespace {
+
+std::atomic<int> g_signal{0};  // lock-free, so safe in a handler; atomic, so the watcher sees it
+static_assert(std::atomic<int>::is_always_lock_free);
+int g_pipe[2] = {-1, -1};
+
+extern "C" void onSignal(int sig) {
+    if (g_signal.load() != 0) {
+        // The second one: the default action (the signal is blocked until this handler returns).
+        std::signal(sig, SIG_DFL);
+        std::raise(sig);
+        return;
+    }
+    g_signal.store(sig);
+    const int saved = errno;
+    const char byte = 's';
+    if (::write(g_pipe[1], &byte, 1) < 0) {
+        // The pipe holds at most a few bytes here: nothing else can be done in a handler.
+    }
+    errno = saved;
+}
+
+// A signal ignored when the process started (a shell's background job, nohup) stays ignored, as
+// the shell meant; only the others are taken over, and given back to the default action.
+struct TakenOver {
+    bool interrupt = false;
+    bool terminate = false;
+};
+
+TakenOver handle(void (*handler)(int), TakenOver only = {true, true}) {
+    struct sigaction action {};
+    action.sa_handler = handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;  // the engines' calls go on; the cancel reaches them through the Runner
+    TakenOver taken;
+    for (auto [sig, wanted, done] : {std::tuple{SIGINT, only.interrupt, &taken.interrupt},
+                                     std::tuple{SIGTERM, only.terminate, &taken.terminate}}) {
+        struct sigaction before {};
+        if (!wanted || sigaction(sig, nullptr, &before) != 0 ||
+            (handler != SIG_DFL && before.sa_handler == SIG_IGN)) {
+            continue;
+        }
+        *done = sigaction(sig, &action, nullptr) == 0;
+    }
+    return taken;
+}
+
+}  // namespace
+
+SignalCancel::SignalCancel() {
+    if (g_pipe[0] < 0 && ::pipe2(g_pipe, O_CLOEXEC) != 0) {
+        return;  // no pipe: the signals keep their default action
+    }
+    m_watcher = std::thread([this] {
+        char byte = 0;
+        for (;;) {
+            const ssize_t n = ::read(g_pipe[0], &byte, 1);
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n <= 0 || byte == 'q') {
+                return;
+            }
+            std::lock_guard lock(m_mutex);
+            if (m_cancel) {
+                m_cancel();
+            }
+        }
+    });
+    const TakenOver taken = handle(onSignal);
+    m_interrupt = taken.interrupt;
+    m_terminate = taken.terminate;
+}
+
+SignalCancel::~SignalCancel() {
+    if (!m_watcher.joinable()) {
+        return;
+    }
+    handle(SIG_DFL, {m_interrupt, m_terminate});
+    const char quit = 'q';
+    if (::write(g_pipe[1], &quit, 1) == 1) {
+        m_watcher.join();
+    } else {
+        m_watcher.detach();
+    }
+}
+
+void SignalCancel::setCancel(std::function<void()> cancel) {
+    std::lock_guard lock(m_mutex);
+    m_cancel = std::move(cancel);
+    if (m_cancel && g_signal.load() != 0) {
+        m_cancel();  // it came before there was anything to cancel
+    }
+}
+
+int SignalCancel::received() {
+    return g_signal.load();
+}
+
+const char* SignalCancel::name(int signal) {
+    return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+CheckedStdout::CheckedStdout() {
+    std::signal(SIGPIPE, SIG_IGN);
+    setp(m_buffer, m_buffer + sizeof m_buffer);
+    std::cout.flush();
+    m_previous = std::cout.rdbuf(this);
+}
+
+CheckedStdout::~CheckedStdout() {
+    flush();
+    std::cout.rdbuf(m_previous);
+}
+
+int CheckedStdout::error() {
+    flush();
+    return m_error;
+}
+
+CheckedStdout::int_type CheckedStdout::overflow(int_type c) {
+    if (!flush()) {
+        return traits_type::eof();
+    }
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+        *pptr() = traits_type::to_char_type(c);
+        pbump(1);
+    }
+    return traits_type::not_eof(c);
+}
+
+int CheckedStdout::sync() {
+    return flush() ? 0 : -1;
+}
+
+bool CheckedStdout::flush() {
+    const char* p = pbase();
+    std::size_t left = static_cast<std::size_t>(pptr() - pbase());
+    while (left > 0 && m_error == 0) {
+        const ssize_t n = ::write(STDOUT_FILENO, p, left);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            m_error = n < 0 ? errno : EIO;
+            break;
+        }
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    setp(m_buffer, m_buffer + sizeof m_buffer);  // after an error the rest is dropped: the run goes on
+    return m_error == 0;
+}
+
+}  // namespace blobbench::cli

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <functional>
+#include <mutex>
+#include <streambuf>
+#include <thread>
+
+namespace blobbench::cli {
+
+// SIGINT / SIGTERM while a run is under way: the first one asks the run to stop (the sample in
+// progress ends cancelled, everything measured is written, the exit code is 128 + the signal), a
+// second one ends the process at once by its default action. A signal the process inherited as
+// ignored (a shell's background job, nohup) stays ignored. The handler only records the signal
+// and writes a byte to a pipe (async-signal-safe); a watcher thread calls the run's cancel.
+class SignalCancel {
+public:
+    SignalCancel();   // installs the handlers: from now on a first signal is held for the run
+    ~SignalCancel();  // default handlers back, the watcher joined
+    SignalCancel(const SignalCancel&) = delete;
+    SignalCancel& operator=(const SignalCancel&) = delete;
+
+    // While set, a signal (one received before included) calls `cancel` on the watcher thread.
+    // Clear it (empty function) before what it refers to is destroyed.
+    void setCancel(std::function<void()> cancel);
+
+    static int received();  // 0, or the first signal
+    static const char* name(int signal);
+
+private:
+    std::mutex m_mutex;
+    std::function<void()> m_cancel;  // guarded by m_mutex
+    std::thread m_watcher;
+    bool m_interrupt = false;  // whether SIGINT / SIGTERM were taken over (not ignored at start)
+    bool m_terminate = false;
+};
+
+// std::cout through write(2) on fd 1, keeping the first error: with SIGPIPE ignored, a closed pipe
+// (EPIPE) or a full disk (ENOSPC) is reported once the run has written everything else, instead of
+// killing it or going unsaid.
+class CheckedStdout final : public std::streambuf {
+public:
+    CheckedStdout();
+    ~CheckedStdout() override;  // flushes and gives std::cout its own buffer back
+    CheckedStdout(const CheckedStdout&) = delete;
+    CheckedStdout& operator=(const CheckedStdout&) = delete;
+    int error();  // after a flush: 0 or the errno of the first failed write
+
+protected:
+    int_type overflow(int_type c) override;
+    int sync() override;
+
+private:
+    bool flush();
+    char m_buffer[8192];
+    int m_error = 0;
+    std::streambuf* m_previous = nullptr;
+};
+
+}  // namespace blobbench::cli

@@ -1,0 +1,394 @@
+// Issue #21 (part B), on SQLite (no server): a real blobbench-cli against a broken journal, four
+// runs of one project at once, a run whose journal another process holds, SIGINT / SIGTERM in the
+// middle of a run, a closed stdout pipe, a full disk behind stdout, and options that cannot work.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "model/ProjectFile.h"
+#include "support/TestSupport.h"
+
+using namespace blobbench;
+using namespace std::chrono_literals;
+using blobbench::test::CliProcess;
+using blobbench::test::runCli;
+using blobbench::test::TempDir;
+
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A prepared SQLite data set and a project on it with the short-blobs scenario only.
+struct SqliteProject {
+    TempDir dir;
+    std::string db = dir.file("ref.sqlite");
+    std::string path = dir.file("p.blobbench.json");
+
+    SqliteProject() {
+        const auto r = runCli({"prepare", "sqlite:" + db, "--rows", "20"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        Project p = defaultProject(q(db));
+        for (auto& s : p.scenarios) {
+            s.enabled = s.id == QStringLiteral("short-blobs");
+        }
+        saveProject(q(path), p);
+    }
+    // A scenario that fetches for ever (rows made up by SQLite, polled for cancel between rows):
+    // a signal after it starts always lands in a sample in progress.
+    void addEndlessScenario() {
+        Project p = loadProject(q(path));
+        for (auto& s : p.scenarios) {
+            s.enabled = false;
+        }
+        ScenarioDef endless;
+        endless.id = QStringLiteral("endless");
+        endless.title = QStringLiteral("Endless rows");
+        endless.sql = QStringLiteral(
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4000000000) "
+            "SELECT x AS ID, randomblob(200) AS CONTENT FROM c");
+        p.scenarios.push_back(endless);
+        saveProject(q(path), p);
+    }
+};
+
+}  // namespace
+
+// Issue #21.7: a torn or garbage journal used to block its project for ever (every run exit 1,
+// "the run journal cannot be read"). It is set aside, named in full on stderr, and the run goes on.
+TEST(HostileCli, BrokenJournalIsSetAsideAndTheProjectRunsOn) {
+    SqliteProject p;
+    const std::string journal = journalPathFor(q(p.path)).toStdString();
+    for (const std::string& garbage : {std::string("{\"runId\":\"2026-11-30T01:0"), std::string("\x01\x02 garbage\n")}) {
+        test::writeFile(journal, garbage);
+        const auto r = runCli({"run", p.path, "-r", "1", "-q"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        const auto at = r.err.find("set aside as ");
+        ASSERT_NE(at, std::string::npos) << r.err;
+        const std::string aside = r.err.substr(at + 13, r.err.find_first_of(" \n;", at + 13) - at - 13);
+        EXPECT_TRUE(aside.starts_with(p.dir.path().string() + "/")) << "named in full: " << r.err;
+        EXPECT_EQ(slurp(aside), garbage) << aside;
+        EXPECT_FALSE(std::filesystem::exists(journal));
+        std::filesystem::remove(aside);
+    }
+    EXPECT_EQ(loadProject(q(p.path)).history.size(), 2u);
+}
+
+// Issue #21.2: four runs of one project at once used to keep one run in the history. Each run
+// holds the project's lock from loading it to its last save; the others wait for it (one line
+// each), so every run lands, with its own id and samples.
+TEST(HostileCli, FourRunsOfOneProjectAtOnceAllLandWithUniqueIds) {
+    SqliteProject p;
+    std::vector<std::unique_ptr<CliProcess>> runs;
+    for (int i = 0; i < 4; ++i) {
+        runs.push_back(std::make_unique<CliProcess>(std::vector<std::string>{"run", p.path, "-r", "2", "-q"}));
+    }
+    int waited = 0;
+    for (auto& run : runs) {
+        const auto r = run->wait(300s);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_NE(r.err.find("Saved run"), std::string::npos) << r.err;
+        waited += r.err.find("waiting for it to finish") != std::string::npos;
+    }
+    const Project after = loadProject(q(p.path));
+    ASSERT_EQ(after.history.size(), 4u);
+    std::set<QString> ids;
+    for (const auto& run : after.history) {
+        ids.insert(run.runId);
+        EXPECT_EQ(run.samples.size(), 2u) << run.runId.toStdString();
+        EXPECT_EQ(run.outcome, QStringLiteral("complete")) << run.runId.toStdString();
+        for (const auto& s : run.samples) {
+            EXPECT_EQ(q(s.runId), run.runId) << "a sample in another run's record";
+        }
+    }
+    EXPECT_EQ(ids.size(), 4u) << "two runs got the same id";
+    EXPECT_FALSE(std::filesystem::exists(journalPathFor(q(p.path)).toStdString()));
+    std::cout << waited << " of 4 runs waited for another\n";
+}
+
+// Issue #21.2: a journal another process is writing (the workbench's, with unsaved runs) is never
+// recovered nor truncated: the run refuses with one line and the journal stays as it was.
+TEST(HostileCli, LiveJournalOfAnotherProcessIsLeftAlone) {
+    SqliteProject p;
+    RunRecord live;
+    live.runId = QStringLiteral("2026-11-30T01:00:00.000Z");
+    live.startedAt = live.runId;
+    const std::string journal = journalPathFor(q(p.path)).toStdString();
+    // The other process (a workbench with unsaved runs) holds the journal until told. Forked: the
+    // lock is a process's, and this one's would go with any descriptor of the file it closes.
+    int ready[2], go[2];
+    ASSERT_EQ(pipe(ready), 0);
+    ASSERT_EQ(pipe(go), 0);
+    const pid_t holder = fork();
+    ASSERT_GE(holder, 0);
+    if (holder == 0) {
+        RunJournal held(q(p.path), live);
+        char byte = 'r';
+        if (write(ready[1], &byte, 1) == 1) {
+            [[maybe_unused]] const auto n = read(go[0], &byte, 1);
+        }
+        _exit(0);
+    }
+    char byte = 0;
+    ASSERT_EQ(read(ready[0], &byte, 1), 1);
+    const std::string before = slurp(journal);
+    const auto r = runCli({"run", p.path, "-r", "1", "-q"});
+    const std::string after = slurp(journal);
+    ASSERT_EQ(write(go[1], &byte, 1), 1);
+    int status = 0;
+    waitpid(holder, &status, 0);
+    for (int fd : {ready[0], ready[1], go[0], go[1]}) {
+        close(fd);
+    }
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("in use by another process"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("recovered"), std::string::npos) << r.err;
+    EXPECT_EQ(after, before);
+    for (const auto& run : loadProject(q(p.path)).history) {
+        EXPECT_NE(run.runId, live.runId) << "the live run was recovered";
+    }
+}
+
+// Issue #21.6: SIGINT / SIGTERM used to kill the run (130 / 143, no message, nothing written). Now
+// the sample in progress is recorded as cancelled, JSON, CSV, Markdown and the history written,
+// and the exit code is 128 + the signal. Random moments, a few times.
+TEST(HostileCli, SignalCancelsTheRunAndWritesEverything) {
+    SqliteProject p;
+    p.addEndlessScenario();
+    std::mt19937 random(std::random_device{}());
+    int cancelledSamples = 0;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const int sig = attempt % 2 == 0 ? SIGINT : SIGTERM;
+        const std::string json = p.dir.file("s" + std::to_string(attempt) + ".json");
+        const std::string csv = p.dir.file("s" + std::to_string(attempt) + ".csv");
+        const std::string md = p.dir.file("s" + std::to_string(attempt) + ".md");
+        CliProcess run({"run", p.path, "-r", "3", "-q", "--json", json, "--csv", csv, "--markdown", md});
+        // The journal exists once the run has started (the project saved, the signal handled).
+        const std::string journal = journalPathFor(q(p.path)).toStdString();
+        for (int i = 0; i < 3000 && !std::filesystem::exists(journal) && run.running(); ++i) {
+            std::this_thread::sleep_for(10ms);
+        }
+        ASSERT_TRUE(std::filesystem::exists(journal)) << run.wait(1s).err;
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 800)(random)));
+        run.signal(sig);
+        const auto r = run.wait(120s);
+        ASSERT_EQ(r.exitCode, 128 + sig) << r.err;
+        EXPECT_NE(r.err.find(sig == SIGINT ? "SIGINT" : "SIGTERM"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("Saved run"), std::string::npos) << r.err;
+        const Project after = loadProject(q(p.path));
+        ASSERT_EQ(after.history.size(), static_cast<std::size_t>(attempt + 1));
+        const RunRecord& last = after.history.back();
+        EXPECT_EQ(last.outcome, QStringLiteral("cancelled"));
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json)));
+        ASSERT_TRUE(doc.isObject()) << "no JSON written";
+        EXPECT_EQ(doc.object().value(QStringLiteral("samples")).toArray().size(),
+                  static_cast<qsizetype>(last.samples.size()));
+        EXPECT_NE(slurp(csv).find("run_id,"), std::string::npos);
+        EXPECT_NE(slurp(md).find(last.runId.toStdString()), std::string::npos) << "no Markdown written";
+        if (!last.samples.empty()) {
+            EXPECT_EQ(last.samples.back().status, SampleStatus::Cancelled);
+            cancelledSamples += last.samples.back().status == SampleStatus::Cancelled;
+        }
+        EXPECT_FALSE(std::filesystem::exists(journal));
+    }
+    EXPECT_GE(cancelledSamples, 1) << "no signal landed in a sample in progress";
+}
+
+// A SIGINT the run inherited as ignored (a shell's background job) stays ignored: only SIGTERM
+// cancels it then.
+TEST(HostileCli, InheritedIgnoredSigintStaysIgnored) {
+    SqliteProject p;
+    p.addEndlessScenario();
+    auto* const before = std::signal(SIGINT, SIG_IGN);  // inherited across exec by the child
+    CliProcess run({"run", p.path, "-q"});
+    std::signal(SIGINT, before);
+    const std::string journal = journalPathFor(q(p.path)).toStdString();
+    for (int i = 0; i < 3000 && !std::filesystem::exists(journal) && run.running(); ++i) {
+        std::this_thread::sleep_for(10ms);
+    }
+    ASSERT_TRUE(std::filesystem::exists(journal)) << run.wait(1s).err;
+    run.signal(SIGINT);
+    std::this_thread::sleep_for(500ms);
+    EXPECT_TRUE(run.running()) << "an ignored SIGINT ended the run";
+    run.signal(SIGTERM);
+    const auto r = run.wait(120s);
+    EXPECT_EQ(r.exitCode, 143) << r.err;
+    EXPECT_EQ(loadProject(q(p.path)).history.back().outcome, QStringLiteral("cancelled"));
+}
+
+// Issue #21.6 with #21.2: a run waiting for another run of its project ends on the first signal
+// (nothing measured, nothing written, 128 + the signal).
+TEST(HostileCli, SignalWhileWaitingForTheProjectEndsTheWait) {
+    SqliteProject p;
+    ProjectLock lock(q(p.path));  // the test is the other run
+    CliProcess run({"run", p.path, "-q"});
+    for (int i = 0; i < 6000 && run.running() && run.errSoFar().find("waiting") == std::string::npos; ++i) {
+        std::this_thread::sleep_for(10ms);
+    }
+    EXPECT_NE(run.errSoFar().find("another run (process " + std::to_string(getpid()) + ")"), std::string::npos)
+        << run.errSoFar();
+    run.signal(SIGTERM);
+    const auto r = run.wait(60s);
+    EXPECT_EQ(r.exitCode, 143) << r.err;
+    EXPECT_NE(r.err.find("SIGTERM"), std::string::npos) << r.err;
+    EXPECT_TRUE(loadProject(q(p.path)).history.empty());
+}
+
+// Issue #21.6: a second signal ends the process at once, by the signal, whatever the first one
+// started. The first one lands in a connect to a server that accepts and never answers (no tap, a
+// long connect_timeout): the cancel cannot reach that call, only the second signal ends it.
+TEST(HostileCli, SecondSignalEndsAtOnce) {
+    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ASSERT_GE(listener, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    ASSERT_EQ(::listen(listener, 4), 0);
+    ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+    const std::string target =
+        "postgresql://silent@127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/db?connect_timeout=600";
+    CliProcess run({"run", target, "--no-tap", "-q"}, {"PGPASSWORD=x"});
+    // Accepted (and never answered): the CLI is in its connect.
+    int accepted = -1;
+    for (int i = 0; i < 6000 && accepted < 0 && run.running(); ++i) {
+        accepted = ::accept4(listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (accepted < 0) {
+            std::this_thread::sleep_for(10ms);
+        }
+    }
+    ASSERT_GE(accepted, 0) << run.wait(1s).err;
+    run.signal(SIGINT);
+    std::this_thread::sleep_for(300ms);
+    const bool stillRunning = run.running();
+    run.signal(SIGINT);
+    const auto r = run.wait(60s);
+    ::close(accepted);
+    ::close(listener);
+    if (!stillRunning) {
+        EXPECT_EQ(r.exitCode, 130) << r.err;  // the first one was enough
+        return;
+    }
+    EXPECT_EQ(r.killedBy, SIGINT) << "exit " << r.exitCode << ": " << r.err;
+}
+
+// Issue #21.6: a closed stdout pipe used to kill the run with SIGPIPE (141) before the Markdown
+// file; a full disk behind stdout went unsaid (exit 0). Both: stderr says so, exit 1, the rest written.
+TEST(HostileCli, ClosedStdoutPipeAndFullDiskAreReported) {
+    SqliteProject p;
+    int pipeFds[2];
+    ASSERT_EQ(pipe2(pipeFds, O_CLOEXEC), 0);  // the child holds no read end of its own
+    const std::string md = p.dir.file("closed.md");
+    CliProcess closed({"run", p.path, "-r", "1", "--markdown", md}, {}, pipeFds[1]);
+    close(pipeFds[0]);
+    close(pipeFds[1]);
+    auto r = closed.wait(120s);
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("cannot write to standard output: Broken pipe"), std::string::npos) << r.err;
+    EXPECT_TRUE(std::filesystem::exists(md)) << "no Markdown written";
+    EXPECT_EQ(loadProject(q(p.path)).history.size(), 1u);
+
+    const int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+    if (full < 0) {
+        GTEST_SKIP() << "no /dev/full";
+    }
+    CliProcess toFull({"run", p.path, "-r", "1"}, {}, full);
+    close(full);
+    r = toFull.wait(120s);
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("cannot write to standard output: No space left on device"), std::string::npos) << r.err;
+    EXPECT_EQ(loadProject(q(p.path)).history.size(), 2u);
+}
+
+// Issue #21.9: a full disk under --json / --csv said "Unknown error"; now the file and strerror,
+// no temporary file left, and what is there is a whole earlier version.
+TEST(HostileCli, FullDiskUnderAnExportNamesTheFileAndTheReason) {
+    SqliteProject p;
+    const auto full = p.dir.path() / "full";
+    std::filesystem::create_directories(full);
+    if (geteuid() != 0 || ::mount("tmpfs", full.c_str(), "tmpfs", 0, "size=64k") != 0) {
+        GTEST_SKIP() << "needs root to mount a 64 KiB tmpfs standing in for a full disk";
+    }
+    const std::string json = (full / "s.json").string();
+    const std::string csv = (full / "s.csv").string();
+    const auto r = runCli({"run", "sqlite:" + p.db, "-s", "short-blobs", "-r", "300", "-q", "--json", json, "--csv", csv});
+    std::vector<std::string> left;
+    for (const auto& entry : std::filesystem::directory_iterator(full)) {
+        left.push_back(entry.path().filename().string());
+    }
+    const std::string written = slurp(json);
+    ::umount(full.c_str());
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("cannot write " + json + ": No space left on device"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("Unknown error"), std::string::npos) << r.err;
+    for (const auto& name : left) {
+        EXPECT_EQ(name.find(".tmp"), std::string::npos) << "left behind: " << name;
+    }
+    if (!written.empty()) {
+        EXPECT_TRUE(QJsonDocument::fromJson(QByteArray::fromStdString(written)).isObject()) << "a torn JSON file";
+    }
+}
+
+// Issue #21.9: options that cannot work are refused in one line before anything is allocated,
+// prepared or measured.
+TEST(HostileCli, OptionsThatCannotWorkAreRefusedInOneLine) {
+    SqliteProject p;
+    const std::string out = p.dir.file("out.txt");
+    struct Case {
+        std::vector<std::string> args;
+        std::string says;
+    };
+    const std::vector<Case> cases = {
+        {{"run", p.path, "--json", out, "--csv", out}, "--json and --csv name the same file"},
+        {{"run", p.path, "--csv", out, "--markdown", p.dir.file("./out.txt")}, "--csv and --markdown name the same file"},
+        {{"run", p.path, "--json", p.path}, "--json and the database or project name the same file"},
+        {{"prepare", "sqlite:" + p.dir.file("huge.sqlite"), "--rows", "100000000"}, "exceeds the limit of 1000000 rows"},
+        {{"prepare", "sqlite:" + p.dir.file("huge.sqlite"), "--rows", "100000000000000"}, "exceeds the limit"},
+        {{"bytea", "postgresql://nobody@127.0.0.1:1/none", "--size", "900G"}, "exceed the limit of 1G"},
+    };
+    for (const auto& c : cases) {
+        const auto r = runCli(c.args);
+        EXPECT_EQ(r.exitCode, 2) << c.args[0] << " " << c.args.back() << ": " << r.err;
+        EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(p.dir.file("huge.sqlite")));
+    EXPECT_FALSE(std::filesystem::exists(out));
+    EXPECT_TRUE(loadProject(q(p.path)).history.empty());
+}
+
+// Issue #21.9: without HOME the default database went to "//.local" (126 MB prepared, then a
+// failure); now one line before anything is written.
+TEST(HostileCli, UnsetHomeIsOneLine) {
+    CliProcess run({"run", "-q"}, {}, -1, {"HOME", "XDG_DATA_HOME", "BLOBBENCH_DATA_DIR"});
+    const auto r = run.wait(120s);
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_NE(r.err.find("HOME is not set"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
