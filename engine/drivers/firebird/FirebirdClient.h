@@ -33,6 +33,8 @@ public:
     static std::shared_ptr<FirebirdClient> load(const std::string& path);
 
     const std::string& path() const { return m_path; }
+    // The file the dynamic loader really opened (the system client: its full path).
+    const std::string& file() const { return m_file; }
     Firebird::IMaster* master() const { return m_master; }
     Firebird::IUtil* util() const { return m_util; }
     // "LI-V3.0.11.33703 Firebird 3.0" (isc_get_client_version) or "3.0" from IUtil when absent.
@@ -46,6 +48,7 @@ public:
 
 private:
     std::string m_path;
+    std::string m_file;
     void* m_handle = nullptr;
     Firebird::IMaster* m_master = nullptr;
     Firebird::IUtil* m_util = nullptr;

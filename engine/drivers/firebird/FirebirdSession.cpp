@@ -123,9 +123,6 @@ bool statusHas(IStatus* status, ISC_STATUS code) {
     return false;
 }
 
-std::string inlineReason() {
-    return "not in effect (needs client and server >= 5.0.3)";
-}
 
 struct OutColumn {
     unsigned type = 0;
@@ -605,6 +602,25 @@ void FirebirdSession::readBackSettings(const ParameterValues& values) {
     } else {
         m_wireCountersReason = "client " + m_client->version().toString() + " did not answer the wire counters";
     }
+}
+
+// Names the side that is too old (both, when both are), so the user knows which one to upgrade.
+std::string FirebirdSession::inlineReason() const {
+    constexpr FbVersion needed{5, 0, 3};
+    const std::string base = "not in effect (needs client and server >= 5.0.3";
+    if (m_info.embedded) {
+        return base + ": an embedded attachment has no wire)";
+    }
+    const bool oldClient = m_client->version() < needed;
+    const bool oldServer = m_serverVersion < needed;
+    if (oldClient && oldServer) {
+        return base + ": client " + m_client->version().toString() + " and server " + m_serverVersion.toString() +
+               " are older)";
+    }
+    if (oldClient) {
+        return base + ": the client " + m_client->version().toString() + " is older)";
+    }
+    return base + ": the server " + m_serverVersion.toString() + " is older)";
 }
 
 bool FirebirdSession::inlineBlobsPossible() const {

@@ -65,6 +65,7 @@ private:
     std::vector<ParameterEffect> applyStatementTunables(Firebird::IStatement* statement,
                                                         const ParameterValues& requested);
     bool inlineBlobsPossible() const;
+    std::string inlineReason() const;
     void detach() noexcept;
 
     std::shared_ptr<FirebirdClient> m_client;
