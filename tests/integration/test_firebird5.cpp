@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <regex>
+#include <sstream>
 
 #include "engine/core/Error.h"
 #include "engine/drivers/firebird/FirebirdDriver.h"
@@ -188,6 +190,39 @@ TEST_F(Firebird5Test, TwoClientLibrariesInOneProcessEachGetTheirOwn) {
     // Still good after all of them: each session queries through its own library.
     for (auto& session : open) {
         EXPECT_FALSE(engineVersion(*session).empty());
+    }
+}
+
+// blobbench-cli and the window do not link libfbclient: there dlopen("libfbclient.so.2") would answer
+// with a 5.0 client loaded before (the same soname), and both clients at exit crashed. The probe is
+// such a program: 3.0, 5.0, 3.0 and 5.0, 3.0, 5.0 connections, each client its own, and a clean exit.
+TEST_F(Firebird5Test, TwoClientLibrariesInAProgramThatLinksNeither) {
+    ConnectionSpec three;
+    if (!threeZeroServer(three)) {
+        BLOBBENCH_REQUIRE_ENV(unused, "BLOBBENCH_FB_DATABASE");
+    }
+    const std::string threeZero = three.target + "|";
+    const std::string fiveZero = m_five.target + "|" + m_fiveClient;
+    for (const auto& order : {std::vector<std::string>{threeZero, fiveZero, threeZero},
+                              std::vector<std::string>{fiveZero, threeZero, fiveZero}}) {
+        const auto r = test::runProgram(BLOBBENCH_FB_CLIENTS_PROBE, order);
+        ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+        std::istringstream in(r.out);
+        std::vector<std::string> lines;
+        for (std::string line; std::getline(in, line);) {
+            lines.push_back(line);
+        }
+        ASSERT_EQ(lines.size(), 3u) << r.out;
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            const bool five = order[i] == fiveZero;
+            SCOPED_TRACE(order[i] + ": " + lines[i]);
+            if (five) {
+                EXPECT_EQ(lines[i].rfind("5.0.4 " + std::filesystem::canonical(m_fiveClient).string() + " 5.0.4", 0),
+                          0u);
+            } else {
+                EXPECT_TRUE(std::regex_match(lines[i], std::regex(R"(3\.0\.\d+ /\S+/libfbclient\.so\.2 3\.0\.\d+)")));
+            }
+        }
     }
 }
 

@@ -28,6 +28,9 @@ struct ProcessResult {
 
 // Runs blobbench-cli with the arguments (no shell), with extra environment variables.
 ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+// The same for any program (its full path).
+ProcessResult runProgram(const std::string& program, const std::vector<std::string>& args,
+                         const std::vector<std::string>& env = {});
 
 std::string envOrEmpty(const char* name);
 bool ciMode();  // CI=true: a missing server fails the test instead of skipping it
