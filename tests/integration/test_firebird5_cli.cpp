@@ -288,4 +288,34 @@ TEST_F(Firebird5CliTest, TheThreeZeroClientGetsNoInlineBlobsAndIsNamed) {
     EXPECT_EQ(r.out.find("the server 5.0.4 is older"), std::string::npos) << r.out;
 }
 
+TEST_F(Firebird5CliTest, TheThreeVersusFiveProjectRunsOnTheConnectionNamed) {
+    TempDir dir;
+    // The preset, pointed at this test's database (the preset's own is the shared blob_test.fdb).
+    QFile preset(QStringLiteral(BLOBBENCH_SOURCE_DIR "/resources/presets/firebird-3-vs-5.blobbench.json"));
+    ASSERT_TRUE(preset.open(QIODevice::ReadOnly));
+    QByteArray text = preset.readAll();
+    text.replace("inet://127.0.0.1:3051//var/tmp/blobbench-fb5/db/blob_test.fdb", QByteArray::fromStdString(s_target));
+    text.replace("/var/tmp/blobbench-fb5/firebird-5.0.4/lib/libfbclient.so.5.0.4", QByteArray::fromStdString(s_client));
+    const std::string project = dir.file("versus.blobbench.json");
+    blobbench::test::writeFile(project, text.toStdString());
+
+    const std::string json = dir.file("five.json");
+    const auto r = runCli({"run", project, "--connection", "Firebird 5.0.4", "-s", "short-blobs", "-u", s_user, "-p",
+                           s_password, "--no-save", "--json", json, "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const QJsonArray samples = samplesOf(json);
+    ASSERT_EQ(samples.size(), 1) << r.out;
+    const QJsonObject s = samples[0].toObject();
+    EXPECT_TRUE(s[QStringLiteral("clientVersion")].toString().contains(QStringLiteral("V5.0.4")));
+    EXPECT_TRUE(effectOf(s, "max_inline_blob_size")[QStringLiteral("inEffect")].toBool());
+    EXPECT_GT(field(s, "rows"), 0);
+    EXPECT_LT(10 * field(wireOf(s, "nativePhysical"), "roundTrips"), field(s, "rows"));
+
+    const auto unknown = runCli({"run", project, "--connection", "Firebird 9", "--no-save", "-q"});
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_NE(unknown.err.find("no connection 'Firebird 9' (it has: Firebird 3.0, Firebird 5.0.4)"), std::string::npos)
+        << unknown.err;
+    EXPECT_EQ(std::count(unknown.err.begin(), unknown.err.end(), '\n'), 1) << unknown.err;
+}
+
 }  // namespace
