@@ -98,6 +98,22 @@ std::map<std::string, void*>& loadedHandles() {
 // last-in first-out): shut every loaded client down, so its threads (the remote client's
 // listeners and timers) have ended and nothing still runs while the process tears down. fbclient
 // does the same from its own exit handler, later; a second fb_shutdown is a no-op.
+// Keeps every Firebird plugin module (libChaCha.so and the like, which a client loads for wire
+// encryption and unloads at fb_shutdown) mapped to the end of the process: the 5.0 tarball's
+// modules carry their own static libstdc++, whose emergency exception pool would otherwise be
+// left behind by an unloaded module, where LeakSanitizer can neither follow nor name it.
+void pinPlugins() {
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void*) {
+            const std::string name = info->dlpi_name ? info->dlpi_name : "";
+            if (name.find("/plugins/lib") != std::string::npos) {
+                dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+            }
+            return 0;
+        },
+        nullptr);
+}
+
 // Registered again after each library is loaded, so that it runs before the exit handlers of the
 // last one too; only its first run (the latest registration) does anything: after it the libraries'
 // own handlers have torn them down, and a client shut down once more then crashes (seen with a
@@ -109,6 +125,7 @@ void shutdownClients() {
         return;
     }
     done = true;
+    pinPlugins();
     for (const auto& [path, handle] : loadedHandles()) {
         using Shutdown = int (*)(unsigned int, const int);
         if (auto fn = reinterpret_cast<Shutdown>(dlsym(handle, "fb_shutdown"))) {
@@ -180,6 +197,10 @@ void* openSystemClient() {
 
 }  // namespace
 
+void FirebirdClient::keepPluginsLoaded() {
+    pinPlugins();
+}
+
 std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requested) {
     std::mutex& mutex = loadMutex();
     static std::map<std::string, std::shared_ptr<FirebirdClient>> loaded;
@@ -208,6 +229,19 @@ std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requeste
         throw Error(ErrorKind::Connect, "'" + path + "': fb_get_master_interface returned nothing");
     }
     auto client = std::make_shared<FirebirdClient>(path, handle, master);
+    // A process that links a Firebird client itself (blobbench-cli and the workbench do not) puts
+    // that client's symbols first: another client dlopen'ed there calls into the linked one (seen:
+    // a 5.0 client that reports 5.0.4 but connects with the 3.0 client's protocol 15). Refused,
+    // never used as the wrong client.
+    if (auto* global = dlsym(RTLD_DEFAULT, "fb_get_master_interface");
+        global && global != reinterpret_cast<void*>(getMaster)) {
+        Dl_info linked{};
+        const std::string other = dladdr(global, &linked) != 0 && linked.dli_fname ? linked.dli_fname : "?";
+        throw Error(ErrorKind::Connect, "'" + path + "' (Firebird " + client->version().toString() +
+                                            ") cannot be used in this process: it links the Firebird client " +
+                                            other +
+                                            ", whose symbols would take over; use blobbench-cli or the workbench");
+    }
     loaded.emplace(path, client);
     loadedHandles().emplace(path, handle);
     std::atexit(shutdownClients);  // after this library's own handlers: runs before them

@@ -41,6 +41,10 @@ public:
     const std::string& versionText() const { return m_versionText; }
     const FbVersion& version() const { return m_version; }
 
+    // Keeps the plugin modules the clients have loaded so far (wire encryption) mapped for the life
+    // of the process; called after each attachment.
+    static void keepPluginsLoaded();
+
     // The y-valve dispatcher; the caller releases it.
     Firebird::IProvider* dispatcher() const;
 

@@ -394,6 +394,7 @@ FirebirdSession::FirebirdSession(std::shared_ptr<FirebirdClient> client, const C
     } catch (const FbException& e) {
         throw statusError(ErrorKind::Connect, context + ": connect", e.getStatus());
     }
+    FirebirdClient::keepPluginsLoaded();
 
     try {
         m_tpb = transactionParameters(textValue(values, "isolation"), spec.readOnly);
