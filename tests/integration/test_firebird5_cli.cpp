@@ -330,6 +330,52 @@ TEST_F(Firebird5CliTest, TheThreeVersusFiveProjectRunsOnTheConnectionNamed) {
     EXPECT_EQ(std::count(unknown.err.begin(), unknown.err.end(), '\n'), 1) << unknown.err;
 }
 
+QJsonObject insertResult(const std::string& path, const char* variant) {
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    for (const auto& r : QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("results")].toArray()) {
+        if (r.toObject()[QStringLiteral("variant")].toString() == QLatin1String(variant)) {
+            return r.toObject();
+        }
+    }
+    return {};
+}
+
+TEST_F(Firebird5CliTest, IBatchInsertsAreInEffectWithTheFiveZeroPair) {
+    TempDir dir;
+    const std::string json = dir.file("insert.json");
+    const auto r = runCli({"storage", "insert", s_target, "-u", s_user, "-p", s_password, "--client-library", s_client,
+                           "--rows", "1500", "--commit-every", "500", "--variant", "blob", "--variant", "ibatch",
+                           "--json", json});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const QJsonObject blob = insertResult(json, "blob");
+    const QJsonObject batch = insertResult(json, "ibatch");
+    ASSERT_FALSE(batch.isEmpty()) << r.out;
+    EXPECT_TRUE(batch[QStringLiteral("inEffect")].toBool()) << r.out;
+    EXPECT_TRUE(batch[QStringLiteral("how")].toString().contains(QStringLiteral("in effect: IBatch"))) << r.out;
+    EXPECT_EQ(field(batch, "rows"), 1500);
+    EXPECT_EQ(field(batch, "rows"), field(blob, "rows"));
+    EXPECT_EQ(field(batch, "commits"), 3);
+    EXPECT_GT(field(batch, "elapsedNs"), 0);
+    EXPECT_GT(batch[QStringLiteral("insertsPerSecond")].toDouble(), 0.0);
+    EXPECT_FALSE(batch[QStringLiteral("partial")].toBool());
+    // Read back byte for byte (untimed), as for the row-at-a-time variant.
+    EXPECT_EQ(batch[QStringLiteral("check")].toString(), QStringLiteral("byte-exact")) << r.out;
+    EXPECT_EQ(blob[QStringLiteral("check")].toString(), QStringLiteral("byte-exact")) << r.out;
+
+    // The 3.0 client against the same server: said so, naming the client.
+    const auto old = runCli({"storage", "insert", s_target, "-u", s_user, "-p", s_password, "--rows", "10",
+                             "--variant", "ibatch", "--json", json});
+    ASSERT_EQ(old.exitCode, 0) << old.out << old.err;
+    const QJsonObject refused = insertResult(json, "ibatch");
+    EXPECT_FALSE(refused[QStringLiteral("inEffect")].toBool());
+    EXPECT_TRUE(std::regex_search(refused[QStringLiteral("reason")].toString().toStdString(),
+                                  std::regex(R"(IBatch needs client and server >= 4\.0.*: the client 3\.0\.\d+ is older)")))
+        << old.out;
+}
+
 // This binary links the 3.0 client (dropDatabase), whose symbols come first in the process: a 5.0
 // client loaded into it reported 5.0.4 but connected with the 3.0 client (protocol 15). The driver
 // refuses it in one line instead: never the wrong client silently.
