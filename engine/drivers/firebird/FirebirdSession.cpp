@@ -1028,6 +1028,9 @@ public:
             }
             m_buffer.assign(m_meta->getMessageLength(&st), 0);
             if (session.batchInserts() && m_statement->cloopVTable->version >= kStatementVersionBatch) {
+                // IBatch::add reads each message at its aligned length (IMessageMetadata::getAlignedLength,
+                // 4.0): the message length rounded up to its widest field, at most 8 bytes.
+                m_buffer.resize((m_buffer.size() + 7) / 8 * 8, 0);
                 createBatch();
             }
             tx.commit();
