@@ -1246,7 +1246,7 @@ private:
         if (!m_batch) {
             return;
         }
-        m_session.setPendingInserts(nullptr);
+        m_session.forgetPendingInserts(this);
         m_batch->release();  // rows not executed are dropped with it
         m_batch = nullptr;
     }

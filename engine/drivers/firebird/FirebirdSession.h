@@ -64,6 +64,11 @@ public:
     bool batchInserts() const { return m_batchInserts; }
     // The statement whose batch commit() must execute first (nullptr: none).
     void setPendingInserts(PendingInserts* pending) { m_pending = pending; }
+    void forgetPendingInserts(const PendingInserts* pending) {
+        if (m_pending == pending) {
+            m_pending = nullptr;
+        }
+    }
 
     // First row of a query, every column as text (NULL: nullopt). For small internal questions.
     std::vector<std::optional<std::string>> firstRow(const std::string& sql);
