@@ -89,6 +89,8 @@ projects (run PROJECT.blobbench.json):
   -s, --scenario NAME               a scenario of the project by id or title (repeatable;
                                     default: every enabled scenario)
       --sweep NAME                  run the project's sweep NAME (one point after another)
+      --connection NAME             run on the project's connection NAME (default: its
+                                    current one), e.g. Firebird 3 then 5 with --compare last
   -r, --repeat N / -w, --warmup N   override the sweep's repetitions / warm-ups
       --markdown FILE               also write a Markdown summary (and the comparison)
       --compare RUN                 compare with a run of the history (its id, "last",
@@ -211,6 +213,8 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.sweep = take(arg);
         } else if (arg == "--markdown") {
             o.markdownPath = take(arg);
+        } else if (arg == "--connection") {
+            o.connection = take(arg);
         } else if (arg == "--compare") {
             o.compare = take(arg);
         } else if (arg == "--no-save") {

@@ -50,6 +50,7 @@ struct CliOptions {
     std::string sweep;
     std::string markdownPath;
     std::string compare;  // a run id of the project's history, "last", "previous", or a file
+    std::string connection;  // --connection: a project's connection by name (default: its current one)
     bool noSave = false;
 };
 

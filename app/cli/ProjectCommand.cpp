@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSysInfo>
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -238,6 +239,7 @@ bool isProjectRun(const CliOptions& o) {
 
 void refuseProjectOnlyOptions(const CliOptions& o) {
     const char* option = !o.sweep.empty()          ? "--sweep"
+                         : !o.connection.empty()   ? "--connection"
                          : !o.markdownPath.empty() ? "--markdown"
                          : !o.compare.empty()      ? "--compare"
                          : o.noSave                ? "--no-save"
@@ -274,6 +276,19 @@ int commandRunProject(const CliOptions& o) {
             saveProject(path, loaded);
             removeJournal(path);
         }
+    }
+    if (!o.connection.empty()) {
+        const auto it = std::find_if(loaded.connections.begin(), loaded.connections.end(),
+                                     [&](const ConnectionProfile& c) { return c.name == q(o.connection); });
+        if (it == loaded.connections.end()) {
+            QStringList names;
+            for (const auto& c : loaded.connections) {
+                names << c.name;
+            }
+            throw Error(ErrorKind::Usage, "--connection: " + o.database + " has no connection '" + o.connection +
+                                              "' (it has: " + names.join(QStringLiteral(", ")).toStdString() + ")");
+        }
+        loaded.currentConnection = static_cast<int>(it - loaded.connections.begin());
     }
     doc.reset(std::move(loaded), path);
     const Project& project = doc.project();

@@ -289,13 +289,24 @@ std::vector<ServerVariant> firebirdVariants(Session& probe, const InsertOptions&
                  {},
                  o.valueBytes > 32765 ? "VARCHAR holds at most 32,765 bytes" : "",
                  false});
-    const std::string client = probe.info().clientVersion;
+    // IBatch needs a 4.0+ client and server: the probe's versions say whether this pair has it.
+    const firebird::FbVersion client = firebird::parseFbVersion(probe.info().clientVersion);
+    const firebird::FbVersion server = firebird::parseFbVersion(probe.info().serverVersion);
+    constexpr firebird::FbVersion needed{4, 0, 0};
+    std::string batchReason;
+    if (client < needed || server < needed) {
+        batchReason = std::string("IBatch needs client and server >= 4.0 (Firebird 4 introduced it): ") +
+                      (client < needed && server < needed
+                           ? "client " + client.toString() + " and server " + server.toString() + " are older"
+                       : client < needed ? "the client " + client.toString() + " is older"
+                                         : "the server " + server.toString() + " is older");
+    }
     v.push_back({"ibatch",
-                 "IBatch (Firebird 4 API), BLOBs in the batch",
-                 "",
-                 {},
-                 "BlobBench's Firebird driver has no IBatch path, and the client loaded here (" + client +
-                     ") is older than Firebird 4, which introduced IBatch",
+                 std::string("IBatch (Firebird 4 API), BLOBs in the batch, executed at each commit, BLOB SUB_TYPE ") +
+                     (o.text ? "TEXT CHARACTER SET OCTETS" : "BINARY"),
+                 o.text ? "BLOB SUB_TYPE TEXT CHARACTER SET OCTETS" : "BLOB SUB_TYPE BINARY",
+                 {{"insert_method", "ibatch"}},
+                 batchReason,
                  false});
     return v;
 }
@@ -402,6 +413,14 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
                      target.label();
         }
         Session& s = *session;
+        for (const auto& effect : s.info().effects) {
+            if (effect.id == "insert_method" && effect.requested == "ibatch") {
+                if (!effect.inEffect) {
+                    throw Error(ErrorKind::Usage, effect.reason);  // reported below as not in effect
+                }
+                r.how += "; in effect: IBatch";
+            }
+        }
         auto drop = [&] {
             if (!s.tableExists(kTable)) {
                 return;
@@ -474,6 +493,13 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
             dropFirebirdDatabase(target);
         }
     } catch (const Error& e) {
+        if (e.kind() == ErrorKind::Usage && r.rows == 0 && !pg) {
+            r.inEffect = false;
+            r.reason = oneLine(e.what());
+            session.reset();
+            dropFirebirdDatabase(target);
+            return r;
+        }
         r.error = oneLine(e.what());
         r.partial = true;
         const std::string text = e.what();

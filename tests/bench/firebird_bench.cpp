@@ -3,7 +3,10 @@
 // Prints medians and their ratio; the bar is driver <= 1.05 x bare.
 //
 //   eval "$(scripts/services/start-firebird)"
-//   firebird_bench [--table BLOB_TEST] [--repeat 7] [--fill ROWS] [--compress]
+//   firebird_bench [--table BLOB_TEST] [--repeat 7] [--fill ROWS] [--compress] [--fb5]
+//
+// --fb5: the Firebird 5.0.4 server and client of scripts/services/start-firebird5 (BLOBBENCH_FB5_*),
+// inline BLOBs on (the client's default, 65535), both loops through that same client library.
 //
 // --fill creates and fills the table with synthetic source-like text when it is missing (the
 // real data set comes from `blobbench-cli prepare`).
@@ -57,8 +60,9 @@ public:
     std::uint64_t rows = 0, bytes = 0;
 };
 
-Firebird::IMaster* loadMaster() {
-    void* handle = dlopen("libfbclient.so.2", RTLD_NOW);
+Firebird::IMaster* loadMaster(const std::string& library) {
+    // The library the driver loads too (FirebirdClient::load): one client for both loops.
+    void* handle = dlopen(library.empty() ? "libfbclient.so.2" : library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         std::fprintf(stderr, "%s\n", dlerror());
         std::exit(1);
@@ -220,6 +224,7 @@ int main(int argc, char** argv) {
     int repeat = 7;
     int fillRows = 0;
     bool compress = false;
+    bool five = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--table" && i + 1 < argc) {
@@ -230,18 +235,24 @@ int main(int argc, char** argv) {
             fillRows = std::atoi(argv[++i]);
         } else if (a == "--compress") {
             compress = true;
+        } else if (a == "--fb5") {
+            five = true;
         } else {
-            std::fprintf(stderr, "usage: %s [--table NAME] [--repeat N] [--fill ROWS] [--compress]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--table NAME] [--repeat N] [--fill ROWS] [--compress] [--fb5]\n",
+                         argv[0]);
             return 2;
         }
     }
     ConnectionSpec spec;
     spec.engine = "firebird";
-    spec.target = env("BLOBBENCH_FB_DATABASE");
-    spec.user = env("BLOBBENCH_FB_USER");
-    spec.password = env("BLOBBENCH_FB_PASSWORD");
-    if (spec.target.empty()) {
-        std::fprintf(stderr, "set BLOBBENCH_FB_DATABASE (eval \"$(scripts/services/start-firebird)\")\n");
+    const std::string prefix = five ? "BLOBBENCH_FB5_" : "BLOBBENCH_FB_";
+    spec.target = env((prefix + "DATABASE").c_str());
+    spec.user = env((prefix + "USER").c_str());
+    spec.password = env((prefix + "PASSWORD").c_str());
+    spec.clientLibrary = five ? env("BLOBBENCH_FB5_CLIENT") : "";
+    if (spec.target.empty() || (five && spec.clientLibrary.empty())) {
+        std::fprintf(stderr, "set %sDATABASE (eval \"$(scripts/services/start-firebird%s)\")\n", prefix.c_str(),
+                     five ? "5" : "");
         return 77;
     }
     const FirebirdDriver driver;
@@ -256,14 +267,15 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "no table %s: run `blobbench-cli prepare` or pass --fill ROWS\n", table.c_str());
             return 77;
         }
-        std::printf("server %s, client %s, compression %s\n", session->info().serverVersion.c_str(),
-                    session->info().clientVersion.c_str(), session->info().negotiated.at("compression").c_str());
+        std::printf("server %s, client %s, compression %s, inline BLOBs %s\n", session->info().serverVersion.c_str(),
+                    session->info().clientVersion.c_str(), session->info().negotiated.at("compression").c_str(),
+                    session->info().negotiated.at("inline_blobs").c_str());
     } catch (const Error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;
     }
     const std::string sql = "SELECT ID, CONTENT FROM " + table;
-    Firebird::IMaster* master = loadMaster();
+    Firebird::IMaster* master = loadMaster(spec.clientLibrary);
     std::vector<double> bare, ours, bareCpu, oursCpu;
     Result b, d;
     bareLoop(master, spec.target, spec.user, spec.password, sql, compress);  // warm the server's cache

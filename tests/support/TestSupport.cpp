@@ -36,6 +36,11 @@ std::string slurp(const std::string& path) {
 }  // namespace
 
 ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+    return runProgram(BLOBBENCH_CLI_PATH, args, env);
+}
+
+ProcessResult runProgram(const std::string& program, const std::vector<std::string>& args,
+                         const std::vector<std::string>& env) {
     TempDir io;
     const std::string outPath = io.file("out");
     const std::string errPath = io.file("err");
@@ -44,7 +49,7 @@ ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_addopen(&actions, 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    std::vector<std::string> all = {BLOBBENCH_CLI_PATH};
+    std::vector<std::string> all = {program};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : all) {
@@ -63,9 +68,9 @@ ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std
     envp.push_back(nullptr);
     pid_t pid = 0;
     ProcessResult result;
-    if (posix_spawn(&pid, BLOBBENCH_CLI_PATH, &actions, nullptr, argv.data(), envp.data()) != 0) {
+    if (posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data()) != 0) {
         posix_spawn_file_actions_destroy(&actions);
-        ADD_FAILURE() << "cannot start " << BLOBBENCH_CLI_PATH;
+        ADD_FAILURE() << "cannot start " << program;
         return result;
     }
     posix_spawn_file_actions_destroy(&actions);

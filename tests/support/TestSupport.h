@@ -33,6 +33,9 @@ struct ProcessResult {
 
 // Runs blobbench-cli with the arguments (no shell), with extra environment variables.
 ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+// The same for any program (its full path).
+ProcessResult runProgram(const std::string& program, const std::vector<std::string>& args,
+                         const std::vector<std::string>& env = {});
 
 // blobbench-cli started in the background, for tests that signal it or run several at once:
 // stdout and stderr to files (stdout to `stdoutFd` when given: a pipe, /dev/full); `env` adds or

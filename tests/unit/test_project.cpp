@@ -274,6 +274,20 @@ TEST(ProjectFile, PresetsHoldWhatTheyPromise) {
     });
     ASSERT_NE(grid, fb.sweeps.end());
     EXPECT_EQ(expandSweep(grid->toSpec()).size(), 14u);
+    // Firebird 5.0.4 beside 3.0 (scripts/services/start-firebird5): its own client, by full path.
+    ASSERT_EQ(fb.connections.size(), 2u);
+    EXPECT_EQ(fb.connections[1].target, QStringLiteral("inet://127.0.0.1:3051//var/tmp/blobbench-fb5/db/blob_test.fdb"));
+    EXPECT_TRUE(fb.connections[1].clientLibrary.endsWith(QStringLiteral("/lib/libfbclient.so.5.0.4")));
+    EXPECT_TRUE(fb.connections[0].clientLibrary.isEmpty());
+    const Project versus = loadProject(dir + QStringLiteral("firebird-3-vs-5.blobbench.json"));
+    ASSERT_EQ(versus.connections.size(), 2u);
+    EXPECT_EQ(versus.connections[0].name, QStringLiteral("Firebird 3.0"));
+    EXPECT_EQ(versus.connections[1].name, QStringLiteral("Firebird 5.0.4"));
+    EXPECT_EQ(versus.connections[1].clientLibrary, fb.connections[1].clientLibrary);
+    ASSERT_EQ(versus.scenarios.size(), fb.scenarios.size());
+    for (std::size_t i = 0; i < fb.scenarios.size(); ++i) {
+        EXPECT_EQ(versus.scenarios[i].sql, fb.scenarios[i].sql);
+    }
     const Project pg = loadProject(dir + QStringLiteral("postgres-bytea-text-vs-binary.blobbench.json"));
     EXPECT_EQ(pg.current()->target, QStringLiteral("postgresql://postgres@127.0.0.1:5432/blob_test"));
     EXPECT_EQ(pg.sweeps.front().axes.front().parameter, QStringLiteral("result_format"));

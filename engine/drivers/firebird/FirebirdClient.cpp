@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <firebird/Interface.h>
+#include <link.h>
 
 #include <cstdlib>
 #include <map>
@@ -66,6 +67,15 @@ VersionMatch findVersion(const std::string& text, const std::string& lead, int p
     return m;
 }
 
+// The file a dlopen handle was loaded from.
+std::string fileOf(void* handle) {
+    link_map* map = nullptr;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name) {
+        return map->l_name;
+    }
+    return {};
+}
+
 }  // namespace
 
 FbVersion parseFbVersion(const std::string& text) {
@@ -85,7 +95,11 @@ FbVersion parseFbVersion(const std::string& text) {
 }
 
 FirebirdClient::FirebirdClient(std::string path, void* handle, Firebird::IMaster* master)
-    : m_path(std::move(path)), m_handle(handle), m_master(master), m_util(master->getUtilInterface()) {
+    : m_path(std::move(path)),
+      m_file(fileOf(handle)),
+      m_handle(handle),
+      m_master(master),
+      m_util(master->getUtilInterface()) {
     // The legacy entry point carries the patch level, which decides 5.0.2 vs 5.0.3 features;
     // IUtil::getClientVersion only knows major.minor.
     using GetClientVersion = void (*)(char*);
@@ -129,8 +143,34 @@ std::map<std::string, void*>& loadedHandles() {
 // last-in first-out): shut every loaded client down, so its threads (the remote client's
 // listeners and timers) have ended and nothing still runs while the process tears down. fbclient
 // does the same from its own exit handler, later; a second fb_shutdown is a no-op.
+// Keeps every Firebird plugin module (libChaCha.so and the like, which a client loads for wire
+// encryption and unloads at fb_shutdown) mapped to the end of the process: the 5.0 tarball's
+// modules carry their own static libstdc++, whose emergency exception pool would otherwise be
+// left behind by an unloaded module, where LeakSanitizer can neither follow nor name it.
+void pinPlugins() {
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void*) {
+            const std::string name = info->dlpi_name ? info->dlpi_name : "";
+            if (name.find("/plugins/lib") != std::string::npos) {
+                dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+            }
+            return 0;
+        },
+        nullptr);
+}
+
+// Registered again after each library is loaded, so that it runs before the exit handlers of the
+// last one too; only its first run (the latest registration) does anything: after it the libraries'
+// own handlers have torn them down, and a client shut down once more then crashes (seen with a
+// 3.0 and a 5.0 client in one process).
 void shutdownClients() {
     std::lock_guard lock(loadMutex());
+    static bool done = false;
+    if (done) {
+        return;
+    }
+    done = true;
+    pinPlugins();
     for (const auto& [path, handle] : loadedHandles()) {
         using Shutdown = int (*)(unsigned int, const int);
         if (auto fn = reinterpret_cast<Shutdown>(dlsym(handle, "fb_shutdown"))) {
@@ -140,18 +180,82 @@ void shutdownClients() {
     }
 }
 
+constexpr const char* kSystemClient = "libfbclient.so.2";
+
+// Where the system's libfbclient.so.2 lives: beside libc (Debian: /lib/x86_64-linux-gnu) or in
+// the /usr of that folder, then the generic folders.
+std::vector<std::string> systemClientCandidates() {
+    std::vector<std::string> out;
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&dlerror), &info) != 0 && info.dli_fname) {
+        std::string dir = info.dli_fname;
+        dir = dir.substr(0, dir.find_last_of('/'));
+        if (!dir.starts_with("/usr/")) {
+            out.push_back("/usr" + dir + "/" + kSystemClient);
+        }
+        out.push_back(dir + "/" + kSystemClient);
+    }
+    for (const char* dir : {"/usr/lib64", "/usr/lib", "/lib64", "/lib"}) {
+        out.push_back(std::string(dir) + "/" + kSystemClient);
+    }
+    return out;
+}
+
+// Every Firebird client has the soname libfbclient.so.2, and dlopen("libfbclient.so.2") answers
+// with any library of that soname already loaded: after a 5.0 client loaded by its path, the
+// system client would silently be that 5.0 client. Opens the system one by its own path then, or
+// refuses in one line.
+void* openSystemClient() {
+    void* handle = dlopen(kSystemClient, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        return nullptr;
+    }
+    std::string taken;
+    for (const auto& [path, other] : loadedHandles()) {
+        if (other == handle && path != kSystemClient) {
+            taken = path;
+        }
+    }
+    if (taken.empty()) {
+        return handle;
+    }
+    dlclose(handle);  // only drops the reference this call took
+    for (const auto& candidate : systemClientCandidates()) {
+        void* h = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+            continue;
+        }
+        bool distinct = true;
+        for (const auto& [path, other] : loadedHandles()) {
+            distinct = distinct && other != h;
+        }
+        if (distinct) {
+            return h;
+        }
+        dlclose(h);
+    }
+    dlerror();
+    throw Error(ErrorKind::Connect, std::string("the system Firebird client (") + kSystemClient +
+                                        ") cannot be told apart from '" + taken + "', loaded before in this process " +
+                                        "(the same soname): name the system client's full path as client library");
+}
+
 }  // namespace
+
+void FirebirdClient::keepPluginsLoaded() {
+    pinPlugins();
+}
 
 std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requested) {
     std::mutex& mutex = loadMutex();
     static std::map<std::string, std::shared_ptr<FirebirdClient>> loaded;
-    const std::string path = requested.empty() ? "libfbclient.so.2" : requested;
+    const std::string path = requested.empty() ? kSystemClient : requested;
     std::lock_guard lock(mutex);
     if (auto it = loaded.find(path); it != loaded.end()) {
         return it->second;
     }
     dlerror();
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* handle = requested.empty() ? openSystemClient() : dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* why = dlerror();
         throw Error(ErrorKind::Connect,
@@ -170,11 +274,22 @@ std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requeste
         throw Error(ErrorKind::Connect, "'" + path + "': fb_get_master_interface returned nothing");
     }
     auto client = std::make_shared<FirebirdClient>(path, handle, master);
-    loaded.emplace(path, client);
-    if (loadedHandles().empty()) {
-        std::atexit(shutdownClients);  // after the library's own handlers: runs before them
+    // A process that links a Firebird client itself (blobbench-cli and the workbench do not) puts
+    // that client's symbols first: another client dlopen'ed there calls into the linked one (seen:
+    // a 5.0 client that reports 5.0.4 but connects with the 3.0 client's protocol 15). Refused,
+    // never used as the wrong client.
+    if (auto* global = dlsym(RTLD_DEFAULT, "fb_get_master_interface");
+        global && global != reinterpret_cast<void*>(getMaster)) {
+        Dl_info linked{};
+        const std::string other = dladdr(global, &linked) != 0 && linked.dli_fname ? linked.dli_fname : "?";
+        throw Error(ErrorKind::Connect, "'" + path + "' (Firebird " + client->version().toString() +
+                                            ") cannot be used in this process: it links the Firebird client " +
+                                            other +
+                                            ", whose symbols would take over; use blobbench-cli or the workbench");
     }
+    loaded.emplace(path, client);
     loadedHandles().emplace(path, handle);
+    std::atexit(shutdownClients);  // after this library's own handlers: runs before them
     return client;
 }
 

@@ -33,11 +33,17 @@ public:
     static std::shared_ptr<FirebirdClient> load(const std::string& path);
 
     const std::string& path() const { return m_path; }
+    // The file the dynamic loader really opened (the system client: its full path).
+    const std::string& file() const { return m_file; }
     Firebird::IMaster* master() const { return m_master; }
     Firebird::IUtil* util() const { return m_util; }
     // "LI-V3.0.11.33703 Firebird 3.0" (isc_get_client_version) or "3.0" from IUtil when absent.
     const std::string& versionText() const { return m_versionText; }
     const FbVersion& version() const { return m_version; }
+
+    // Keeps the plugin modules the clients have loaded so far (wire encryption) mapped for the life
+    // of the process; called after each attachment.
+    static void keepPluginsLoaded();
 
     // The y-valve dispatcher; the caller releases it.
     Firebird::IProvider* dispatcher() const;
@@ -46,6 +52,7 @@ public:
 
 private:
     std::string m_path;
+    std::string m_file;
     void* m_handle = nullptr;
     Firebird::IMaster* m_master = nullptr;
     Firebird::IUtil* m_util = nullptr;

@@ -145,6 +145,19 @@ std::vector<ParameterSpec> FirebirdDriver::parameters() const {
         p.needs = "server >= 4.0";
         specs.push_back(p);
     }
+    {
+        ParameterSpec p;
+        p.id = "insert_method";
+        p.label = "Insert method";
+        p.type = ParameterType::Enum;
+        p.choices = {"execute", "ibatch"};
+        p.defaultValue = "execute";
+        p.help =
+            "How prepared INSERTs send their rows: one IStatement::execute each, or IBatch messages (BLOBs in "
+            "the batch) executed when the transaction commits";
+        p.needs = "client and server >= 4.0 for ibatch";
+        specs.push_back(p);
+    }
     // The tap and the emulated link: applied by the Runner, never by this driver.
     for (auto& spec : wireParameters()) {
         specs.push_back(std::move(spec));

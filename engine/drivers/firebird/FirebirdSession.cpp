@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
 #include "engine/drivers/firebird/FirebirdConnectionString.h"
@@ -111,6 +112,38 @@ struct StatementVTableV6 : Firebird::IStatement::VTable {
     void (*setMaxInlineBlobSize)(Firebird::IStatement*, IStatus*, unsigned);
 };
 
+// IBatch (4.0) and its completion state, laid out as Firebird's IDL declares them; Debian's 3.0
+// headers have neither. Only ever reached through a 4.0+ client's IStatement::createBatch.
+struct BatchVTable : Firebird::IReferenceCounted::VTable {
+    using Self = Firebird::IReferenceCounted;
+    void (*add)(Self*, IStatus*, unsigned count, const void* inBuffer);
+    void (*addBlob)(Self*, IStatus*, unsigned length, const void* inBuffer, ISC_QUAD* blobId, unsigned parLength,
+                    const unsigned char* par);
+    void (*appendBlobData)(Self*, IStatus*, unsigned length, const void* inBuffer);
+    void (*addBlobStream)(Self*, IStatus*, unsigned length, const void* inBuffer);
+    void (*registerBlob)(Self*, IStatus*, const ISC_QUAD* existingBlob, ISC_QUAD* blobId);
+    Firebird::IDisposable* (*execute)(Self*, IStatus*, Firebird::ITransaction* transaction);
+    void (*cancel)(Self*, IStatus*);
+};
+
+struct BatchCompletionVTable : Firebird::IDisposable::VTable {
+    using Self = Firebird::IDisposable;
+    unsigned (*getSize)(Self*, IStatus*);
+    int (*getState)(Self*, IStatus*, unsigned pos);
+    unsigned (*findError)(Self*, IStatus*, unsigned pos);
+    void (*getStatus)(Self*, IStatus*, IStatus* to, unsigned pos);
+};
+
+constexpr unsigned kStatementVersionBatch = 4;  // IStatement::createBatch from 4.0
+constexpr unsigned kXpbBatch = 5;               // IXpbBuilder::BATCH
+constexpr unsigned char kBatchTagRecordCounts = 2;
+constexpr unsigned char kBatchTagBufferBytesSize = 3;
+constexpr unsigned char kBatchTagBlobPolicy = 4;
+constexpr int kBatchBlobIdEngine = 1;
+constexpr unsigned kBatchNoMoreErrors = 0xffffffff;
+constexpr int kBatchBufferBytes = 64 * 1024 * 1024;
+constexpr std::size_t kBatchFlushBytes = 16 * 1024 * 1024;  // executed early, well inside the buffer
+
 bool statusHas(IStatus* status, ISC_STATUS code) {
     const intptr_t* v = status->getErrors();
     while (v && v[0] != isc_arg_end) {
@@ -122,9 +155,6 @@ bool statusHas(IStatus* status, ISC_STATUS code) {
     return false;
 }
 
-std::string inlineReason() {
-    return "not in effect (needs client and server >= 5.0.3)";
-}
 
 struct OutColumn {
     unsigned type = 0;
@@ -396,6 +426,7 @@ FirebirdSession::FirebirdSession(std::shared_ptr<FirebirdClient> client, const C
     } catch (const FbException& e) {
         throw statusError(ErrorKind::Connect, context + ": connect", e.getStatus());
     }
+    FirebirdClient::keepPluginsLoaded();
 
     try {
         m_tpb = transactionParameters(textValue(values, "isolation"), spec.readOnly);
@@ -603,6 +634,29 @@ void FirebirdSession::readBackSettings(const ParameterValues& values) {
         }
         m_info.effects.push_back(e);
     }
+    {
+        ParameterEffect e = effect("insert_method");
+        if (e.requested != "ibatch") {
+            e.actual = e.requested;
+        } else {
+            constexpr FbVersion needed{4, 0, 0};
+            const bool oldClient = m_client->version() < needed;
+            const bool oldServer = m_serverVersion < needed;
+            if (oldClient || oldServer) {
+                e.inEffect = false;
+                e.reason = std::string("not in effect (IBatch needs client and server >= 4.0: ") +
+                           (oldClient && oldServer ? "client " + m_client->version().toString() + " and server " +
+                                                         m_serverVersion.toString() + " are older)"
+                            : oldClient            ? "the client " + m_client->version().toString() + " is older)"
+                                                   : "the server " + m_serverVersion.toString() + " is older)");
+                e.actual = "execute";
+            } else {
+                e.actual = "ibatch";
+                m_batchInserts = true;
+            }
+        }
+        m_info.effects.push_back(e);
+    }
     for (const char* id : {"blob_buffer_size", "empty_bpb", "isolation"}) {
         ParameterEffect e = effect(id);
         e.actual = e.requested;
@@ -621,6 +675,25 @@ void FirebirdSession::readBackSettings(const ParameterValues& values) {
     } else {
         m_wireCountersReason = "client " + m_client->version().toString() + " did not answer the wire counters";
     }
+}
+
+// Names the side that is too old (both, when both are), so the user knows which one to upgrade.
+std::string FirebirdSession::inlineReason() const {
+    constexpr FbVersion needed{5, 0, 3};
+    const std::string base = "not in effect (needs client and server >= 5.0.3";
+    if (m_info.embedded) {
+        return base + ": an embedded attachment has no wire)";
+    }
+    const bool oldClient = m_client->version() < needed;
+    const bool oldServer = m_serverVersion < needed;
+    if (oldClient && oldServer) {
+        return base + ": client " + m_client->version().toString() + " and server " + m_serverVersion.toString() +
+               " are older)";
+    }
+    if (oldClient) {
+        return base + ": the client " + m_client->version().toString() + " is older)";
+    }
+    return base + ": the server " + m_serverVersion.toString() + " is older)";
 }
 
 bool FirebirdSession::inlineBlobsPossible() const {
@@ -703,6 +776,9 @@ void FirebirdSession::commit() {
     if (!m_transaction) {
         return;
     }
+    if (m_pending) {
+        m_pending->flush(m_transaction);  // throws Error with the server's words
+    }
     try {
         m_transaction->commit(&m_status);  // releases the interface on success
         m_transaction = nullptr;
@@ -714,6 +790,9 @@ void FirebirdSession::commit() {
 void FirebirdSession::rollback() {
     if (!m_transaction) {
         return;
+    }
+    if (m_pending) {
+        m_pending->discard();
     }
     Firebird::ITransaction* t = m_transaction;
     m_transaction = nullptr;
@@ -945,7 +1024,7 @@ QueryStats FirebirdSession::query(const QuerySpec& spec, RowSink& sink, const Ca
 
 namespace {
 
-class FirebirdInsert final : public InsertStatement {
+class FirebirdInsert final : public InsertStatement, public PendingInserts {
 public:
     FirebirdInsert(FirebirdSession& session, std::string sql) : m_session(session), m_sql(std::move(sql)) {
         auto& st = session.status();
@@ -964,6 +1043,12 @@ public:
                 m_params[i].nullOffset = m_meta->getNullOffset(&st, i);
             }
             m_buffer.assign(m_meta->getMessageLength(&st), 0);
+            if (session.batchInserts() && m_statement->cloopVTable->version >= kStatementVersionBatch) {
+                // IBatch::add reads each message at its aligned length (IMessageMetadata::getAlignedLength,
+                // 4.0): the message length rounded up to its widest field, at most 8 bytes.
+                m_buffer.resize((m_buffer.size() + 7) / 8 * 8, 0);
+                createBatch();
+            }
             tx.commit();
         } catch (const FbException& e) {
             const Error error =
@@ -974,7 +1059,45 @@ public:
     }
     ~FirebirdInsert() override {
         rollbackOwn();
+        releaseBatch();
         release();
+    }
+
+    // The rows added so far, executed in `transaction` (before it commits).
+    void flush(Firebird::ITransaction* transaction) override {
+        if (!m_batch || m_pendingRows == 0) {
+            return;
+        }
+        auto& st = m_session.status();
+        auto* table = static_cast<BatchVTable*>(m_batch->cloopVTable);
+        ThrowStatusWrapper::clearException(&st);
+        Firebird::IDisposable* state = table->execute(m_batch, &st, transaction);
+        const unsigned rows = m_pendingRows;
+        m_pendingRows = 0;
+        m_pendingBytes = 0;
+        if (st.getState() & IStatus::STATE_ERRORS) {
+            throw m_session.statusError(ErrorKind::Sql, "firebird: IBatch execute of " + oneLine(m_sql), &st);
+        }
+        auto* completion = static_cast<BatchCompletionVTable*>(state->cloopVTable);
+        const unsigned size = completion->getSize(state, &st);
+        const unsigned failed = completion->findError(state, &st, 0);
+        std::optional<Error> error;
+        if (failed != kBatchNoMoreErrors) {
+            IStatus* to = m_session.client().master()->getStatus();
+            completion->getStatus(state, &st, to, failed);
+            error = m_session.statusError(ErrorKind::Sql,
+                                          "firebird: IBatch row " + std::to_string(failed + 1) + " of " +
+                                              std::to_string(rows) + ": " + oneLine(m_sql),
+                                          to);
+            to->dispose();
+        } else if (size != rows) {
+            error = Error(ErrorKind::Sql, "firebird: IBatch executed " + std::to_string(size) + " of " +
+                                              std::to_string(rows) + " rows: " + oneLine(m_sql));
+        }
+        state->dispose();
+        if (error) {
+            throw *error;
+        }
     }
 
     void bindInteger(std::size_t index, std::int64_t value) override {
@@ -1033,6 +1156,10 @@ public:
                 std::memcpy(at, bytes.data(), bytes.size());
                 break;
             case SQL_BLOB:
+                if (m_batch) {
+                    addBatchBlob(reinterpret_cast<ISC_QUAD*>(at), bytes);
+                    break;
+                }
                 try {
                     auto* id = reinterpret_cast<ISC_QUAD*>(at);
                     Firebird::IBlob* blob = m_session.attachment()->createBlob(&st, transaction(), id, 0, nullptr);
@@ -1059,6 +1186,27 @@ public:
     }
     void execute() override {
         auto& st = m_session.status();
+        if (m_batch) {
+            auto* table = static_cast<BatchVTable*>(m_batch->cloopVTable);
+            ThrowStatusWrapper::clearException(&st);
+            table->add(m_batch, &st, 1, m_buffer.data());
+            if (st.getState() & IStatus::STATE_ERRORS) {
+                throw m_session.statusError(ErrorKind::Sql, "firebird: IBatch add: " + oneLine(m_sql), &st);
+            }
+            ++m_pendingRows;
+            m_pendingBytes += m_buffer.size();
+            if (Firebird::ITransaction* current = m_session.currentTransaction()) {
+                if (m_pendingBytes >= kBatchFlushBytes) {
+                    flush(current);
+                }
+                return;
+            }
+            // No explicit transaction: each row commits on its own, as execute() does.
+            OwnTransaction tx(m_session);
+            flush(tx.get());
+            tx.commit();
+            return;
+        }
         try {
             m_statement->execute(&st, transaction(), m_meta, m_buffer.data(), nullptr, nullptr);
             if (m_ownTransaction) {
@@ -1071,6 +1219,53 @@ public:
     }
 
 private:
+    void createBatch() {
+        auto& st = m_session.status();
+        Releaser<Firebird::IXpbBuilder> pb{m_session.client().util()->getXpbBuilder(&st, kXpbBatch, nullptr, 0)};
+        pb.object->insertInt(&st, kBatchTagRecordCounts, 1);
+        pb.object->insertInt(&st, kBatchTagBlobPolicy, kBatchBlobIdEngine);
+        pb.object->insertInt(&st, kBatchTagBufferBytesSize, kBatchBufferBytes);
+        auto* table = static_cast<StatementVTableV6*>(m_statement->cloopVTable);
+        ThrowStatusWrapper::clearException(&st);
+        void* batch = table->createBatch(m_statement, &st, m_meta, pb.object->getBufferLength(&st),
+                                         pb.object->getBuffer(&st));
+        ThrowStatusWrapper::checkException(&st);
+        m_batch = static_cast<Firebird::IReferenceCounted*>(batch);
+        m_session.setPendingInserts(this);
+    }
+    // A BLOB of the batch: the engine assigns its id when the batch executes. Up to 64 KiB as one
+    // segment (as putSegment writes them), longer ones as a stream BLOB.
+    void addBatchBlob(ISC_QUAD* id, std::string_view bytes) {
+        auto& st = m_session.status();
+        auto* table = static_cast<BatchVTable*>(m_batch->cloopVTable);
+        static const unsigned char stream[] = {isc_bpb_version1, isc_bpb_type, 1, isc_bpb_type_stream};
+        const bool large = bytes.size() > 65535;
+        ThrowStatusWrapper::clearException(&st);
+        table->addBlob(m_batch, &st, static_cast<unsigned>(bytes.size()), bytes.data(), id,
+                       large ? static_cast<unsigned>(sizeof stream) : 0, large ? stream : nullptr);
+        if (st.getState() & IStatus::STATE_ERRORS) {
+            throw m_session.statusError(ErrorKind::Sql, "firebird: IBatch addBlob", &st);
+        }
+        m_pendingBytes += bytes.size();
+    }
+    void discard() noexcept override {
+        if (!m_batch || m_pendingRows == 0) {
+            return;
+        }
+        IStatus* raw = m_session.client().master()->getStatus();
+        static_cast<BatchVTable*>(m_batch->cloopVTable)->cancel(m_batch, raw);
+        raw->dispose();
+        m_pendingRows = 0;
+        m_pendingBytes = 0;
+    }
+    void releaseBatch() noexcept {
+        if (!m_batch) {
+            return;
+        }
+        m_session.forgetPendingInserts(this);
+        m_batch->release();  // rows not executed are dropped with it
+        m_batch = nullptr;
+    }
     template <typename T>
     static void store(unsigned char* at, T value) {
         std::memcpy(at, &value, sizeof value);
@@ -1137,6 +1332,9 @@ private:
     Firebird::ITransaction* m_ownTransaction = nullptr;
     std::vector<OutColumn> m_params;
     std::vector<unsigned char> m_buffer;
+    Firebird::IReferenceCounted* m_batch = nullptr;  // an IBatch (insert_method=ibatch)
+    unsigned m_pendingRows = 0;
+    std::size_t m_pendingBytes = 0;
 };
 
 }  // namespace

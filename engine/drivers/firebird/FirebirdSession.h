@@ -15,6 +15,14 @@
 
 namespace blobbench::firebird {
 
+// Rows an insert statement holds back (an IBatch) until the transaction ends.
+class PendingInserts {
+public:
+    virtual ~PendingInserts() = default;
+    virtual void flush(Firebird::ITransaction* transaction) = 0;
+    virtual void discard() noexcept = 0;  // the transaction rolls back: the rows go with it
+};
+
 // One attachment. Owns at most one explicit transaction (begin/commit/rollback); query() and
 // execute() outside it run in a transaction of their own.
 class FirebirdSession final : public Session {
@@ -52,6 +60,16 @@ public:
     Firebird::ITransaction* startTransaction();
     Firebird::ITransaction* currentTransaction() const { return m_transaction; }
 
+    // insert_method=ibatch and both sides >= 4.0: prepareInsert's statements send IBatch messages.
+    bool batchInserts() const { return m_batchInserts; }
+    // The statement whose batch commit() must execute first (nullptr: none).
+    void setPendingInserts(PendingInserts* pending) { m_pending = pending; }
+    void forgetPendingInserts(const PendingInserts* pending) {
+        if (m_pending == pending) {
+            m_pending = nullptr;
+        }
+    }
+
     // First row of a query, every column as text (NULL: nullopt). For small internal questions.
     std::vector<std::optional<std::string>> firstRow(const std::string& sql);
 
@@ -65,6 +83,7 @@ private:
     std::vector<ParameterEffect> applyStatementTunables(Firebird::IStatement* statement,
                                                         const ParameterValues& requested);
     bool inlineBlobsPossible() const;
+    std::string inlineReason() const;
     void detach() noexcept;
 
     std::shared_ptr<FirebirdClient> m_client;
@@ -79,6 +98,8 @@ private:
     bool m_wireCounters = false;
     std::string m_wireCountersReason;
     std::atomic<bool> m_cancelRequested{false};
+    bool m_batchInserts = false;
+    PendingInserts* m_pending = nullptr;
 };
 
 }  // namespace blobbench::firebird
