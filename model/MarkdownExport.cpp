@@ -120,9 +120,21 @@ QString markdownComparison(const RunRecord& base, const RunRecord& candidate, co
                   QLatin1String("\n\n");
     out += row({QStringLiteral("Scenario"), QStringLiteral("Point"), QStringLiteral("Base median ms"),
                 QStringLiteral("New median ms"), QStringLiteral("Ratio"), QStringLiteral("p (Mann-Whitney)"),
-                QStringLiteral("Significant"), QStringLiteral("n base/new")});
-    out += separator(8);
+                QStringLiteral("Significant"), QStringLiteral("n base/new"), QStringLiteral("Round trips base/new")});
+    out += separator(9);
+    QStringList differentData;
     for (const auto& c : rows) {
+        auto trips = [](const std::optional<PointSummary>& side) {
+            return side && side->medianRoundTrips ? QString::number(*side->medianRoundTrips, 'f', 0)
+                                                  : QStringLiteral("-");
+        };
+        if (c.base && c.candidate && c.base->elapsed.count && c.candidate->elapsed.count &&
+            c.base->medianContentBytes != c.candidate->medianContentBytes) {
+            differentData << QStringLiteral("%1 (%2 vs %3 content bytes)")
+                                 .arg(c.scenarioTitle.isEmpty() ? c.scenarioId : c.scenarioTitle)
+                                 .arg(c.base->medianContentBytes, 0, 'f', 0)
+                                 .arg(c.candidate->medianContentBytes, 0, 'f', 0);
+        }
         const QString baseMs = c.base && c.base->elapsed.count ? ms(c.base->elapsed.median) : QStringLiteral("-");
         const QString newMs =
             c.candidate && c.candidate->elapsed.count ? ms(c.candidate->elapsed.median) : QStringLiteral("-");
@@ -141,7 +153,14 @@ QString markdownComparison(const RunRecord& base, const RunRecord& candidate, co
         out += row({c.scenarioTitle.isEmpty() ? c.scenarioId : c.scenarioTitle, pointText(c.point), baseMs, newMs,
                     c.ratio ? QString::number(*c.ratio, 'f', 3) : QStringLiteral("-"), p, verdict,
                     QString::number(c.base ? c.base->elapsed.count : 0) + QLatin1Char('/') +
-                        QString::number(c.candidate ? c.candidate->elapsed.count : 0)});
+                        QString::number(c.candidate ? c.candidate->elapsed.count : 0),
+                    trips(c.base) + QLatin1Char('/') + trips(c.candidate)});
+    }
+    if (!differentData.isEmpty()) {
+        // A ratio of two runs over different data measures the data, not the setting: say so.
+        out += QStringLiteral("\nThe two runs read different data in: ") + differentData.join(QStringLiteral("; ")) +
+               QStringLiteral(". Their times do not compare the settings alone (prepare both with the same data "
+                              "set).\n");
     }
     out += QStringLiteral(
                "\nRatio = new median / base median (below 1: faster now). Significant: two-sided Mann-Whitney U "

@@ -617,6 +617,17 @@ TEST(MarkdownExport, RunSummaryAndComparison) {
     EXPECT_TRUE(cmp.contains(QStringLiteral("## Comparison: new vs base 2026-11-29T10:00:00.000Z")));
     EXPECT_TRUE(cmp.contains(QStringLiteral("| 1.000 |"))) << cmp.toStdString();
     EXPECT_TRUE(cmp.contains(QStringLiteral("| no |")));
+    EXPECT_TRUE(cmp.contains(QStringLiteral("| Round trips base/new |")));
+    EXPECT_FALSE(cmp.contains(QStringLiteral("read different data"))) << cmp.toStdString();
+    // Two servers prepared with different data sets (e.g. Firebird 3 with 200 rows, 5 with 10,000):
+    // the comparison says its ratios are not about the setting.
+    RunRecord otherData = run;
+    otherData.runId = QStringLiteral("other");
+    for (auto& sample : otherData.samples) {
+        sample.contentBytes *= 50;
+    }
+    const QString cmp2 = markdownComparison(run, otherData, compareRuns(run.samples, otherData.samples));
+    EXPECT_TRUE(cmp2.contains(QStringLiteral("The two runs read different data in: "))) << cmp2.toStdString();
     TempDir dir;
     writeMarkdown(q(dir.file("s.md")), md);
     QFile f(q(dir.file("s.md")));
