@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <atomic>
+#include <filesystem>
 #include <mutex>
+#include <unistd.h>
 
 #include "engine/core/Error.h"
 
@@ -41,7 +44,18 @@ int fClose(sqlite3_file* f) {
     sqlite3_file* r = realOf(f);
     return r->pMethods ? r->pMethods->xClose(r) : SQLITE_OK;
 }
+// The direct-overflow-read probe: reads whose destination lies in this range (the probe's own
+// buffer, never one SQLite allocated) went past the page cache, straight into the caller's memory.
+std::atomic<const char*> g_probeBegin{nullptr};
+std::atomic<const char*> g_probeEnd{nullptr};
+std::atomic<std::uint64_t> g_probeHits{0};
+
 int fRead(sqlite3_file* f, void* p, int n, sqlite3_int64 o) {
+    const auto* at = static_cast<const char*>(p);
+    const char* begin = g_probeBegin.load(std::memory_order_relaxed);
+    if (begin != nullptr && at >= begin && at < g_probeEnd.load(std::memory_order_relaxed)) {
+        g_probeHits.fetch_add(1, std::memory_order_relaxed);
+    }
     return realOf(f)->pMethods->xRead(realOf(f), p, n, o);
 }
 int fWrite(sqlite3_file* f, const void* p, int n, sqlite3_int64 o) {
@@ -196,10 +210,56 @@ std::string sqliteVersion() {
     return sqlite3_libversion();
 }
 
+int directOverflowReadsProbe() {
+    static std::once_flag once;
+    static int result = -1;
+    std::call_once(once, [] {
+        std::error_code ec;
+        const auto path = std::filesystem::temp_directory_path(ec) /
+                          ("blobbench-overflow-probe-" + std::to_string(::getpid()) + ".sqlite");
+        try {
+            SqliteStoreOptions o;
+            o.path = path.string();
+            o.journalMode = "delete";  // a page in the WAL is never read directly
+            std::string value(6 * 4096, 'v');
+            {
+                SqliteStore writer(o);
+                writer.insert(1, value);
+            }
+            SqliteStore reader(o);
+            std::vector<char> buffer(value.size() + 64);
+            sqlite3_blob* blob = nullptr;
+            reader.begin();
+            if (sqlite3_blob_open(reader.handle(), "main", "kv", "v", 1, 0, &blob) == SQLITE_OK) {
+                g_probeHits = 0;
+                g_probeEnd = buffer.data() + buffer.size();
+                g_probeBegin = buffer.data();
+                const int rc = sqlite3_blob_read(blob, buffer.data() + 16, static_cast<int>(value.size()), 0);
+                g_probeBegin = nullptr;
+                result = rc == SQLITE_OK ? static_cast<int>(g_probeHits.load()) : -1;
+                sqlite3_blob_close(blob);
+            }
+            reader.commit();
+        } catch (const Error&) {
+            result = -1;
+        }
+        for (const char* suffix : {"", "-journal", "-wal", "-shm"}) {
+            std::filesystem::remove(path.string() + suffix, ec);
+        }
+    });
+    return result;
+}
+
 std::vector<std::string> sqliteCompileOptionsThatMatter() {
     std::vector<std::string> out;
-    out.push_back(sqlite3_compileoption_used("DIRECT_OVERFLOW_READ") ? "DIRECT_OVERFLOW_READ set"
-                                                                      : "DIRECT_OVERFLOW_READ not set");
+    const int direct = directOverflowReadsProbe();
+    out.push_back(std::string("DIRECT_OVERFLOW_READ ") +
+                  (sqlite3_compileoption_used("DIRECT_OVERFLOW_READ") ? "named" : "not named") +
+                  " by sqlite3_compileoption_used; " +
+                  (direct < 0  ? "the probe could not tell whether it is in effect"
+                   : direct > 0 ? "in effect (probe: a 24 KiB blob_read put " + std::to_string(direct) +
+                                      " overflow pages straight into the caller's buffer)"
+                                : "not in effect (probe: overflow pages came through the page cache)"));
     static const char* const kNames[] = {"THREADSAFE=",         "MAX_MMAP_SIZE=",     "DEFAULT_MMAP_SIZE=",
                                          "DEFAULT_CACHE_SIZE=", "DEFAULT_PAGE_SIZE=", "DEFAULT_WAL_SYNCHRONOUS="};
     for (const char* name : kNames) {

@@ -114,9 +114,16 @@ private:
 };
 
 // The compile options of the linked SQLite that change what the study measures, as "NAME=value" or
-// "NAME not set": DIRECT_OVERFLOW_READ (sqlite3_compileoption_used), THREADSAFE, MAX_MMAP_SIZE,
-// DEFAULT_MMAP_SIZE, DEFAULT_CACHE_SIZE, DEFAULT_PAGE_SIZE, DEFAULT_WAL_SYNCHRONOUS.
+// "NAME not set": DIRECT_OVERFLOW_READ, THREADSAFE, MAX_MMAP_SIZE, DEFAULT_MMAP_SIZE,
+// DEFAULT_CACHE_SIZE, DEFAULT_PAGE_SIZE, DEFAULT_WAL_SYNCHRONOUS. DIRECT_OVERFLOW_READ is on by default
+// in SQLite's own sources, so sqlite3_compileoption_used (which lists what the build was given) does
+// not tell; the first item also says what directOverflowReadsProbe() saw.
 std::vector<std::string> sqliteCompileOptionsThatMatter();
+// Whether overflow pages reach the caller's buffer without the page cache (SQLITE_DIRECT_OVERFLOW_READ):
+// sqlite3_blob_read of a 6-page value from a fresh temporary file, with the VFS shim counting the reads
+// that land in the caller's buffer. > 0: in effect (that many pages); 0: not; -1: could not tell.
+// Runs once a process.
+int directOverflowReadsProbe();
 std::string sqliteVersion();
 
 }  // namespace blobbench::storage
