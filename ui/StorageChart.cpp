@@ -64,9 +64,37 @@ bool isStudySample(const Sample& sample) {
            sample.scalarLabel == storage::kFootprintRatio;
 }
 
+namespace {
+
+std::string negotiated(const Sample& s, const char* key) {
+    const auto it = s.negotiated.find(key);
+    return it == s.negotiated.end() ? std::string() : it->second;
+}
+
+// The method of a keyed read sample, as the Storage tab's header says it; empty for other samples.
+QString methodOf(const Sample& s) {
+    if (at(s, "phase") != "read" || negotiated(s, "transaction").empty()) {
+        return {};
+    }
+    const std::string cache = negotiated(s, "cache_size");
+    return qs("reads: transaction " + negotiated(s, "transaction") + ", mapping " + negotiated(s, "mapping") + ", values " +
+              negotiated(s, "values") + (negotiated(s, "warmup") == "no" ? ", no warm-up" : ", after a warm-up") +
+              ", cache_size " + cache + (cache.starts_with('-') ? " KiB" : " pages") + ", page_size " +
+              negotiated(s, "page_size"));
+}
+
+}  // namespace
+
 StorageChartData storageChartData(const std::vector<Sample>& samples) {
     StorageChartData d;
+    std::vector<std::pair<QString, QString>> methods;  // (section, method), in the order measured
     for (const Sample& s : samples) {
+        if (const QString m = methodOf(s); !m.isEmpty()) {
+            const QString section = qs(s.scenarioTitle.empty() ? s.scenarioId : s.scenarioTitle);
+            if (std::find(methods.begin(), methods.end(), std::make_pair(section, m)) == methods.end()) {
+                methods.emplace_back(section, m);
+            }
+        }
         if (s.scalarLabel == storage::kInsertsPerSecond) {
             d.inserts.push_back(barOf(s, qs(at(s, "engine") + " " + at(s, "variant")), qs(at(s, "engine"))));
         } else if (s.scalarLabel == storage::kMicrosPerValue) {
@@ -90,6 +118,9 @@ StorageChartData storageChartData(const std::vector<Sample>& samples) {
             }
             d.footprint.push_back(std::move(b));
         }
+    }
+    for (const auto& [section, m] : methods) {
+        d.method << (methods.size() > 1 ? section + QStringLiteral(": ") + m : m);
     }
     return d;
 }
@@ -207,7 +238,8 @@ int lineCount(const std::vector<StorageBar>& rows) {
 QSize StorageChart::sizeHint() const {
     const int rowHeight = fontMetrics().height() + 6;
     const int rows = lineCount(m_data.inserts) + lineCount(m_data.perValue) + lineCount(m_data.footprint);
-    return {720, std::max(240, 24 + rows * rowHeight + 3 * (fontMetrics().height() + 18))};
+    const int methodLines = static_cast<int>(m_data.method.size());
+    return {720, std::max(240, 24 + (rows + methodLines) * rowHeight + 3 * (fontMetrics().height() + 18))};
 }
 
 void StorageChart::paintEvent(QPaintEvent* /*event*/) {
@@ -246,11 +278,13 @@ void StorageChart::paintEvent(QPaintEvent* /*event*/) {
                        static_cast<int>(!m_data.footprint.empty());
     const int rowsTotal = lineCount(m_data.inserts) + lineCount(m_data.perValue) + lineCount(m_data.footprint);
     const int titleHeight = fm.height() + 10;
-    const int step = std::max(rowHeight, (height() - 2 * margin - panels * (titleHeight + 8)) / std::max(1, rowsTotal));
+    const int methodHeight = static_cast<int>(m_data.method.size()) * rowHeight;
+    const int step = std::max(
+        rowHeight, (height() - 2 * margin - methodHeight - panels * (titleHeight + 8)) / std::max(1, rowsTotal));
     int y = margin;
 
     auto panel = [&](const QString& title, const std::vector<StorageBar>& rows, const QString& unitNote,
-                     double reference) {
+                     double reference, const QStringList& method = {}) {
         if (rows.empty()) {
             return;
         }
@@ -262,6 +296,12 @@ void StorageChart::paintEvent(QPaintEvent* /*event*/) {
                    title + QStringLiteral("  ") + unitNote);
         p.setFont(font());
         y += titleHeight;
+        for (const QString& line : method) {  // how the figures below were measured
+            p.setPen(pal.color(QPalette::PlaceholderText));
+            p.drawText(QRect(margin, y, width() - 2 * margin, rowHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                       fm.elidedText(line, Qt::ElideRight, width() - 2 * margin));
+            y += rowHeight;
+        }
         double maximum = reference;
         for (const StorageBar& b : rows) {
             if (b.hasValue)
@@ -309,7 +349,8 @@ void StorageChart::paintEvent(QPaintEvent* /*event*/) {
         y += 8;
     };
     panel(tr("Inserts per second"), m_data.inserts, tr("(higher is better)"), 0);
-    panel(tr("Time per value (µs)"), m_data.perValue, tr("(lower is better; blue SQLite, orange files)"), 0);
+    panel(tr("Time per value (µs)"), m_data.perValue, tr("(lower is better; blue SQLite, orange files)"), 0,
+          m_data.method);
     panel(tr("Footprint SQLite / files"), m_data.footprint, tr("(below 1: SQLite uses less disk; dashed: 1)"), 1.0);
 }
 

@@ -31,6 +31,10 @@ struct StorageChartData {
     std::vector<StorageBar> inserts;    // inserts/s
     std::vector<StorageBar> perValue;   // µs/value
     std::vector<StorageBar> footprint;  // ratio
+    // How the keyed reads were measured, one line per study: "transaction loop, mapping cold, values
+    // in place, warm-up, cache_size 1000 pages, page_size 4096" (the scenario's title first when the
+    // panel holds several). Shown under the time-per-value panel's title.
+    QStringList method;
     bool empty() const { return inserts.empty() && perValue.empty() && footprint.empty(); }
 };
 

@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QString>
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -57,6 +58,7 @@ StorageOptions parse(const std::vector<std::string>& args) {
         throw Error(ErrorKind::Usage, "storage: unknown study '" + o.study + "' (keyed-read, insert or footprint)");
     }
     bool sawSize = false;
+    bool sawSpread = false;
     for (; i < args.size(); ++i) {
         std::string arg = args[i];
         std::string value;
@@ -89,6 +91,7 @@ StorageOptions parse(const std::vector<std::string>& args) {
             sawSize = true;
         } else if (arg == "--spread") {
             o.keyed.shape.spreadBytes = num();
+            sawSpread = true;
         } else if (arg == "--seed") {
             o.keyed.shape.seed = o.insert.seed = num();
             o.keyed.orderSeed = o.keyed.shape.seed;
@@ -120,11 +123,37 @@ StorageOptions parse(const std::vector<std::string>& args) {
             o.keyed.mmapSize = static_cast<std::int64_t>(num());
         } else if (arg == "--order") {
             const std::string order = take();
-            if (order != "ascending" && order != "random" && order != "both") {
-                throw Error(ErrorKind::Usage, "--order: '" + order + "' is not ascending, random or both");
+            if (order != "ascending" && order != "random" && order != "both" && order != "random-first") {
+                throw Error(ErrorKind::Usage,
+                            "--order: '" + order + "' is not ascending, random, both or random-first");
             }
             o.keyed.ascending = order != "random";
             o.keyed.random = order != "ascending";
+            o.keyed.randomFirst = order == "random-first";
+        } else if (arg == "--transaction") {
+            const std::string mode = take();
+            if (mode != "loop" && mode != "per-read") {
+                throw Error(ErrorKind::Usage, "--transaction: '" + mode + "' is not loop or per-read");
+            }
+            o.keyed.transaction = mode == "loop" ? storage::TransactionMode::Loop : storage::TransactionMode::PerRead;
+        } else if (arg == "--mapping") {
+            const std::string mode = take();
+            if (mode != "cold" && mode != "warm") {
+                throw Error(ErrorKind::Usage, "--mapping: '" + mode + "' is not cold or warm");
+            }
+            o.keyed.mapping = mode == "cold" ? storage::MappingMode::Cold : storage::MappingMode::Warm;
+        } else if (arg == "--copy") {
+            o.keyed.copyValues = true;
+        } else if (arg == "--no-warmup") {
+            o.keyed.warmup = false;
+        } else if (arg == "--cache-size") {
+            const std::uint64_t pages = num();
+            if (pages == 0 || pages > 1'000'000'000) {
+                throw Error(ErrorKind::Usage, "--cache-size: " + std::to_string(pages) + " is not a page count from 1 to 1g");
+            }
+            o.keyed.cacheSize = static_cast<std::int64_t>(pages);
+        } else if (arg == "--paths") {
+            o.keyed.paths = storage::parsePaths(take());
         } else if (arg == "--no-update") {
             o.keyed.updates = false;
         } else if (arg == "--no-verify") {
@@ -154,8 +183,9 @@ StorageOptions parse(const std::vector<std::string>& args) {
             throw Error(ErrorKind::Usage, "storage: unexpected argument '" + arg + "'");
         }
     }
-    if (o.study != "insert" && sawSize && o.keyed.shape.spreadBytes >= o.keyed.shape.meanBytes) {
-        o.keyed.shape.spreadBytes = o.keyed.shape.meanBytes / 5;  // keep the +-20% shape for small sizes
+    if (o.study != "insert" && sawSize && !sawSpread) {
+        // keep the +-20% shape for small sizes, as the project option does
+        o.keyed.shape.spreadBytes = std::min(o.keyed.shape.spreadBytes, o.keyed.shape.meanBytes / 5);
     }
     if (o.user.empty()) {
         o.user = qEnvironmentVariable("ISC_USER").toStdString();
@@ -227,6 +257,12 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
     for (const auto& n : report.notes) {
         out << "  " << n << '\n';
     }
+    if (!report.method.empty()) {
+        out << "Method of the reads:\n";
+        for (const auto& [name, value] : report.method) {
+            out << "  " << name << ": " << value << '\n';
+        }
+    }
     out << '\n';
     Json json(o.jsonPath);
     json.root[QStringLiteral("study")] = q(o.study);
@@ -239,17 +275,32 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
         notes.append(q(n));
     }
     json.root[QStringLiteral("notes")] = notes;
+    QJsonObject method;
+    for (const auto& [name, value] : report.method) {
+        method[q(name)] = q(value);
+    }
+    json.root[QStringLiteral("method")] = method;
+    json.root[QStringLiteral("transaction")] = q(storage::transactionName(k.transaction));
+    json.root[QStringLiteral("mapping")] = q(storage::mappingName(k.mapping));
+    json.root[QStringLiteral("copyValues")] = k.copyValues;
+    json.root[QStringLiteral("warmup")] = k.warmup;
+    json.root[QStringLiteral("cacheSize")] = static_cast<qint64>(k.cacheSize);
+    json.root[QStringLiteral("pageSize")] = static_cast<qint64>(k.pageSize);
+    json.root[QStringLiteral("layout")] = k.layout == storage::FileLayout::Flat ? QStringLiteral("flat") : QStringLiteral("tree");
     if (!report.results.empty()) {
         char line[256];
-        std::snprintf(line, sizeof line, "%-7s %-7s %-32s %-10s %9s %10s %9s  %s\n", "phase", "store", "how", "order",
-                      "values", "us/value", "MB/s", "check");
+        std::snprintf(line, sizeof line, "%-7s %-7s %-32s %-10s %9s %10s %9s %9s %9s  %s\n", "phase", "store", "how",
+                      "order", "values", "us/value", "MB/s", "read txns", "locks", "check");
         out << line;
         QJsonArray rows;
         for (const auto& r : report.results) {
-            std::snprintf(line, sizeof line, "%-7s %-7s %-32s %-10s %9llu %10.2f %9.1f  %s%s\n", r.phase.c_str(),
-                          r.store.c_str(), r.variant.c_str(), r.order.c_str(),
+            const bool counted = r.phase == "read" && r.store == "sqlite";
+            std::snprintf(line, sizeof line, "%-7s %-7s %-32s %-10s %9llu %10.2f %9.1f %9s %9s  %s%s\n",
+                          r.phase.c_str(), r.store.c_str(), r.variant.c_str(), r.order.c_str(),
                           static_cast<unsigned long long>(r.values), r.microsPerValue(), r.megabytesPerSecond(),
-                          r.check.c_str(), r.partial ? " (PARTIAL: the run stopped here)" : "");
+                          counted ? std::to_string(r.locks.sharedTaken).c_str() : "-",
+                          counted ? std::to_string(r.locks.calls()).c_str() : "-", r.check.c_str(),
+                          r.partial ? " (PARTIAL: the run stopped here)" : "");
             out << line;
             QJsonObject row;
             row[QStringLiteral("phase")] = q(r.phase);
@@ -263,9 +314,19 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
             row[QStringLiteral("megabytesPerSecond")] = r.megabytesPerSecond();
             row[QStringLiteral("check")] = q(r.check);
             row[QStringLiteral("partial")] = r.partial;
+            if (r.phase == "read" && r.store == "sqlite") {
+                row[QStringLiteral("connection")] = q(r.connection);
+                row[QStringLiteral("readTransactions")] = static_cast<qint64>(r.locks.sharedTaken);
+                row[QStringLiteral("lockCalls")] = static_cast<qint64>(r.locks.calls());
+                row[QStringLiteral("xLock")] = static_cast<qint64>(r.locks.lock);
+                row[QStringLiteral("xUnlock")] = static_cast<qint64>(r.locks.unlock);
+                row[QStringLiteral("xShmLock")] = static_cast<qint64>(r.locks.shmLock);
+            }
             rows.append(row);
         }
         json.root[QStringLiteral("results")] = rows;
+        out << "(read txns: read transactions the timed pass began, i.e. shared locks taken; locks: xLock + "
+               "xUnlock + xShmLock calls on the database file, counted by a VFS shim)\n";
         // SQLite against files, per read variant and order.
         bool header = false;
         for (const auto& r : report.results) {
@@ -467,22 +528,31 @@ std::string storageUsage() {
     return R"(Usage: blobbench-cli storage <keyed-read|insert|footprint> [target] [options]
 
   keyed-read DIR   write M values into DIR/store.sqlite and one file each under DIR/files, read them by key
-                   (SQL, blob API, both with mmap; files open/read/close), rewrite them in random order
+                   (SQL, blob API, both with mmap; files open/fstat/read/close), rewrite them in random
+                   order; each path and order on connections of its own, timed after an untimed warm-up
   footprint DIR    write only, then compare page_count x page_size with the files' allocated size
   insert TARGET    N rows of S bytes on SQLite (TARGET a directory or sqlite:DIR), PostgreSQL (conninfo)
                    or Firebird (connection string), each storage variant of the engine
 
-  --count N / --rows N   values or rows (keyed: 100000; insert: 100000); k, m, g suffixes allowed
-  --size S               bytes per value (keyed: 10240; insert: 4402)
-  --spread B             keyed: +- bytes around --size (2048)
+  Numbers take suffixes k, m, g (10k = 10,000) or Ki, Mi, Gi (10Ki = 10,240).
+  --count N / --rows N   values or rows (keyed: 100k; insert: 100k)
+  --size S               bytes per value (keyed: 10k, i.e. 10,000; insert: 4402)
+  --spread B             keyed: +- bytes around --size (2k; at most size / 5 when only --size is given)
   --text | --binary      printable text or incompressible bytes (keyed: binary; insert: text)
   --compressible         text of words from a small vocabulary, which pglz and lz4 do shrink
   --seed N               values and random order
-  --layout flat|tree     files: one directory, or two levels by key (tree)
+  --layout flat|tree     files: one directory (flat, the article's), or two levels by key
   --fsync                files: fsync every write
   --journal MODE         SQLite journal_mode (wal)      --synchronous X   SQLite synchronous (normal)
-  --page-size N          SQLite page_size (4096)        --mmap-size B     the mmap read variants (2047m)
-  --order ascending|random|both   keyed read order (both)
+  --page-size N          SQLite page_size (4096)        --mmap-size B     the mmap read variants (2047Mi)
+  --cache-size PAGES     keyed: cache_size of the read connections (1000, kvtest's)
+  --transaction loop|per-read   keyed: one transaction around each pass (loop, kvtest's) or one per value
+  --mapping cold|warm    keyed: time on a connection opened for the pass (cold: mmap afresh, as a new
+                         process) or on the warm-up's connection (warm: mapping already faulted in)
+  --copy                 keyed: copy every value into a std::string (default: read in place)
+  --no-warmup            keyed: no untimed pass before each timed one
+  --paths LIST           keyed: read paths in this order (sql,blob,sql-mmap,blob-mmap,files)
+  --order ascending|random|both|random-first   keyed read order (both: ascending first)
   --no-update            keyed: skip the random-order rewrite
   --no-verify            skip the untimed byte-exact read-back
   --commit-every K       insert: commit every K rows (0: one transaction)

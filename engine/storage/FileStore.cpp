@@ -142,8 +142,7 @@ void FileStore::writeTo(const std::filesystem::path& path, int fd, std::string_v
     }
 }
 
-void FileStore::read(std::uint64_t key, std::string& out) const {
-    const std::filesystem::path path = pathOf(key);
+int FileStore::openForRead(std::uint64_t key, const std::filesystem::path& path, std::size_t& size) const {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOENT) {
@@ -158,10 +157,14 @@ void FileStore::read(std::uint64_t key, std::string& out) const {
         ::close(fd);
         throw ioError("cannot stat", path, error);
     }
-    out.resize(static_cast<std::size_t>(st.st_size));  // one read of the whole file, no EOF probe
-    std::size_t have = 0;
-    while (have < out.size()) {
-        const ssize_t n = ::read(fd, out.data() + have, out.size() - have);
+    size = static_cast<std::size_t>(st.st_size);
+    return fd;
+}
+
+std::size_t FileStore::readAll(const std::filesystem::path& path, int fd, char* into, std::size_t size) {
+    std::size_t have = 0;  // one read of the whole file, no EOF probe
+    while (have < size) {
+        const ssize_t n = ::read(fd, into + have, size - have);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
@@ -176,7 +179,25 @@ void FileStore::read(std::uint64_t key, std::string& out) const {
         have += static_cast<std::size_t>(n);
     }
     ::close(fd);
-    out.resize(have);
+    return have;
+}
+
+void FileStore::read(std::uint64_t key, std::string& out) const {
+    const std::filesystem::path path = pathOf(key);
+    std::size_t size = 0;
+    const int fd = openForRead(key, path, size);
+    out.resize(size);
+    out.resize(readAll(path, fd, out.data(), size));
+}
+
+std::string_view FileStore::readInto(std::uint64_t key, std::vector<char>& buffer) const {
+    const std::filesystem::path path = pathOf(key);
+    std::size_t size = 0;
+    const int fd = openForRead(key, path, size);
+    if (buffer.size() < size) {
+        buffer.resize(size);
+    }
+    return {buffer.data(), readAll(path, fd, buffer.data(), size)};
 }
 
 bool FileStore::exists(std::uint64_t key) const {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace blobbench::storage {
 
@@ -49,12 +50,19 @@ public:
     void overwrite(std::uint64_t key, std::string_view bytes);
     // Reads the value into `out` (capacity reused). Error(Data) when the key does not exist.
     void read(std::uint64_t key, std::string& out) const;
+    // The same system calls (open, fstat, read, close) into `buffer`, grown when a value is larger and
+    // never shrunk or zero-filled again; the view covers the value.
+    std::string_view readInto(std::uint64_t key, std::vector<char>& buffer) const;
     bool exists(std::uint64_t key) const;
 
     Footprint footprint() const { return footprintOf(m_options.directory); }
 
 private:
     void writeTo(const std::filesystem::path& path, int fd, std::string_view bytes, bool truncateAfter);
+    // open + fstat; the descriptor and the size. Error(Data) when the key does not exist.
+    int openForRead(std::uint64_t key, const std::filesystem::path& path, std::size_t& size) const;
+    // Reads up to `size` bytes into `into`; closes fd; returns the bytes read.
+    static std::size_t readAll(const std::filesystem::path& path, int fd, char* into, std::size_t size);
     FileStoreOptions m_options;
 };
 

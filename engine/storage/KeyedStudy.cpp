@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
+#include <optional>
 
 #include "engine/core/Error.h"
-#include "engine/storage/SqliteStore.h"
 
 namespace blobbench::storage {
 namespace {
@@ -43,54 +45,42 @@ public:
             std::filesystem::remove(dbPath.string() + suffix);
         }
         std::filesystem::remove_all(m_o.directory / "files");
-        SqliteStoreOptions so;
-        so.path = dbPath.string();
-        so.journalMode = m_o.journalMode;
-        so.synchronous = m_o.synchronous;
-        so.pageSize = m_o.pageSize;
-        so.mmapSize = 0;
+        m_so.path = dbPath.string();
+        m_so.journalMode = m_o.journalMode;
+        m_so.synchronous = m_o.synchronous;
+        m_so.pageSize = m_o.pageSize;
+        m_so.mmapSize = 0;
         FileStore files({m_o.directory / "files", m_o.layout, m_o.fsync});
         {
-            SqliteStore db(so);
+            SqliteStore db(m_so);
             for (const auto& e : db.effects()) {
                 m_report.notes.push_back(
-                    "sqlite " + e.name + " = " + e.actual +
+                    "sqlite " + e.name + (e.name == "cache_size" ? " of the writes" : "") + " = " + e.actual +
                     (e.actual == e.requested ? "" : " (asked " + e.requested + ": not in effect)"));
             }
             m_report.notes.push_back(std::string("files: ") +
-                                     (m_o.layout == FileLayout::Tree ? "two-level tree" : "flat directory") +
+                                     (m_o.layout == FileLayout::Tree ? "two-level tree" : "one flat directory") +
                                      (m_o.fsync ? ", fsync every write" : ", no fsync"));
             writePhase(db, files);
             // Untimed: the writes' dirty pages reach the disk now, not while the first read phase runs,
             // and the allocated sizes are final.
             ::sync();
             footprintPhase(db, files);
-            if (m_o.reads) {
-                for (bool random : orders()) {
-                    readPhase(db, false, "sql", random, [&](std::uint64_t k, std::string& out) { db.readSql(k, out); });
-                    readPhase(db, false, "blob api", random,
-                              [&](std::uint64_t k, std::string& out) { db.readBlob(k, out); });
+        }
+        if (m_o.reads) {
+            describeMethod();
+            for (bool random : orders()) {
+                for (const ReadPath path : m_o.paths) {
+                    if (path == ReadPath::Files) {
+                        readFiles(files, random);
+                    } else {
+                        readSqlite(path, random);
+                    }
                 }
             }
         }
-        if (m_o.reads) {
-            so.mmapSize = m_o.mmapSize;
-            SqliteStore mapped(so);
-            const auto inEffect = mapped.mmapSizeInEffect();
-            m_report.notes.push_back("sqlite mmap_size for the mmap variants = " + std::to_string(inEffect) +
-                                     (inEffect == m_o.mmapSize ? ""
-                                                               : " (asked " + std::to_string(m_o.mmapSize) +
-                                                                     ": capped by SQLITE_MAX_MMAP_SIZE)"));
-            for (bool random : orders()) {
-                readPhase(mapped, true, "sql + mmap", random,
-                          [&](std::uint64_t k, std::string& out) { mapped.readSql(k, out); });
-                readPhase(mapped, true, "blob api + mmap", random,
-                          [&](std::uint64_t k, std::string& out) { mapped.readBlob(k, out); });
-                readFiles(files, random);
-            }
-        }
         if (m_o.updates) {
-            SqliteStore db(so);
+            SqliteStore db(m_so);
             updatePhase(db, files);
         }
     }
@@ -102,9 +92,60 @@ private:
             out.push_back(false);
         }
         if (m_o.random) {
-            out.push_back(true);
+            out.insert(m_o.randomFirst ? out.begin() : out.end(), true);
         }
         return out;
+    }
+
+    SqliteStoreOptions readOptions(bool mapped) const {
+        SqliteStoreOptions so = m_so;
+        so.mmapSize = mapped ? m_o.mmapSize : 0;
+        so.cacheSize = m_o.cacheSize;
+        return so;
+    }
+
+    void describeMethod() {
+        auto& m = m_report.method;
+        const bool loop = m_o.transaction == TransactionMode::Loop;
+        m.emplace_back("transaction", std::string(transactionName(m_o.transaction)) +
+                                          (loop ? ": one BEGIN...COMMIT around each pass (as kvtest)"
+                                                : ": one per value (kvtest --multitrans; blob API: a handle "
+                                                  "opened and closed per value)"));
+        m.emplace_back("mapping", std::string(mappingName(m_o.mapping)) +
+                                      (m_o.mapping == MappingMode::Cold
+                                           ? ": each timed pass on a connection opened for it (mmap afresh, as "
+                                             "kvtest's new process)"
+                                           : ": the timed pass on the warm-up's connection (mapping already "
+                                             "faulted in)"));
+        m.emplace_back("values", m_o.copyValues
+                                     ? "copied into a std::string"
+                                     : "in place (SQL: the column's pointer; blob API and files: one reused buffer)");
+        m.emplace_back("warm-up", m_o.warmup ? "one untimed pass over the same keys before each timed pass"
+                                             : "none: the timed pass is the first");
+        m.emplace_back("connections", "each read path and order on its own, every statement and handle "
+                                      "closed after it");
+        m.emplace_back("files", "open, fstat, read into one reused buffer, close (kvtest: stat, fopen, malloc, "
+                                "fread, fclose, free: ours is one path lookup and one allocation fewer)");
+        std::int64_t cache = m_o.cacheSize;
+        std::int64_t mmap = 0;
+        {
+            SqliteStore probe(readOptions(true));
+            cache = probe.cacheSizeInEffect();
+            mmap = probe.mmapSizeInEffect();
+        }
+        m.emplace_back("cache_size", std::to_string(cache) + (cache > 0 ? " pages" : " KiB") +
+                                         (cache == 1000 ? " (kvtest's default)" : ""));
+        m.emplace_back("page_size", std::to_string(m_o.pageSize));
+        m.emplace_back("mmap_size", std::to_string(mmap) + (mmap == m_o.mmapSize
+                                                                ? ""
+                                                                : " (asked " + std::to_string(m_o.mmapSize) +
+                                                                      ": capped by SQLITE_MAX_MMAP_SIZE)"));
+        m.emplace_back("sqlite", sqliteVersion());
+        std::string options;
+        for (const auto& o : sqliteCompileOptionsThatMatter()) {
+            options += (options.empty() ? "" : ", ") + o;
+        }
+        m.emplace_back("compile options", options);
     }
 
     void announce(const std::string& what) {
@@ -124,17 +165,16 @@ private:
         return m_report.results.back();
     }
 
-    // Checks every value through `read`, untimed; returns the check's words.
+    // Checks every value through `read` (returning a view), untimed; returns the check's words.
     template <typename Read>
     std::string verify(const ValueShape& shape, Read&& read) {
         if (!m_o.verify) {
             return "not checked";
         }
-        std::string expected, actual;
+        std::string expected;
         for (std::uint64_t key = 1; key <= m_o.count; ++key) {
             valueFor(shape, key, expected);
-            read(key, actual);
-            const std::string diff = compareValue(key, expected, actual);
+            const std::string diff = compareValue(key, expected, read(key));
             if (!diff.empty()) {
                 return diff;
             }
@@ -187,36 +227,106 @@ private:
         m_report.footprint = f;
     }
 
-    template <typename Read>
-    void readPhase(SqliteStore&, bool, const std::string& variant, bool random, Read&& read) {
+    // One pass over `keys` on `db` in the study's transaction mode; the bytes read.
+    std::uint64_t sqlitePass(SqliteStore& db, bool blob, const std::vector<std::uint64_t>& keys) {
+        const bool loop = m_o.transaction == TransactionMode::Loop;
+        const BlobHandle handle = loop ? BlobHandle::Reopen : BlobHandle::OpenPerRead;
+        std::uint64_t bytes = 0;
+        if (loop) {
+            db.begin();
+        }
+        try {
+            if (m_o.copyValues) {
+                std::string& value = m_copy;
+                for (const auto key : keys) {
+                    blob ? db.readBlob(key, value) : db.readSql(key, value);
+                    bytes += value.size();
+                    if (!loop && blob) {
+                        db.endReads();
+                    }
+                }
+            } else {
+                for (const auto key : keys) {
+                    bytes += (blob ? db.readBlobInPlace(key, handle) : db.readSqlInPlace(key)).size();
+                    if (!loop && !blob) {
+                        db.endReads();  // the statement reset: its read transaction ends with the value
+                    }
+                }
+            }
+            db.endReads();
+            if (loop) {
+                db.commit();
+            }
+        } catch (...) {
+            db.endReads();
+            db.rollback();
+            throw;
+        }
+        return bytes;
+    }
+
+    void readSqlite(ReadPath path, bool random) {
+        const bool mapped = path == ReadPath::SqlMmap || path == ReadPath::BlobMmap;
+        const bool blob = path == ReadPath::Blob || path == ReadPath::BlobMmap;
+        const std::string variant = pathName(path);
         announce("read sqlite " + variant + " " + orderName(random));
         auto& r = add("read", "sqlite", variant, orderName(random));
-        timedReads(r, random, read);
-        r.check = verify(m_o.shape, read);
+        const auto keys = keyOrder(m_o.count, random, m_o.orderSeed);
+        const SqliteStoreOptions so = readOptions(mapped);
+        std::optional<SqliteStore> db;
+        if (m_o.warmup) {
+            db.emplace(so);
+            sqlitePass(*db, blob, keys);
+            if (m_o.mapping == MappingMode::Cold) {
+                db.reset();
+            }
+        }
+        r.connection = db ? "warm-up's" : "fresh";
+        if (!db) {
+            db.emplace(so);
+        }
+        const LockCounts before = db->lockCounts();
+        const auto t0 = Clock::now();
+        r.bytes = sqlitePass(*db, blob, keys);
+        r.elapsed = Clock::now() - t0;
+        r.locks = db->lockCounts() - before;
+        r.values = keys.size();
+        r.check = verify(m_o.shape, [&](std::uint64_t k) {
+            return blob ? db->readBlobInPlace(k) : db->readSqlInPlace(k);
+        });
+        db->endReads();
+        if (!db->idle()) {
+            throw Error(ErrorKind::Sql, "sqlite: " + variant + " left a statement or transaction open");
+        }
     }
 
     void readFiles(FileStore& files, bool random) {
         announce("read files " + orderName(random));
         auto& r = add("read", "files", "open/read/close", orderName(random));
-        auto read = [&](std::uint64_t k, std::string& out) { files.read(k, out); };
-        timedReads(r, random, read);
-        r.check = verify(m_o.shape, read);
-    }
-
-    template <typename Read>
-    void timedReads(KeyedResult& r, bool random, Read& read) {
+        r.connection = "-";
         const auto keys = keyOrder(m_o.count, random, m_o.orderSeed);
-        std::string value;
-        value.reserve(m_o.shape.meanBytes + m_o.shape.spreadBytes);
-        std::uint64_t bytes = 0;
-        const auto t0 = Clock::now();
-        for (const auto key : keys) {
-            read(key, value);
-            bytes += value.size();
+        auto pass = [&] {
+            std::uint64_t bytes = 0;
+            if (m_o.copyValues) {
+                for (const auto key : keys) {
+                    files.read(key, m_copy);
+                    bytes += m_copy.size();
+                }
+            } else {
+                for (const auto key : keys) {
+                    bytes += files.readInto(key, m_buffer).size();
+                }
+            }
+            return bytes;
+        };
+        if (m_o.warmup) {
+            pass();
         }
+        const auto t0 = Clock::now();
+        r.bytes = pass();
         r.elapsed = Clock::now() - t0;
         r.values = keys.size();
-        r.bytes = bytes;
+        r.check = verify(m_o.shape, [&](std::uint64_t k) { return files.readInto(k, m_buffer); });
     }
 
     void updatePhase(SqliteStore& db, FileStore& files) {
@@ -244,7 +354,8 @@ private:
             }
             r.elapsed = Clock::now() - t0;
             r.values = keys.size();
-            r.check = verify(next, [&](std::uint64_t k, std::string& out) { db.readSql(k, out); });
+            r.check = verify(next, [&](std::uint64_t k) { return db.readSqlInPlace(k); });
+            db.endReads();
         }
         announce("update files");
         {
@@ -257,7 +368,7 @@ private:
                     r.values = i + 1;
                 }
             }
-            r.check = verify(next, [&](std::uint64_t k, std::string& out) { files.read(k, out); });
+            r.check = verify(next, [&](std::uint64_t k) { return files.readInto(k, m_buffer); });
         }
         announce("update files in place");
         {
@@ -273,15 +384,91 @@ private:
                     r.values = i + 1;
                 }
             }
-            r.check = verify(m_o.shape, [&](std::uint64_t k, std::string& out) { files.read(k, out); });
+            r.check = verify(m_o.shape, [&](std::uint64_t k) { return files.readInto(k, m_buffer); });
         }
     }
 
     const KeyedOptions& m_o;
     KeyedReport& m_report;
+    SqliteStoreOptions m_so;
+    std::string m_copy;
+    std::vector<char> m_buffer;
 };
 
 }  // namespace
+
+const char* transactionName(TransactionMode mode) {
+    return mode == TransactionMode::Loop ? "loop" : "per-read";
+}
+
+const char* mappingName(MappingMode mode) {
+    return mode == MappingMode::Cold ? "cold" : "warm";
+}
+
+namespace {
+constexpr ReadPath kPaths[] = {ReadPath::Sql, ReadPath::Blob, ReadPath::SqlMmap, ReadPath::BlobMmap, ReadPath::Files};
+}
+
+const char* pathName(ReadPath path) {
+    switch (path) {
+    case ReadPath::Sql:
+        return "sql";
+    case ReadPath::Blob:
+        return "blob api";
+    case ReadPath::SqlMmap:
+        return "sql + mmap";
+    case ReadPath::BlobMmap:
+        return "blob api + mmap";
+    case ReadPath::Files:
+        break;
+    }
+    return "files";
+}
+
+const char* pathOption(ReadPath path) {
+    switch (path) {
+    case ReadPath::Sql:
+        return "sql";
+    case ReadPath::Blob:
+        return "blob";
+    case ReadPath::SqlMmap:
+        return "sql-mmap";
+    case ReadPath::BlobMmap:
+        return "blob-mmap";
+    case ReadPath::Files:
+        break;
+    }
+    return "files";
+}
+
+std::vector<ReadPath> parsePaths(const std::string& list) {
+    std::vector<ReadPath> out;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        std::size_t end = list.find(',', start);
+        if (end == std::string::npos) {
+            end = list.size();
+        }
+        std::string name = list.substr(start, end - start);
+        name.erase(0, name.find_first_not_of(' '));
+        name.erase(name.find_last_not_of(' ') + 1);
+        if (!name.empty()) {
+            const auto* found = std::find_if(std::begin(kPaths), std::end(kPaths),
+                                             [&](ReadPath p) { return name == pathOption(p); });
+            if (found == std::end(kPaths)) {
+                throw Error(ErrorKind::Usage, "paths: '" + name + "' is not one of sql, blob, sql-mmap, blob-mmap, files");
+            }
+            if (std::find(out.begin(), out.end(), *found) == out.end()) {
+                out.push_back(*found);
+            }
+        }
+        start = end + 1;
+    }
+    if (out.empty()) {
+        throw Error(ErrorKind::Usage, "paths: name at least one of sql, blob, sql-mmap, blob-mmap, files");
+    }
+    return out;
+}
 
 double KeyedResult::microsPerValue() const {
     return values == 0 ? 0.0 : static_cast<double>(elapsed.count()) / 1e3 / static_cast<double>(values);
@@ -295,7 +482,7 @@ double FootprintResult::ratio() const {
     return files.allocated() == 0 ? 0.0 : static_cast<double>(sqliteBytes) / static_cast<double>(files.allocated());
 }
 
-std::string compareValue(std::uint64_t key, const std::string& expected, const std::string& actual) {
+std::string compareValue(std::uint64_t key, std::string_view expected, std::string_view actual) {
     if (expected.size() != actual.size()) {
         return "key " + std::to_string(key) + ": read " + std::to_string(actual.size()) + " bytes, wrote " +
                std::to_string(expected.size());
@@ -320,6 +507,12 @@ KeyedReport runKeyedStudy(const KeyedOptions& options) {
     }
     if (options.directory.empty()) {
         throw Error(ErrorKind::Usage, "name a work directory");
+    }
+    if (options.reads && options.paths.empty()) {
+        throw Error(ErrorKind::Usage, "paths: name at least one read path");
+    }
+    if (options.cacheSize == 0) {
+        throw Error(ErrorKind::Usage, "cache-size: 0 is not a cache (pages, or negative KiB)");
     }
     if (options.reads && !options.ascending && !options.random) {
         throw Error(ErrorKind::Usage, "order: choose ascending, random or both");

@@ -12,8 +12,9 @@ namespace {
 
 const std::vector<std::string> kKinds = {"keyed-read", "footprint", "insert"};
 const std::vector<std::string> kKeyedOptions = {
-    "directory",   "count",     "size",      "spread", "values", "layout", "fsync",  "journal",
-    "synchronous", "page-size", "mmap-size", "order",  "reads",  "update", "verify", "seed"};
+    "directory", "count",      "size",  "spread",  "values",      "layout", "fsync",  "journal", "synchronous",
+    "page-size", "mmap-size",  "cache-size", "transaction", "mapping", "copy", "warmup", "paths", "order",
+    "reads",     "update",     "verify", "seed"};
 const std::vector<std::string> kInsertOptions = {"connection",   "directory", "rows",    "size",        "values",
                                                  "commit-every", "variants",  "journal", "synchronous", "page-size",
                                                  "fb-page-size", "verify",    "seed"};
@@ -81,16 +82,21 @@ std::uint64_t parseSize(const std::string& option, const std::string& text) {
     std::uint64_t value = 0;
     std::string digits = text;
     std::uint64_t scale = 1;
+    auto lowerAt = [&](std::size_t fromEnd) {
+        return static_cast<char>(std::tolower(static_cast<unsigned char>(digits[digits.size() - fromEnd])));
+    };
+    const bool binary = digits.size() >= 2 && lowerAt(1) == 'i';
     if (!digits.empty()) {
-        const char suffix = static_cast<char>(std::tolower(static_cast<unsigned char>(digits.back())));
+        const char suffix = binary ? lowerAt(2) : lowerAt(1);
         if (suffix == 'k' || suffix == 'm' || suffix == 'g') {
-            scale = suffix == 'k' ? 1024ULL : suffix == 'm' ? 1024ULL * 1024 : 1024ULL * 1024 * 1024;
-            digits.pop_back();
+            const std::uint64_t base = binary ? 1024 : 1000;
+            scale = suffix == 'k' ? base : suffix == 'm' ? base * base : base * base * base;
+            digits.resize(digits.size() - (binary ? 2 : 1));
         }
     }
     auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || value > UINT64_MAX / scale) {
-        throw StudyOptionError(option, "'" + text + "' is not a whole number (k, m, g suffixes allowed)");
+        throw StudyOptionError(option, "'" + text + "' is not a whole number (suffixes k, m, g: 1000s; Ki, Mi, Gi: 1024s)");
     }
     return value * scale;
 }
@@ -194,10 +200,41 @@ StudyPlan parseStudy(const std::string& kind, const StudyOptions& options, std::
         k.mmapSize =
             static_cast<std::int64_t>(std::min<std::uint64_t>(parseSize("mmap-size", get("mmap-size")), INT64_MAX));
     }
+    if (has("cache-size")) {
+        const std::uint64_t n = parseSize("cache-size", get("cache-size"));
+        if (n == 0 || n > 1'000'000'000) {
+            throw StudyOptionError("cache-size", std::to_string(n) + " is not a page count from 1 to 1g");
+        }
+        k.cacheSize = static_cast<std::int64_t>(n);
+    }
+    if (has("transaction")) {
+        k.transaction = oneOf("transaction", get("transaction"), {"loop", "per-read"}) == "loop"
+                            ? TransactionMode::Loop
+                            : TransactionMode::PerRead;
+    }
+    if (has("mapping")) {
+        k.mapping = oneOf("mapping", get("mapping"), {"cold", "warm"}) == "cold" ? MappingMode::Cold : MappingMode::Warm;
+    }
+    if (has("copy")) {
+        k.copyValues = boolean("copy", get("copy"));
+    }
+    if (has("warmup")) {
+        k.warmup = boolean("warmup", get("warmup"));
+    }
+    if (has("paths")) {
+        try {
+            k.paths = parsePaths(get("paths"));
+        } catch (const Error& e) {
+            const std::string text = e.what();
+            throw StudyOptionError("paths", text.substr(text.find(": ") + 2));
+        }
+    }
     if (has("order")) {
-        const std::string order = oneOf("order", get("order"), {"ascending", "random", "both"});
+        const std::string order =
+            oneOf("order", get("order"), {"ascending", "random", "both", "random-first"});
         k.ascending = order != "random";
         k.random = order != "ascending";
+        k.randomFirst = order == "random-first";
     }
     if (has("reads")) {
         k.reads = boolean("reads", get("reads"));
@@ -276,6 +313,20 @@ std::vector<Sample> keyedSamples(const StudyJob& job, const KeyedReport& report,
         s.scalar = fixed(r.microsPerValue(), 2);
         s.negotiated["MB/s"] = fixed(r.megabytesPerSecond(), 1);
         s.negotiated["check"] = r.check;
+        if (r.phase == "read") {  // how it was measured: the Storage tab's header, the exports
+            const auto& k = job.plan.keyed;
+            s.negotiated["transaction"] = transactionName(k.transaction);
+            s.negotiated["mapping"] = mappingName(k.mapping);
+            s.negotiated["values"] = k.copyValues ? "copied" : "in place";
+            s.negotiated["warmup"] = k.warmup ? "yes" : "no";
+            s.negotiated["cache_size"] = std::to_string(k.cacheSize);
+            s.negotiated["page_size"] = std::to_string(k.pageSize);
+            if (r.store == "sqlite") {
+                s.negotiated["connection"] = r.connection;
+                s.negotiated["readTransactions"] = std::to_string(r.locks.sharedTaken);
+                s.negotiated["lockCalls"] = std::to_string(r.locks.calls());
+            }
+        }
         if (r.partial) {
             s.status = SampleStatus::Failed;
             s.error = "partial (the run stopped in this step): " + report.error;

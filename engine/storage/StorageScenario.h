@@ -42,7 +42,8 @@ private:
     std::string m_why;
 };
 
-// A whole number with an optional k, m or g suffix (powers of 1024); throws StudyOptionError.
+// A whole number with an optional suffix: k, m, g are powers of 1000 (10k = 10,000), Ki, Mi, Gi powers
+// of 1024 (10Ki = 10,240); case does not matter. Throws StudyOptionError.
 std::uint64_t parseSize(const std::string& option, const std::string& text);
 
 struct StudyPlan {

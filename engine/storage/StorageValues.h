@@ -10,8 +10,8 @@
 namespace blobbench::storage {
 
 struct ValueShape {
-    std::uint64_t meanBytes = 10240;   // 10 kB
-    std::uint64_t spreadBytes = 2048;  // +- 2 kB, uniform
+    std::uint64_t meanBytes = 10000;   // 10 kB (10,000 bytes: the article's)
+    std::uint64_t spreadBytes = 2000;  // +- 2 kB, uniform
     bool text = false;                 // printable ASCII (random letters: LZ cannot shrink it 25%) instead of bytes
     bool compressible = false;         // with text: words of a small vocabulary, which LZ compressors shrink ~3x
     std::uint64_t seed = 20261130;

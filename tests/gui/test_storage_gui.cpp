@@ -123,6 +123,12 @@ TEST(StorageGui, SqliteVsFilesystemPresetRunsReducedFromTheWindow) {
     EXPECT_TRUE(data.inserts.empty());
     EXPECT_EQ(data.perValue.size(), 15u + 5u + 2u);
     ASSERT_EQ(data.footprint.size(), 3u);
+    // The header says how the reads were measured (issue #20): the preset's one reading study.
+    ASSERT_EQ(data.method.size(), 1u) << data.method.join(QStringLiteral(" | ")).toStdString();
+    for (const char* words : {"transaction loop", "mapping cold", "values in place", "after a warm-up",
+                              "cache_size 1000 pages", "page_size 4096"}) {
+        EXPECT_TRUE(data.method.front().contains(QString::fromUtf8(words))) << data.method.front().toStdString();
+    }
     EXPECT_EQ(chart->seriesNames(),
               (QStringList{QStringLiteral("Time per value (µs)"), QStringLiteral("Footprint SQLite / files")}));
     int reads = 0;

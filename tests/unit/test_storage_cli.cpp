@@ -54,6 +54,33 @@ TEST(StorageCli, KeyedReadSmallRunIsByteExactWithRatiosAndJson) {
                 fp[QStringLiteral("sqliteBytes")].toDouble() / fp[QStringLiteral("filesAllocated")].toDouble(), 1e-9);
 }
 
+TEST(StorageCli, KeyedReadStatesItsMethodInTheHeaderAndTheJson) {
+    TempDir dir;
+    const auto r = runCli({"storage", "keyed-read", dir.file("work"), "--count", "60", "--size", "2Ki", "--no-update",
+                           "--order", "random", "--transaction", "per-read", "--mapping", "warm", "--copy",
+                           "--cache-size", "500", "--paths", "blob,files", "--json", dir.file("m.json"), "--quiet"});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("Values: 60 x 2048 +- 409 bytes"), std::string::npos) << r.out;  // Ki is 1024
+    for (const char* line : {"transaction: per-read", "mapping: warm", "values: copied", "cache_size: 500 pages",
+                             "page_size: 4096", "DIRECT_OVERFLOW_READ"}) {
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+    }
+    const QJsonObject json = readJson(dir.file("m.json"));
+    EXPECT_EQ(json[QStringLiteral("transaction")].toString(), QStringLiteral("per-read"));
+    EXPECT_EQ(json[QStringLiteral("mapping")].toString(), QStringLiteral("warm"));
+    EXPECT_TRUE(json[QStringLiteral("copyValues")].toBool());
+    EXPECT_EQ(json[QStringLiteral("cacheSize")].toInt(), 500);
+    EXPECT_EQ(json[QStringLiteral("layout")].toString(), QStringLiteral("flat"));
+    EXPECT_TRUE(json[QStringLiteral("method")].toObject().contains(QStringLiteral("compile options")));
+    const QJsonArray results = json[QStringLiteral("results")].toArray();
+    ASSERT_EQ(results.size(), 2 + 2);
+    const QJsonObject blob = results[2].toObject();
+    EXPECT_EQ(blob[QStringLiteral("variant")].toString(), QStringLiteral("blob api"));
+    EXPECT_EQ(blob[QStringLiteral("readTransactions")].toInt(), 60);  // a handle opened and closed per value
+    EXPECT_EQ(blob[QStringLiteral("connection")].toString(), QStringLiteral("warm-up's"));
+    EXPECT_EQ(results[3].toObject()[QStringLiteral("store")].toString(), QStringLiteral("files"));
+}
+
 TEST(StorageCli, FootprintOnlyWrites) {
     TempDir dir;
     const auto r = runCli({"storage", "footprint", dir.file("w"), "--count", "100", "--layout", "flat", "--quiet",
@@ -96,6 +123,11 @@ TEST(StorageCli, BadInputIsOneLineWithUsageExitCode) {
         {"storage", "insert", "sqlite:" + dir.file("x"), "--rows", "0"},
         {"storage", "insert", "sqlite:" + dir.file("x"), "--variant", "nonesuch"},
         {"storage", "keyed-read", dir.file("x"), "--layout", "deep"},
+        {"storage", "keyed-read", dir.file("x"), "--transaction", "never"},
+        {"storage", "keyed-read", dir.file("x"), "--mapping", "tepid"},
+        {"storage", "keyed-read", dir.file("x"), "--paths", "sql,tape"},
+        {"storage", "keyed-read", dir.file("x"), "--cache-size", "0"},
+        {"storage", "keyed-read", dir.file("x"), "--size", "10KiB"},
     };
     for (const auto& args : bad) {
         const auto r = runCli(args);

@@ -65,8 +65,15 @@ const Sample* findSample(const std::vector<Sample>& samples, const std::map<std:
 TEST(StudyOptions, DefaultsAreTheStudiesOfTheIssue) {
     const auto keyed = storage::parseStudy("keyed-read", {{"directory", "/tmp/w"}});
     EXPECT_EQ(keyed.keyed.count, 100000u);
-    EXPECT_EQ(keyed.keyed.shape.meanBytes, 10240u);
-    EXPECT_EQ(keyed.keyed.shape.spreadBytes, 2048u);
+    EXPECT_EQ(keyed.keyed.shape.meanBytes, 10000u);  // the article's 10,000 +- 2,000 bytes
+    EXPECT_EQ(keyed.keyed.shape.spreadBytes, 2000u);
+    EXPECT_EQ(keyed.keyed.layout, storage::FileLayout::Flat);  // the article's one folder
+    EXPECT_EQ(keyed.keyed.transaction, storage::TransactionMode::Loop);
+    EXPECT_EQ(keyed.keyed.mapping, storage::MappingMode::Cold);
+    EXPECT_FALSE(keyed.keyed.copyValues);
+    EXPECT_TRUE(keyed.keyed.warmup);
+    EXPECT_EQ(keyed.keyed.cacheSize, 1000);  // kvtest's
+    EXPECT_EQ(keyed.keyed.paths.size(), 5u);
     EXPECT_FALSE(keyed.keyed.shape.text);
     EXPECT_TRUE(keyed.keyed.reads && keyed.keyed.updates && keyed.keyed.ascending && keyed.keyed.random);
     const auto insert = storage::parseStudy("insert", {});
@@ -115,16 +122,29 @@ TEST(StudyOptions, EveryOptionIsReadAndTheRowLimitCaps) {
                                                       {"order", "random"},
                                                       {"reads", "true"},
                                                       {"update", "false"},
-                                                      {"mmap-size", "1m"},
+                                                      {"mmap-size", "1Mi"},
+                                                      {"cache-size", "2k"},
+                                                      {"transaction", "per-read"},
+                                                      {"mapping", "warm"},
+                                                      {"copy", "true"},
+                                                      {"warmup", "false"},
+                                                      {"paths", "files, blob-mmap,sql"},
                                                       {"fsync", "true"}});
     EXPECT_EQ(k.keyed.count, 2000u);
-    EXPECT_EQ(k.keyed.shape.meanBytes, 4096u);
+    EXPECT_EQ(k.keyed.shape.meanBytes, 4000u);  // k is 1000
+    EXPECT_EQ(k.keyed.cacheSize, 2000);
+    EXPECT_EQ(k.keyed.transaction, storage::TransactionMode::PerRead);
+    EXPECT_EQ(k.keyed.mapping, storage::MappingMode::Warm);
+    EXPECT_TRUE(k.keyed.copyValues);
+    EXPECT_FALSE(k.keyed.warmup);
+    EXPECT_EQ(k.keyed.paths, (std::vector<storage::ReadPath>{storage::ReadPath::Files, storage::ReadPath::BlobMmap,
+                                                              storage::ReadPath::Sql}));
     EXPECT_EQ(k.keyed.shape.spreadBytes, 100u);
     EXPECT_EQ(k.keyed.layout, storage::FileLayout::Flat);
     EXPECT_FALSE(k.keyed.ascending);
     EXPECT_TRUE(k.keyed.random);
     EXPECT_FALSE(k.keyed.updates);
-    EXPECT_EQ(k.keyed.mmapSize, 1 << 20);
+    EXPECT_EQ(k.keyed.mmapSize, 1 << 20);  // Mi is 1024 * 1024
     EXPECT_TRUE(k.keyed.fsync);
     EXPECT_EQ(k.directory, "/w");
 }
@@ -152,6 +172,11 @@ TEST(StudyOptions, BadOptionsNameTheOption) {
         {"keyed-read", {{"journal", "sometimes"}}, "journal", "not one of"},
         {"keyed-read", {{"update", "maybe"}}, "update", "not true or false"},
         {"keyed-read", {{"directory", ""}}, "directory", "empty"},
+        {"keyed-read", {{"transaction", "sometimes"}}, "transaction", "not one of loop, per-read"},
+        {"keyed-read", {{"mapping", "lukewarm"}}, "mapping", "not one of cold, warm"},
+        {"keyed-read", {{"paths", "sql,tape"}}, "paths", "'tape' is not one of"},
+        {"keyed-read", {{"cache-size", "0"}}, "cache-size", "not a page count"},
+        {"keyed-read", {{"size", "10KiB"}}, "size", "not a whole number"},
         {"footprint", {{"connection", "x"}}, "connection", "unknown option of footprint"},
     };
     for (const auto& c : cases) {
@@ -164,6 +189,22 @@ TEST(StudyOptions, BadOptionsNameTheOption) {
             EXPECT_EQ(e.kind(), ErrorKind::Usage);
             EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
         }
+    }
+}
+
+TEST(StudyOptions, SizesAreDecimalUnlessWrittenWithI) {
+    EXPECT_EQ(storage::parseSize("size", "10000"), 10000u);
+    EXPECT_EQ(storage::parseSize("size", "10k"), 10000u);
+    EXPECT_EQ(storage::parseSize("size", "10K"), 10000u);
+    EXPECT_EQ(storage::parseSize("size", "10Ki"), 10240u);
+    EXPECT_EQ(storage::parseSize("size", "10ki"), 10240u);
+    EXPECT_EQ(storage::parseSize("count", "100k"), 100000u);
+    EXPECT_EQ(storage::parseSize("mmap-size", "2m"), 2000000u);
+    EXPECT_EQ(storage::parseSize("mmap-size", "2047Mi"), 2047ULL << 20);
+    EXPECT_EQ(storage::parseSize("mmap-size", "1g"), 1000000000u);
+    EXPECT_EQ(storage::parseSize("mmap-size", "1Gi"), 1ULL << 30);
+    for (const char* bad : {"", "k", "Ki", "i", "10i", "10kb", "1.5k", "-1", "10 k"}) {
+        EXPECT_THROW(storage::parseSize("size", bad), storage::StudyOptionError) << bad;
     }
 }
 
@@ -349,7 +390,8 @@ TEST(StudyPresets, HoldWhatTheyPromise) {
     for (const auto& s : fs.scenarios) {
         kinds.push_back(s.kind);
         EXPECT_EQ(s.options.at(QStringLiteral("count")), QStringLiteral("100000"));
-        EXPECT_EQ(s.options.at(QStringLiteral("size")), QStringLiteral("10240"));
+        EXPECT_EQ(s.options.at(QStringLiteral("size")), QStringLiteral("10000"));
+        EXPECT_EQ(s.options.at(QStringLiteral("spread")), QStringLiteral("2000"));
     }
     EXPECT_EQ(kinds, (std::vector<QString>{QStringLiteral("keyed-read"), QStringLiteral("keyed-read"),
                                            QStringLiteral("footprint")}));
