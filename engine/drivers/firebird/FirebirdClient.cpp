@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "engine/core/Error.h"
+#include "engine/wire/SocketCounter.h"
 
 namespace blobbench::firebird {
 
@@ -108,6 +109,7 @@ std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requeste
         throw Error(ErrorKind::Connect,
                     "cannot load the Firebird client library '" + path + "': " + oneLine(why ? why : "unknown error"));
     }
+    SocketCounter::hookClientLibraries();  // in-process wire counting sees this library's sockets too
     using GetMaster = Firebird::IMaster* (*)();
     auto getMaster = reinterpret_cast<GetMaster>(dlsym(handle, "fb_get_master_interface"));
     if (!getMaster) {
