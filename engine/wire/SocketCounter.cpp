@@ -228,6 +228,8 @@ bool SocketCounter::hookClientLibraries() {
 #endif
 }
 
+bool SocketCounter::adoptingOnThisThread() { return t_adopting != nullptr; }
+
 SocketCounter::Adopting::Adopting(SocketCounter& counter, std::uint16_t port) {
     hookClientLibraries();
     t_adopting = &counter;

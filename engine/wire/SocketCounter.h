@@ -43,6 +43,9 @@ public:
         Adopting& operator=(const Adopting&) = delete;
     };
 
+    // True while an Adopting is alive on this thread: a client library loaded now needs its hooks.
+    static bool adoptingOnThisThread();
+
     // Registers a descriptor the caller knows (PQsocket()). False when another counter has it or
     // the number is beyond the table (65,536 descriptors).
     bool registerSocket(int fd);

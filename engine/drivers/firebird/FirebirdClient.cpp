@@ -109,7 +109,9 @@ std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requeste
         throw Error(ErrorKind::Connect,
                     "cannot load the Firebird client library '" + path + "': " + oneLine(why ? why : "unknown error"));
     }
-    SocketCounter::hookClientLibraries();  // in-process wire counting sees this library's sockets too
+    if (SocketCounter::adoptingOnThisThread()) {
+        SocketCounter::hookClientLibraries();  // loaded inside a connect counted in-process
+    }
     using GetMaster = Firebird::IMaster* (*)();
     auto getMaster = reinterpret_cast<GetMaster>(dlsym(handle, "fb_get_master_interface"));
     if (!getMaster) {
