@@ -111,9 +111,8 @@ void patchObject(dl_phdr_info* info, Request& request) {
                 if (current == redirect.replacement) {
                     ++request.patched;
                 } else if (current != nullptr) {
-                    if (*redirect.original == nullptr) {
-                        *redirect.original = current;
-                    }
+                    void* none = nullptr;
+                    redirect.original->compare_exchange_strong(none, current, std::memory_order_acq_rel);
                     if (writeSlot(slot, redirect.replacement, info)) {
                         ++request.patched;
                     }

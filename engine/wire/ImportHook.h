@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <span>
 #include <string_view>
@@ -12,7 +13,7 @@ namespace blobbench {
 struct ImportRedirect {
     const char* name;
     void* replacement;
-    void** original;
+    std::atomic<void*>* original;  // atomic: read by the wrappers on any thread
 };
 
 // Rewrites the GOT slots (JUMP_SLOT and GLOB_DAT relocations) of every loaded object whose file

@@ -38,25 +38,25 @@ void count(int fd, int direction, ssize_t result) {
 // What the client libraries called before their slots were redirected: libc's functions, or a
 // sanitizer's interceptors of them (the executable exports those, and the slot was bound to them).
 struct Originals {
-    void* connect = nullptr;
-    void* close = nullptr;
-    void* send = nullptr;
-    void* recv = nullptr;
-    void* sendto = nullptr;
-    void* recvfrom = nullptr;
-    void* sendmsg = nullptr;
-    void* recvmsg = nullptr;
-    void* read = nullptr;
-    void* write = nullptr;
-    void* readv = nullptr;
-    void* writev = nullptr;
-    void* recvChk = nullptr;
-    void* readChk = nullptr;
+    std::atomic<void*> connect{nullptr};
+    std::atomic<void*> close{nullptr};
+    std::atomic<void*> send{nullptr};
+    std::atomic<void*> recv{nullptr};
+    std::atomic<void*> sendto{nullptr};
+    std::atomic<void*> recvfrom{nullptr};
+    std::atomic<void*> sendmsg{nullptr};
+    std::atomic<void*> recvmsg{nullptr};
+    std::atomic<void*> read{nullptr};
+    std::atomic<void*> write{nullptr};
+    std::atomic<void*> readv{nullptr};
+    std::atomic<void*> writev{nullptr};
+    std::atomic<void*> recvChk{nullptr};
+    std::atomic<void*> readChk{nullptr};
 } g_original;
 
 template <typename F>
-F real(void* p) {
-    return reinterpret_cast<F>(p);
+F real(const std::atomic<void*>& p) {
+    return reinterpret_cast<F>(p.load(std::memory_order_acquire));
 }
 
 bool portMatches(const sockaddr* addr, socklen_t len, std::uint16_t port) {
@@ -71,8 +71,6 @@ bool portMatches(const sockaddr* addr, socklen_t len, std::uint16_t port) {
     }
     return false;
 }
-
-extern "C" {
 
 int countingConnect(int fd, const sockaddr* addr, socklen_t len) {
     const int r = real<int (*)(int, const sockaddr*, socklen_t)>(g_original.connect)(fd, addr, len);
@@ -165,8 +163,6 @@ ssize_t countingReadChk(int fd, void* buf, size_t len, size_t buflen) {
     count(fd, kDown, r);
     return r;
 }
-
-}  // extern "C"
 
 template <typename F>
 void* fn(F f) {
