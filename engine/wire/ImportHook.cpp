@@ -1,5 +1,6 @@
 #include "engine/wire/ImportHook.h"
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <sys/mman.h>
@@ -58,6 +59,20 @@ bool writeSlot(void** slot, void* value, const dl_phdr_info* info) {
     return true;
 }
 
+// A slot that still points into its own object has not been bound yet (lazy binding: the PLT
+// stub that calls the resolver, e.g. the Firebird 5 tarball's client, built without BIND_NOW).
+bool insideObject(const void* address, const dl_phdr_info* info) {
+    const auto at = reinterpret_cast<ElfW(Addr)>(address);
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+        if (ph.p_type == PT_LOAD && at >= info->dlpi_addr + ph.p_vaddr &&
+            at < info->dlpi_addr + ph.p_vaddr + ph.p_memsz) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void patchObject(dl_phdr_info* info, Request& request) {
     const ElfW(Dyn)* dynamic = nullptr;
     for (int i = 0; i < info->dlpi_phnum; ++i) {
@@ -111,6 +126,15 @@ void patchObject(dl_phdr_info* info, Request& request) {
                 if (current == redirect.replacement) {
                     ++request.patched;
                 } else if (current != nullptr) {
+                    if (insideObject(current, info)) {
+                        // What the resolver would bind: the global definition (a sanitizer's
+                        // interceptor in the executable, else libc's). Calling the stub instead
+                        // would bind the slot and undo the redirection.
+                        current = dlsym(RTLD_DEFAULT, redirect.name);
+                        if (current == nullptr) {
+                            continue;
+                        }
+                    }
                     void* none = nullptr;
                     redirect.original->compare_exchange_strong(none, current, std::memory_order_acq_rel);
                     if (writeSlot(slot, redirect.replacement, info)) {

@@ -123,6 +123,43 @@ TEST(InProcessCounting, FirebirdEqualsTheRelay) {
     expectSameCounts(relay, inProcess, chosen.size());
 }
 
+// Firebird 5.0.2+ clients count their own physical traffic (items 154-158): the in-process counts
+// are those, all five figures, where the relay's round trips can differ by a few when the client
+// pipelines (its reads see the client's batches split differently). Skipped without the 5.0 server
+// and client (scripts/services/start-firebird5 prints BLOBBENCH_FB5_*).
+TEST(InProcessCounting, Firebird5EqualsItsOwnPhysicalCountersAndTheRelaysBytes) {
+    const std::string database = test::envOrEmpty("BLOBBENCH_FB5_DATABASE");
+    const std::string client = test::envOrEmpty("BLOBBENCH_FB5_CLIENT");
+    if (database.empty() || client.empty()) {
+        GTEST_SKIP() << "BLOBBENCH_FB5_DATABASE / BLOBBENCH_FB5_CLIENT not set (scripts/services/start-firebird5)";
+    }
+    ConnectionSpec spec;
+    spec.engine = "firebird";
+    spec.target = database;
+    spec.user = test::envOrEmpty("BLOBBENCH_FB5_USER");
+    spec.password = test::envOrEmpty("BLOBBENCH_FB5_PASSWORD");
+    spec.clientLibrary = client;
+    const auto chosen = scenarios(Dialect::Firebird, {"short-blobs", "all-blobs"});
+    SideTraffic quiet;
+    const auto relay = run(spec, chosen, "relay", quiet);
+    const auto inProcess = run(spec, chosen, "in-process", quiet);
+    ASSERT_EQ(inProcess.size(), chosen.size());
+    for (const auto& [id, p] : inProcess) {
+        SCOPED_TRACE(id);
+        ASSERT_TRUE(p.tap.available) << p.tap.unavailableReason;
+        ASSERT_TRUE(p.nativePhysical.available) << p.nativePhysical.unavailableReason;
+        const WireCounters& mine = p.tap.counters;
+        const WireCounters& native = p.nativePhysical.counters;
+        EXPECT_EQ(mine.sendBytes, native.sendBytes);
+        EXPECT_EQ(mine.recvBytes, native.recvBytes);
+        EXPECT_EQ(mine.sendPackets, native.sendPackets);
+        EXPECT_EQ(mine.recvPackets, native.recvPackets);
+        EXPECT_EQ(mine.roundTrips, native.roundTrips);
+        EXPECT_EQ(mine.sendBytes, relay.at(id).tap.counters.sendBytes);
+        EXPECT_EQ(mine.recvBytes, relay.at(id).tap.counters.recvBytes);
+    }
+}
+
 TEST(InProcessCounting, AnEmulatedLinkStillGoesThroughTheRelay) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     test::ensurePgData(conninfo);
