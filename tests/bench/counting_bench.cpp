@@ -5,6 +5,7 @@
 // uncounted run; the bar is in-process <= 1.03 x uncounted.
 //
 //   BLOBBENCH_PG_CONNINFO=... BLOBBENCH_FB_DATABASE=... BLOBBENCH_FB_USER=... BLOBBENCH_FB_PASSWORD=...
+//   [BLOBBENCH_FB5_DATABASE=... BLOBBENCH_FB5_USER=... BLOBBENCH_FB5_PASSWORD=... BLOBBENCH_FB5_CLIENT=...]
 //   counting_bench [--rounds 5] [--warmup 1]
 #include <time.h>
 
@@ -104,6 +105,16 @@ int main(int argc, char** argv) {
         spec.password = env("BLOBBENCH_FB_PASSWORD");
         cases.push_back({"Firebird, short BLOBs", spec, Dialect::Firebird, "short-blobs"});
         cases.push_back({"Firebird, all BLOBs", spec, Dialect::Firebird, "all-blobs"});
+    }
+    if (const std::string fb5 = env("BLOBBENCH_FB5_DATABASE"); !fb5.empty()) {
+        ConnectionSpec spec;
+        spec.engine = "firebird";
+        spec.target = fb5;
+        spec.user = env("BLOBBENCH_FB5_USER");
+        spec.password = env("BLOBBENCH_FB5_PASSWORD");
+        spec.clientLibrary = env("BLOBBENCH_FB5_CLIENT");
+        cases.push_back({"Firebird 5, short BLOBs", spec, Dialect::Firebird, "short-blobs"});
+        cases.push_back({"Firebird 5, all BLOBs", spec, Dialect::Firebird, "all-blobs"});
     }
     if (const std::string pg = env("BLOBBENCH_PG_CONNINFO"); !pg.empty()) {
         ConnectionSpec spec;
