@@ -25,6 +25,9 @@ QJsonObject wireToJson(const WireStats& w) {
         o[QStringLiteral("reason")] = qs(w.unavailableReason);
         return o;
     }
+    if (!w.method.empty()) {
+        o[QStringLiteral("method")] = qs(w.method);
+    }
     o[QStringLiteral("sendPackets")] = number(w.counters.sendPackets);
     o[QStringLiteral("recvPackets")] = number(w.counters.recvPackets);
     o[QStringLiteral("sendBytes")] = number(w.counters.sendBytes);
@@ -49,6 +52,7 @@ WireStats wireFromJson(const QJsonObject& o) {
     WireStats w;
     w.available = o[QStringLiteral("available")].toBool();
     w.unavailableReason = o[QStringLiteral("reason")].toString().toStdString();
+    w.method = o[QStringLiteral("method")].toString().toStdString();
     auto u = [&](const char* key) { return static_cast<std::uint64_t>(o[QLatin1String(key)].toInteger()); };
     w.counters.sendPackets = u("sendPackets");
     w.counters.recvPackets = u("recvPackets");
@@ -348,6 +352,10 @@ void appendWire(QByteArray& out, const WireStats& w) {
         out += ",\"compressed\":{\"estimate\":true,\"zlibRecvBytes\":" + n(c->zlibRecvBytes) +
                ",\"zlibSendBytes\":" + n(c->zlibSendBytes) + ",\"zstdRecvBytes\":" + n(c->zstdRecvBytes) +
                ",\"zstdSendBytes\":" + n(c->zstdSendBytes) + '}';
+    }
+    if (!w.method.empty()) {
+        out += ",\"method\":";
+        appendJsonString(out, w.method);
     }
     out += ",\"recvBytes\":" + QByteArray::number(static_cast<qint64>(w.counters.recvBytes)) +
            ",\"recvPackets\":" + QByteArray::number(static_cast<qint64>(w.counters.recvPackets));

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "app/cli/FbCompatWire.h"
 #include "engine/core/Error.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
@@ -42,6 +43,7 @@ struct FbCompatOptions {
     int repeat = 1;
     std::string jsonPath;
     std::string csvPath;
+    CompatWireOptions wire;  // extensions, off by default (FbCompatWire.h)
 };
 
 const std::set<std::string>& valueOptions() {
@@ -111,6 +113,7 @@ FbCompatOptions parse(const std::vector<std::string>& args) {
             o.csvPath = take();
         } else if (arg == "--client-library") {
             o.clientLibrary = take();
+        } else if (parseCompatWireOption(arg, take, o.wire)) {
         } else if (arg.starts_with("-") && arg.size() > 1) {
             throw Error(ErrorKind::Usage, "unknown option '" + arg + "' (try --help)");
         } else if (o.database.empty()) {
@@ -268,9 +271,10 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
     const ParameterValues values =
         resolveParameters(driver.parameters(), {{"wire_compression", o.compress ? "true" : "false"},
                                                 {"max_inline_blob_size", std::to_string(o.maxInlineBlobSize)}});
+    CompatWire wire(o.wire, driver, spec);  // outlives the session
     std::unique_ptr<Session> session;
     try {
-        session = driver.connect(spec, values);
+        session = wire.connect(driver, spec, values);
     } catch (const Error& e) {
         throw e.withContext(spec.label());
     }
@@ -305,8 +309,10 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
                 sample.parameters["max_inline_blob_size"] = std::to_string(inlineSize);
                 MeasuringSink sink;
                 try {
+                    wire.mark(query);
                     const QueryStats stats = session->query(query, sink, CancelToken());
                     applyQueryStats(sample, stats);
+                    wire.finish(sample);
                 } catch (const Error& e) {
                     sample.status = e.kind() == ErrorKind::Cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
                     sample.error = oneLine(e.what());
@@ -367,6 +373,7 @@ blobbench-cli options:
     --json FILE                          Also write every sample as JSON
     --csv FILE                           Also write every sample as CSV
     --client-library PATH                libfbclient to load (e.g. a 5.0.3 client)
+)" + compatWireUsage() + R"(
 
 Example of use:
 
@@ -390,7 +397,7 @@ bool isFbCompatCommandLine(const std::vector<std::string>& args) {
             key == "--max-inline-blob-size") {
             fbOnly = true;
         }
-        if (valueOptions().count(key) && key == arg) {
+        if ((valueOptions().count(key) || isCompatWireValueOption(key)) && key == arg) {
             if ((key == "-d" || key == "--database") && i + 1 < args.size()) {
                 database = args[i + 1];
             }

@@ -52,6 +52,9 @@ struct WireCounters {
 struct WireStats {
     bool available = false;
     std::string unavailableReason;  // "not applicable (embedded)", "client 3.0 has no wire counters", ...
+    // How our own counts were taken: "relay" (WireTap) or "in-process" (SocketCounter); empty for
+    // the client's native counters and for samples saved before the distinction existed.
+    std::string method;
     WireCounters counters;
 
     static WireStats unavailable(std::string reason) {

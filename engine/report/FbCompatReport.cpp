@@ -88,7 +88,10 @@ void FbCompatReport::section(const std::vector<Sample>& repetitions, bool readsL
         }
     }
     if (s.tap.available) {
-        writeCounters(m_out, "Wire tap statistics", s.tap.counters, true);
+        const char* title = s.tap.method == "in-process" ? "Wire tap statistics (in-process counters)"
+                            : s.tap.method == "relay"    ? "Wire tap statistics (relay)"
+                                                         : "Wire tap statistics";
+        writeCounters(m_out, title, s.tap.counters, true);
     }
     m_out << '\n';
     m_out.flush();

@@ -145,7 +145,10 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
         m_out << "Content size: " << s.contentBytes << " bytes\n";
     }
     if (s.tap.available) {
-        writeWire(m_out, "Wire statistics (measured by the wire tap)", s.tap);
+        writeWire(m_out,
+                  s.tap.method == "in-process" ? "Wire statistics (in-process counters)"
+                                               : "Wire statistics (measured by the wire tap)",
+                  s.tap);
     }
     if (s.nativeLogical.available) {
         writeWire(m_out, "Wire logical statistics", s.nativeLogical);

@@ -5,6 +5,7 @@
 
 #include "engine/drivers/Registry.h"
 #include "engine/run/MeasuringSink.h"
+#include "engine/wire/SocketCounter.h"
 #include "engine/wire/WireParameters.h"
 #include "engine/wire/WireTap.h"
 
@@ -52,6 +53,7 @@ std::string sessionKey(const RunPlan& plan, const Driver& driver, const Paramete
     std::string key = c.engine + '\n' + c.target + '\n' + c.user + '\n' + c.password + '\n' + c.role + '\n' +
                       c.charset + '\n' + c.clientLibrary + '\n' + (c.readOnly ? "ro" : "rw");
     key += wire.tap ? "\ntap " + wire.link.describe() + (wire.estimateCompression ? " estimating" : "") : "\nno tap";
+    key += wire.inProcess ? " in-process" : "";
     for (const auto& spec : driver.parameters()) {
         auto it = resolved.find(spec.id);
         if (!spec.perStatement && it != resolved.end()) {
@@ -116,6 +118,7 @@ void Runner::setKeepSession(bool keep) {
     if (!keep) {
         m_kept.reset();
         m_keptTap.reset();
+        m_keptCounter.reset();
     }
 }
 
@@ -160,6 +163,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
 
     // The relay outlives the session that talks through it (members die in reverse order).
     std::unique_ptr<WireTap> tap;
+    std::unique_ptr<SocketCounter> counter;  // instead of the relay: wire_counting=in-process, unshaped
     std::unique_ptr<Session> session;
     ParameterValues resolved;
     Nanos connectTime{0};
@@ -197,15 +201,21 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         if (m_keepSession && m_kept && m_keptKey == key) {
             session = std::move(m_kept);
             tap = std::move(m_keptTap);
+            counter = std::move(m_keptCounter);
             connectTime = m_keptConnectTime;
             connectWire = m_keptConnectWire;
         } else {
             m_kept.reset();  // closed before the new one opens: one connection at a time
             m_keptTap.reset();
+            m_keptCounter.reset();
             ConnectionSpec spec = plan.connection;
             // Without a TCP endpoint (embedded, Unix-domain socket) the tap is not applicable: the
             // samples' effects say so and the run goes on unshaped.
-            if (const auto endpoint = wire.tap ? driver.endpoint(spec) : std::nullopt) {
+            std::optional<std::uint16_t> adoptPort;
+            if (const auto endpoint = wire.tap ? driver.endpoint(spec) : std::nullopt; endpoint && wire.inProcess) {
+                counter = std::make_unique<SocketCounter>();
+                adoptPort = endpoint->port;
+            } else if (endpoint) {
                 tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, wire.link,
                                                 WireTapOptions{wire.estimateCompression});
                 tap->setStallTimeout(wire.stallTimeout);
@@ -222,6 +232,10 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                     throw Error(ErrorKind::Cancelled, "cancelled");
                 }
                 StallWatch watch(tap.get(), m_cancel);
+                std::optional<SocketCounter::Adopting> adopting;
+                if (counter) {
+                    adopting.emplace(*counter, *adoptPort);
+                }
                 session = driver.connect(spec, resolved);
             } catch (const Error& e) {
                 std::lock_guard lock(m_mutex);
@@ -231,6 +245,8 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             connectTime = Clock::now() - t0;
             if (tap) {
                 connectWire = tap->snapshot();
+            } else if (counter) {
+                connectWire = counter->snapshot();
             }
         }
         if (tap) {
@@ -249,6 +265,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         Runner* runner;
         std::unique_ptr<Session>& session;
         std::unique_ptr<WireTap>& tap;
+        std::unique_ptr<SocketCounter>& counter;
         const RunOutcome& outcome;
         const std::string& key;
         Nanos connectTime;
@@ -257,12 +274,13 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             if (runner->m_keepSession && (outcome.ok || outcome.errorKind == ErrorKind::Sql)) {
                 runner->m_kept = std::move(session);
                 runner->m_keptTap = std::move(tap);
+                runner->m_keptCounter = std::move(counter);
                 runner->m_keptKey = key;
                 runner->m_keptConnectTime = connectTime;
                 runner->m_keptConnectWire = connectWire;
             }
         }
-    } keep{this, session, tap, outcome, key, connectTime, connectWire};
+    } keep{this, session, tap, counter, outcome, key, connectTime, connectWire};
     {
         std::lock_guard lock(m_mutex);
         m_session = session.get();
@@ -286,11 +304,14 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     }
     outcome.session = session->info();
     // The wire tunables are the Runner's, not the driver's: their effects join the session's.
-    for (auto& effect : wireEffects(wire, resolved, wire.tap && !tap)) {
+    for (auto& effect : wireEffects(wire, resolved, wire.tap && !tap && !counter)) {
         outcome.session.effects.push_back(std::move(effect));
     }
     observer.connected(outcome.session);
     SampleContextSharing context;  // the session's samples hold one copy of its context
+    const bool counted = tap != nullptr || counter != nullptr;
+    auto wireNow = [&] { return tap ? tap->snapshot() : counter->snapshot(); };
+    const char* method = tap ? "relay" : "in-process";
 
     for (const Scenario& scenario : plan.scenarios) {
         bool scenarioFailed = false;
@@ -300,7 +321,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 return outcome;
             }
             observer.scenarioStarted(scenario, rep);
-            Sample sample = sampleFor(plan, scenario, outcome.session, resolved, rep, wire, tap != nullptr);
+            Sample sample = sampleFor(plan, scenario, outcome.session, resolved, rep, wire, counted);
             sample.phases.connect = connectTime;
             // Tap snapshots at the session's phase marks, taken on this thread inside query().
             WireCounters atStart, atPrepared, atExecuted, atFetched;
@@ -313,10 +334,10 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                     session->execute(scenario.setupSql);
                 }
                 QuerySpec query{scenario.sql, scenario.fetch, plan.rowLimit};
-                if (tap) {
-                    atStart = tap->snapshot();
+                if (counted) {
+                    atStart = wireNow();
                     query.phaseMark = [&](QueryPhase phase) {
-                        const WireCounters now = tap->snapshot();
+                        const WireCounters now = wireNow();
                         switch (phase) {
                             case QueryPhase::Prepared:
                                 atPrepared = now;
@@ -347,7 +368,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 scenarioFailed = true;
                 fail(e, scenario.title);
             }
-            if (tap) {
+            if (counted) {
                 sample.tapPhases["connect"] = connectWire;
                 if (prepared) {
                     sample.tapPhases["prepare"] = atPrepared - atStart;
@@ -363,10 +384,11 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                     sample.tap = WireStats::of(atFetched - atPrepared);
                 } else if (prepared) {
                     sample.tap = WireStats::unavailable("the statement did not complete; partial counts in tapPhases");
-                    sample.tapPhases["until failure"] = tap->snapshot() - atPrepared;
+                    sample.tapPhases["until failure"] = wireNow() - atPrepared;
                 } else {
                     sample.tap = WireStats::unavailable("the driver reported no phase marks");
                 }
+                sample.tap.method = method;
             }
             sample.rows = sink.rows();
             sample.contentBytes = sink.contentBytes();

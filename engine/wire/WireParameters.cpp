@@ -103,12 +103,25 @@ std::vector<ParameterSpec> wireParameters() {
             "for N s (stall timeout)\". 0 = off. Needs the tap: without it, not in effect.";
         specs.push_back(p);
     }
+    {
+        ParameterSpec p;
+        p.id = wireparam::Counting;
+        p.label = "Wire: counting";
+        p.type = ParameterType::Enum;
+        p.choices = {"relay", "in-process"};
+        p.defaultValue = "relay";
+        p.help =
+            "How the wire statistics are taken: through the relay (WireTap), or in-process at the client "
+            "library's own socket calls, which adds almost nothing to the time measured. The emulated link, the "
+            "compression estimate and the stall timeout need the relay: with them, the relay counts.";
+        specs.push_back(p);
+    }
     return specs;
 }
 
 bool isWireParameter(std::string_view id) {
     for (const char* wire : {wireparam::WireTap, wireparam::LatencyUp, wireparam::LatencyDown, wireparam::BandwidthUp,
-                             wireparam::BandwidthDown, wireparam::CompressionEstimate, wireparam::StallTimeout}) {
+                             wireparam::BandwidthDown, wireparam::CompressionEstimate, wireparam::StallTimeout, wireparam::Counting}) {
         if (id == wire) {
             return true;
         }
@@ -155,6 +168,10 @@ WireSettings resolveWireSettings(bool typedTap, const LinkProfile& typedLink, bo
     } else {
         s.tap = typedTap || s.link.emulating() || s.estimateCompression;
     }
+    if (auto v = givenValue(specs, given, wireparam::Counting)) {
+        s.inProcessAsked = *v == "in-process";
+    }
+    s.inProcess = s.inProcessAsked && s.tap && !s.link.emulating() && !s.estimateCompression;
     return s;
 }
 
@@ -172,6 +189,7 @@ void storeWireSettings(const WireSettings& settings, ParameterValues& resolved) 
     resolved[wireparam::BandwidthDown] = std::to_string(settings.link.bandwidthDown);
     resolved[wireparam::CompressionEstimate] = settings.estimateCompression ? "true" : "false";
     resolved[wireparam::StallTimeout] = std::to_string(settings.stallTimeout.count());
+    resolved[wireparam::Counting] = settings.inProcess ? "in-process" : "relay";
 }
 
 std::vector<ParameterEffect> wireEffects(const WireSettings& settings, const ParameterValues& resolved, bool embedded) {
@@ -200,8 +218,11 @@ std::vector<ParameterEffect> wireEffects(const WireSettings& settings, const Par
     ParameterEffect stall;
     stall.id = wireparam::StallTimeout;
     stall.requested = resolved.at(wireparam::StallTimeout);
-    if (settings.stallTimeout.count() == 0 || (settings.tap && !embedded)) {
+    if (settings.stallTimeout.count() == 0 || (settings.tap && !settings.inProcess && !embedded)) {
         stall.actual = stall.requested;
+    } else if (settings.inProcess && !embedded) {
+        stall.inEffect = false;
+        stall.reason = "not in effect with in-process counting (wire_counting=in-process): the relay enforces it";
     } else {
         stall.inEffect = false;
         stall.reason = embedded ? "not in effect (no TCP connection to relay: embedded database or Unix-domain socket; "
@@ -210,6 +231,17 @@ std::vector<ParameterEffect> wireEffects(const WireSettings& settings, const Par
                                   "time out a silent server";
     }
     effects.push_back(std::move(stall));
+    ParameterEffect counting;
+    counting.id = wireparam::Counting;
+    counting.requested = settings.inProcessAsked ? "in-process" : resolved.at(wireparam::Counting);
+    if (settings.inProcessAsked && !settings.inProcess && settings.tap) {
+        counting.inEffect = false;
+        counting.actual = "relay";
+        counting.reason = "not in effect: the emulated link or the compression estimate needs the relay";
+    } else {
+        counting.actual = resolved.at(wireparam::Counting);
+    }
+    effects.push_back(std::move(counting));
     return effects;
 }
 

@@ -20,6 +20,7 @@ inline constexpr const char* BandwidthUp = "link_bandwidth_up";
 inline constexpr const char* BandwidthDown = "link_bandwidth_down";
 inline constexpr const char* CompressionEstimate = "wire_compression_estimate";
 inline constexpr const char* StallTimeout = "wire_stall_timeout_s";
+inline constexpr const char* Counting = "wire_counting";  // "relay" | "in-process" (SocketCounter.h)
 }  // namespace wireparam
 
 std::vector<ParameterSpec> wireParameters();
@@ -30,6 +31,10 @@ struct WireSettings {
     bool tap = false;
     LinkProfile link;
     bool estimateCompression = false;
+    // Count at the client library's own socket calls (SocketCounter) instead of relaying: asked for
+    // with wire_counting=in-process, and only when nothing needs the relay (no link, no estimate).
+    bool inProcess = false;
+    bool inProcessAsked = false;
     // Idle stall timeout the tap enforces while a driver call is outstanding (0 = off).
     std::chrono::seconds stallTimeout{kDefaultStallTimeout};
 

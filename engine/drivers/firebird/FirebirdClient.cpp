@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/core/Error.h"
+#include "engine/wire/SocketCounter.h"
 
 namespace blobbench::firebird {
 
@@ -262,6 +263,9 @@ std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requeste
         const char* why = dlerror();
         throw Error(ErrorKind::Connect,
                     "cannot load the Firebird client library '" + path + "': " + oneLine(why ? why : "unknown error"));
+    }
+    if (SocketCounter::adoptingOnThisThread()) {
+        SocketCounter::hookClientLibraries();  // loaded inside a connect counted in-process
     }
     using GetMaster = Firebird::IMaster* (*)();
     auto getMaster = reinterpret_cast<GetMaster>(dlsym(handle, "fb_get_master_interface"));

@@ -1,0 +1,120 @@
+#pragma once
+// dumpcap on lo and tshark's reading of it, for tests that compare wire counts with a packet
+// capture (Debian's tshark package). Header-only; the same helpers as test_wire_capture.cpp's.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace blobbench::test {
+
+inline bool captureToolsInstalled() {
+    return std::system("command -v dumpcap >/dev/null 2>&1 && command -v tshark >/dev/null 2>&1") == 0;
+}
+
+// A running dumpcap on lo for one TCP port, writing to a file; stopped (SIGINT, which flushes the
+// file) on destruction.
+class LoopbackCapture {
+public:
+    LoopbackCapture(std::uint16_t port, const std::string& file) : m_log(file + ".log") {
+        using namespace std::chrono_literals;
+        const std::string filter = "tcp port " + std::to_string(port);
+        std::vector<std::string> args = {"dumpcap", "-q",  "-i", "lo",           "-f", filter,
+                                         "-s",      "128", "-a", "duration:120", "-w", file};
+        std::vector<char*> argv;
+        for (std::string& arg : args) {
+            argv.push_back(arg.data());
+        }
+        argv.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, m_log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+        if (::posix_spawnp(&m_pid, "dumpcap", &actions, nullptr, argv.data(), environ) != 0) {
+            m_pid = -1;
+        }
+        posix_spawn_file_actions_destroy(&actions);
+        for (int i = 0; i < 150 && m_pid > 0 && !m_running; ++i) {
+            std::this_thread::sleep_for(100ms);
+            m_running = output().find("Capturing on") != std::string::npos;
+        }
+    }
+    ~LoopbackCapture() {
+        stop();
+        std::filesystem::remove(m_log);
+    }
+    LoopbackCapture(const LoopbackCapture&) = delete;
+    LoopbackCapture& operator=(const LoopbackCapture&) = delete;
+
+    bool running() const { return m_running; }
+    std::string output() const {
+        std::ifstream log(m_log);
+        return std::string((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    }
+    void stop() {
+        if (m_pid > 0) {
+            ::kill(m_pid, SIGINT);
+            int status = 0;
+            ::waitpid(m_pid, &status, 0);
+            m_pid = -1;
+        }
+    }
+
+private:
+    std::string m_log;
+    pid_t m_pid = -1;
+    bool m_running = false;
+};
+
+struct CapturedCounts {
+    std::uint64_t upBytes = 0, downBytes = 0, roundTrips = 0;
+};
+
+// Payload-carrying segments of the capture; a segment to `serverPort` is up.
+inline CapturedCounts analyseCapture(const std::string& file, std::uint16_t serverPort) {
+    const std::string command =
+        "tshark -r '" + file + "' -Y 'tcp.len > 0' -T fields -e tcp.dstport -e tcp.len 2>/dev/null";
+    CapturedCounts counts;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (pipe == nullptr) {
+        return counts;
+    }
+    char line[256];
+    int last = -1;
+    while (std::fgets(line, sizeof line, pipe) != nullptr) {
+        std::istringstream fields(line);
+        unsigned port = 0;
+        std::uint64_t length = 0;
+        if (!(fields >> port >> length)) {
+            ADD_FAILURE() << "tshark: " << line;
+            continue;
+        }
+        const int direction = port == serverPort ? 0 : 1;
+        (direction == 0 ? counts.upBytes : counts.downBytes) += length;
+        if (direction == 1 && last == 0) {
+            ++counts.roundTrips;
+        }
+        last = direction;
+    }
+    ::pclose(pipe);
+    return counts;
+}
+
+}  // namespace blobbench::test
