@@ -831,10 +831,14 @@ void wireStatsCheck(const QJsonValue& v, const QString& path) {
     const QJsonObject o = object(v, path);
     Fields f(
         o, path,
-        {"available", "reason", "sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips", "compressed"},
+        {"available", "reason", "method", "sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips",
+         "compressed"},
         {"available"});
     f.boolean("available", false);
     f.text("reason");
+    if (f.has("method")) {  // how the counts were taken (docs/wire.md)
+        oneOf(f["method"], f.path("method"), {"relay", "in-process"});
+    }
     for (const char* k : {"sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips"}) {
         f.whole(k, 0, std::numeric_limits<qint64>::max(), 0);
     }

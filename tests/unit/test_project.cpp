@@ -134,6 +134,7 @@ Project richProject() {
     fetch.roundTrips = 2;
     fetch.compressed = CompressionEstimate{60, 9000, 58, 9500};
     failed.tap = WireStats::of(fetch);
+    failed.tap.method = "in-process";
     failed.tapPhases = {{"connect", fetch}, {"fetch", fetch}};
     run.samples.push_back(failed);
     p.history.push_back(run);
@@ -221,6 +222,7 @@ TEST(ProjectFile, RoundTripIsByteIdentical) {
     EXPECT_EQ(run.samples[7].tapPhases.at("fetch").recvBytes, 65536u);
     ASSERT_TRUE(run.samples[7].tap.counters.compressed.has_value());
     EXPECT_EQ(run.samples[7].tap.counters.compressed->zstdRecvBytes, 9500u);
+    EXPECT_EQ(run.samples[7].tap.method, "in-process");
     EXPECT_TRUE(loaded.history[1].finishedAt.isEmpty());
     // Human-diffable: the root in a fixed order, multi-line SQL as lines, one sample a line, what
     // samples of a scenario share written once.
@@ -414,6 +416,9 @@ TEST(ProjectFile, BrokenFilesAreRefusedWithTheirPath) {
         {"wire counters wrong",
          R"({"formatVersion": 1, "history": [{"runId": "r", "samples": [{"scenario": "a", "repetition": 0, "phases": {}, "status": "complete", "wire": {"tap": {"available": 1}}}]}]})",
          "history[0].samples[0].wire.tap.available: expected true or false, found a number"},
+        {"wire counting method unknown",
+         R"({"formatVersion": 1, "history": [{"runId": "r", "samples": [{"scenario": "a", "repetition": 0, "phases": {}, "status": "complete", "wire": {"tap": {"available": true, "method": "guess"}}}]}]})",
+         "history[0].samples[0].wire.tap.method: "},
         {"chart settings not an object", minimal(R"(, "chartSettings": [])"), "chartSettings: expected an object"},
     };
     for (const auto& c : corpus) {
