@@ -30,7 +30,11 @@ ensure_packages() {
 start_service() {
   local out
   out=$(bash "$(blobbench_root)/scripts/services/$1") || { echo "scripts: $1 failed" >&2; return 1; }
-  eval "$(printf '%s\n' "$out" | grep -E "^export [A-Z_]+=" || true)"
+  local exports
+  exports=$(printf '%s\n' "$out" | grep -E "^export [A-Z][A-Z0-9_]*=" || true)
+  # A service that names nothing would leave its tests without a server: say so here, not later.
+  [ -n "$exports" ] || { echo "scripts: $1 printed no export lines" >&2; return 1; }
+  eval "$exports"
 }
 
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl1-mesa-dev
