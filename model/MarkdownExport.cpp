@@ -159,8 +159,9 @@ QString markdownComparison(const RunRecord& base, const RunRecord& candidate, co
     if (!differentData.isEmpty()) {
         // A ratio of two runs over different data measures the data, not the setting: say so.
         out += QStringLiteral("\nThe two runs read different data in: ") + differentData.join(QStringLiteral("; ")) +
-               QStringLiteral(". Their times do not compare the settings alone (prepare both with the same data "
-                              "set).\n");
+               QStringLiteral(
+                   ". Their times do not compare the settings alone (prepare both with the same data "
+                   "set).\n");
     }
     out += QStringLiteral(
                "\nRatio = new median / base median (below 1: faster now). Significant: two-sided Mann-Whitney U "

@@ -65,8 +65,8 @@ QString userCopyOfPreset(const QString& presetPath) {
     }
     QFile::remove(copy + QStringLiteral(".part"));
     if (!QFile::copy(presetPath, copy + QStringLiteral(".part")) ||
-        !QFile(copy + QStringLiteral(".part")).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup |
-                                                              QFile::ReadOther) ||
+        !QFile(copy + QStringLiteral(".part"))
+             .setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther) ||
         !QFile::rename(copy + QStringLiteral(".part"), copy)) {
         QFile::remove(copy + QStringLiteral(".part"));
         throw Error(ErrorKind::Io, "cannot copy the preset " + presetPath.toStdString() + " to " + copy.toStdString());

@@ -829,11 +829,10 @@ SweepDef sweepFromJson(const QJsonValue& v, const QString& path) {
 
 void wireStatsCheck(const QJsonValue& v, const QString& path) {
     const QJsonObject o = object(v, path);
-    Fields f(
-        o, path,
-        {"available", "reason", "method", "sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips",
-         "compressed"},
-        {"available"});
+    Fields f(o, path,
+             {"available", "reason", "method", "sendPackets", "recvPackets", "sendBytes", "recvBytes", "roundTrips",
+              "compressed"},
+             {"available"});
     f.boolean("available", false);
     f.text("reason");
     if (f.has("method")) {  // how the counts were taken (docs/wire.md)
@@ -1472,10 +1471,11 @@ RunJournal::RunJournal(const QString& projectPath, const RunRecord& run) : m_pat
         const int error = errno == EACCES ? EWOULDBLOCK : errno;
         ::close(m_fd);
         m_fd = -1;
-        throw Error(ErrorKind::Io, "the run journal " + path +
-                                       (error == EWOULDBLOCK ? std::string(" is in use by another process (a run of "
-                                                                           "this project not saved yet)")
-                                                             : ": cannot lock it: " + std::string(std::strerror(error))));
+        throw Error(ErrorKind::Io,
+                    "the run journal " + path +
+                        (error == EWOULDBLOCK ? std::string(" is in use by another process (a run of "
+                                                            "this project not saved yet)")
+                                              : ": cannot lock it: " + std::string(std::strerror(error))));
     }
     if (::ftruncate(m_fd, 0) != 0) {
         const int error = errno;
@@ -1573,8 +1573,7 @@ QString setJournalAside(const QString& journal, const std::string& why) {
         throw Error(ErrorKind::Io, "the run journal " + full.toStdString() + " cannot be read (" + why +
                                        ") nor set aside: " + std::strerror(errno));
     }
-    return L("the run journal %1 cannot be read (%2): set aside as %3")
-        .arg(full, QString::fromStdString(why), aside);
+    return L("the run journal %1 cannot be read (%2): set aside as %3").arg(full, QString::fromStdString(why), aside);
 }
 
 }  // namespace

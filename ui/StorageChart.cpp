@@ -77,10 +77,10 @@ QString methodOf(const Sample& s) {
         return {};
     }
     const std::string cache = negotiated(s, "cache_size");
-    return qs("reads: transaction " + negotiated(s, "transaction") + ", mapping " + negotiated(s, "mapping") + ", values " +
-              negotiated(s, "values") + (negotiated(s, "warmup") == "no" ? ", no warm-up" : ", after a warm-up") +
-              ", cache_size " + cache + (cache.starts_with('-') ? " KiB" : " pages") + ", page_size " +
-              negotiated(s, "page_size"));
+    return qs("reads: transaction " + negotiated(s, "transaction") + ", mapping " + negotiated(s, "mapping") +
+              ", values " + negotiated(s, "values") +
+              (negotiated(s, "warmup") == "no" ? ", no warm-up" : ", after a warm-up") + ", cache_size " + cache +
+              (cache.starts_with('-') ? " KiB" : " pages") + ", page_size " + negotiated(s, "page_size"));
 }
 
 }  // namespace

@@ -11,7 +11,7 @@ namespace {
 
 // Checked before anything is allocated or written (issue #21: a huge --rows ended in
 // "internal error: std::bad_alloc", --rows 100000000 in a data set of about a terabyte).
-constexpr std::uint64_t kMaxRows = 1'000'000;               // 100 times the reference set: about 13 GB
+constexpr std::uint64_t kMaxRows = 1'000'000;                   // 100 times the reference set: about 13 GB
 constexpr std::int64_t kMaxDocumentBytes = 1024 * 1024 * 1024;  // PostgreSQL's limit for one bytea value
 
 std::uint64_t parseCount(const std::string& option, const std::string& text, std::uint64_t minimum) {
@@ -277,8 +277,10 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     }
     // Two outputs on one file would overwrite each other after every point (and the project file
     // with them would be lost): refused before anything is measured.
-    const std::vector<std::pair<const char*, const std::string*>> outputs = {
-        {"--json", &o.jsonPath}, {"--csv", &o.csvPath}, {"--markdown", &o.markdownPath}, {"the database or project", &o.database}};
+    const std::vector<std::pair<const char*, const std::string*>> outputs = {{"--json", &o.jsonPath},
+                                                                             {"--csv", &o.csvPath},
+                                                                             {"--markdown", &o.markdownPath},
+                                                                             {"the database or project", &o.database}};
     auto same = [](const std::string& a, const std::string& b) {
         namespace fs = std::filesystem;
         std::error_code ec;

@@ -49,7 +49,7 @@ struct CliOptions {
     // run PROJECT.blobbench.json (app/cli/ProjectCommand.cpp)
     std::string sweep;
     std::string markdownPath;
-    std::string compare;  // a run id of the project's history, "last", "previous", or a file
+    std::string compare;     // a run id of the project's history, "last", "previous", or a file
     std::string connection;  // --connection: a project's connection by name (default: its current one)
     bool noSave = false;
 };

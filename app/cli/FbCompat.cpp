@@ -373,7 +373,8 @@ blobbench-cli options:
     --json FILE                          Also write every sample as JSON
     --csv FILE                           Also write every sample as CSV
     --client-library PATH                libfbclient to load (e.g. a 5.0.3 client)
-)" + compatWireUsage() + R"(
+)" + compatWireUsage() +
+           R"(
 
 Example of use:
 

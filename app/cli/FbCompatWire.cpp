@@ -87,7 +87,9 @@ std::unique_ptr<Session> CompatWire::connect(const Driver& driver, const Connect
     return session;
 }
 
-WireCounters CompatWire::now() const { return m_tap ? m_tap->snapshot() : m_counter->snapshot(); }
+WireCounters CompatWire::now() const {
+    return m_tap ? m_tap->snapshot() : m_counter->snapshot();
+}
 
 void CompatWire::mark(QuerySpec& query) {
     m_isPrepared = m_isExecuted = m_isFetched = false;

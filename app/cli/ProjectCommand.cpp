@@ -264,7 +264,8 @@ int commandRunProject(const CliOptions& o) {
     std::optional<ProjectLock> lock;
     if (!o.noSave && QFileInfo(path).isFile()) {
         lock.emplace(
-            path, [&](const std::string& line) { std::cerr << "blobbench-cli: " << o.database << ": " << line << '\n'; },
+            path,
+            [&](const std::string& line) { std::cerr << "blobbench-cli: " << o.database << ": " << line << '\n'; },
             [] { return SignalCancel::received() != 0; });
     }
     ProjectDocument doc;
@@ -490,8 +491,8 @@ int commandRunProject(const CliOptions& o) {
         std::cerr << "Saved run " << record.runId.toStdString() << " in " << path.toStdString() << '\n';
     }
     if (const int sig = SignalCancel::received(); sig != 0) {
-        std::cerr << "blobbench-cli: " << SignalCancel::name(sig) << ": the run was cancelled (" << oneLine(outcome.error)
-                  << "); everything measured is written" << std::endl;
+        std::cerr << "blobbench-cli: " << SignalCancel::name(sig) << ": the run was cancelled ("
+                  << oneLine(outcome.error) << "); everything measured is written" << std::endl;
         return 128 + sig;
     }
     if (!outcome.ok) {

@@ -48,8 +48,7 @@ TakenOver handle(void (*handler)(int), TakenOver only = {true, true}) {
     for (auto [sig, wanted, done] : {std::tuple{SIGINT, only.interrupt, &taken.interrupt},
                                      std::tuple{SIGTERM, only.terminate, &taken.terminate}}) {
         struct sigaction before {};
-        if (!wanted || sigaction(sig, nullptr, &before) != 0 ||
-            (handler != SIG_DFL && before.sa_handler == SIG_IGN)) {
+        if (!wanted || sigaction(sig, nullptr, &before) != 0 || (handler != SIG_DFL && before.sa_handler == SIG_IGN)) {
             continue;
         }
         *done = sigaction(sig, &action, nullptr) == 0;

@@ -149,7 +149,8 @@ StorageOptions parse(const std::vector<std::string>& args) {
         } else if (arg == "--cache-size") {
             const std::uint64_t pages = num();
             if (pages == 0 || pages > 1'000'000'000) {
-                throw Error(ErrorKind::Usage, "--cache-size: " + std::to_string(pages) + " is not a page count from 1 to 1g");
+                throw Error(ErrorKind::Usage,
+                            "--cache-size: " + std::to_string(pages) + " is not a page count from 1 to 1g");
             }
             o.keyed.cacheSize = static_cast<std::int64_t>(pages);
         } else if (arg == "--paths") {
@@ -286,7 +287,8 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
     json.root[QStringLiteral("warmup")] = k.warmup;
     json.root[QStringLiteral("cacheSize")] = static_cast<qint64>(k.cacheSize);
     json.root[QStringLiteral("pageSize")] = static_cast<qint64>(k.pageSize);
-    json.root[QStringLiteral("layout")] = k.layout == storage::FileLayout::Flat ? QStringLiteral("flat") : QStringLiteral("tree");
+    json.root[QStringLiteral("layout")] =
+        k.layout == storage::FileLayout::Flat ? QStringLiteral("flat") : QStringLiteral("tree");
     if (!report.results.empty()) {
         char line[256];
         std::snprintf(line, sizeof line, "%-7s %-7s %-32s %-10s %9s %10s %9s %9s %9s  %s\n", "phase", "store", "how",

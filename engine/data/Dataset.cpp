@@ -265,8 +265,9 @@ DatasetCheck checkDataset(Session& session) {
         MetaSink sink;
         session.query(QuerySpec{schema.selectMeta}, sink, CancelToken());
         if (sink.values["complete"] != "true") {
-            return {std::nullopt, std::string(kNone) + "the preparation BlobBench started here is incomplete "
-                                                       "(interrupted or failed)"};
+            return {std::nullopt, std::string(kNone) +
+                                      "the preparation BlobBench started here is incomplete "
+                                      "(interrupted or failed)"};
         }
         DatasetSummary s;
         s.source = sink.values["source"];

@@ -83,8 +83,8 @@ public:
 private:
     CancelToken m_cancel;
     bool m_keepSession = false;
-    std::unique_ptr<Session> m_kept;     // only touched by the thread that calls run()
-    std::unique_ptr<WireTap> m_keptTap;  // the relay the kept session talks through
+    std::unique_ptr<Session> m_kept;               // only touched by the thread that calls run()
+    std::unique_ptr<WireTap> m_keptTap;            // the relay the kept session talks through
     std::unique_ptr<SocketCounter> m_keptCounter;  // or the in-process counter of its socket
     WireCounters m_keptConnectWire;
     std::string m_keptKey;

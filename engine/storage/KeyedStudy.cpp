@@ -122,10 +122,12 @@ private:
                                      : "in place (SQL: the column's pointer; blob API and files: one reused buffer)");
         m.emplace_back("warm-up", m_o.warmup ? "one untimed pass over the same keys before each timed pass"
                                              : "none: the timed pass is the first");
-        m.emplace_back("connections", "each read path and order on its own, every statement and handle "
-                                      "closed after it");
-        m.emplace_back("files", "open, fstat, read into one reused buffer, close (kvtest: stat, fopen, malloc, "
-                                "fread, fclose, free: ours is one path lookup and one allocation fewer)");
+        m.emplace_back("connections",
+                       "each read path and order on its own, every statement and handle "
+                       "closed after it");
+        m.emplace_back("files",
+                       "open, fstat, read into one reused buffer, close (kvtest: stat, fopen, malloc, "
+                       "fread, fclose, free: ours is one path lookup and one allocation fewer)");
         std::int64_t cache = m_o.cacheSize;
         std::int64_t mmap = 0;
         {
@@ -136,10 +138,10 @@ private:
         m.emplace_back("cache_size", std::to_string(cache) + (cache > 0 ? " pages" : " KiB") +
                                          (cache == 1000 ? " (kvtest's default)" : ""));
         m.emplace_back("page_size", std::to_string(m_o.pageSize));
-        m.emplace_back("mmap_size", std::to_string(mmap) + (mmap == m_o.mmapSize
-                                                                ? ""
-                                                                : " (asked " + std::to_string(m_o.mmapSize) +
-                                                                      ": capped by SQLITE_MAX_MMAP_SIZE)"));
+        m.emplace_back("mmap_size",
+                       std::to_string(mmap) + (mmap == m_o.mmapSize ? ""
+                                                                    : " (asked " + std::to_string(m_o.mmapSize) +
+                                                                          ": capped by SQLITE_MAX_MMAP_SIZE)"));
         m.emplace_back("sqlite", sqliteVersion());
         std::string options;
         for (const auto& o : sqliteCompileOptionsThatMatter()) {
@@ -291,9 +293,8 @@ private:
         r.elapsed = Clock::now() - t0;
         r.locks = db->lockCounts() - before;
         r.values = keys.size();
-        r.check = verify(m_o.shape, [&](std::uint64_t k) {
-            return blob ? db->readBlobInPlace(k) : db->readSqlInPlace(k);
-        });
+        r.check =
+            verify(m_o.shape, [&](std::uint64_t k) { return blob ? db->readBlobInPlace(k) : db->readSqlInPlace(k); });
         db->endReads();
         if (!db->idle()) {
             throw Error(ErrorKind::Sql, "sqlite: " + variant + " left a statement or transaction open");
@@ -411,32 +412,32 @@ constexpr ReadPath kPaths[] = {ReadPath::Sql, ReadPath::Blob, ReadPath::SqlMmap,
 
 const char* pathName(ReadPath path) {
     switch (path) {
-    case ReadPath::Sql:
-        return "sql";
-    case ReadPath::Blob:
-        return "blob api";
-    case ReadPath::SqlMmap:
-        return "sql + mmap";
-    case ReadPath::BlobMmap:
-        return "blob api + mmap";
-    case ReadPath::Files:
-        break;
+        case ReadPath::Sql:
+            return "sql";
+        case ReadPath::Blob:
+            return "blob api";
+        case ReadPath::SqlMmap:
+            return "sql + mmap";
+        case ReadPath::BlobMmap:
+            return "blob api + mmap";
+        case ReadPath::Files:
+            break;
     }
     return "files";
 }
 
 const char* pathOption(ReadPath path) {
     switch (path) {
-    case ReadPath::Sql:
-        return "sql";
-    case ReadPath::Blob:
-        return "blob";
-    case ReadPath::SqlMmap:
-        return "sql-mmap";
-    case ReadPath::BlobMmap:
-        return "blob-mmap";
-    case ReadPath::Files:
-        break;
+        case ReadPath::Sql:
+            return "sql";
+        case ReadPath::Blob:
+            return "blob";
+        case ReadPath::SqlMmap:
+            return "sql-mmap";
+        case ReadPath::BlobMmap:
+            return "blob-mmap";
+        case ReadPath::Files:
+            break;
     }
     return "files";
 }
@@ -453,10 +454,11 @@ std::vector<ReadPath> parsePaths(const std::string& list) {
         name.erase(0, name.find_first_not_of(' '));
         name.erase(name.find_last_not_of(' ') + 1);
         if (!name.empty()) {
-            const auto* found = std::find_if(std::begin(kPaths), std::end(kPaths),
-                                             [&](ReadPath p) { return name == pathOption(p); });
+            const auto* found =
+                std::find_if(std::begin(kPaths), std::end(kPaths), [&](ReadPath p) { return name == pathOption(p); });
             if (found == std::end(kPaths)) {
-                throw Error(ErrorKind::Usage, "paths: '" + name + "' is not one of sql, blob, sql-mmap, blob-mmap, files");
+                throw Error(ErrorKind::Usage,
+                            "paths: '" + name + "' is not one of sql, blob, sql-mmap, blob-mmap, files");
             }
             if (std::find(out.begin(), out.end(), *found) == out.end()) {
                 out.push_back(*found);

@@ -99,7 +99,7 @@ struct KeyedReport {
     // How the reads were measured, (name, value) in the order printed: transaction, mapping, values,
     // warm-up, connections, cache_size, page_size, mmap_size, the SQLite version and compile options.
     std::vector<std::pair<std::string, std::string>> method;
-    std::string error;               // empty when complete; the results so far are kept
+    std::string error;  // empty when complete; the results so far are kept
     bool complete() const { return error.empty(); }
 };
 

@@ -2,13 +2,13 @@
 
 #include <sqlite3.h>
 
+#include <unistd.h>
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstring>
-#include <atomic>
 #include <filesystem>
 #include <mutex>
-#include <unistd.h>
 
 #include "engine/core/Error.h"
 
@@ -125,10 +125,25 @@ int fUnfetch(sqlite3_file* f, sqlite3_int64 offset, void* p) {
     return r->pMethods->iVersion >= 3 ? r->pMethods->xUnfetch(r, offset, p) : SQLITE_OK;
 }
 
-const sqlite3_io_methods kCountingMethods = {
-    3,           fClose,      fRead,    fWrite,      fTruncate,          fSync,     fFileSize,
-    fLock,       fUnlock,     fCheckReservedLock,    fFileControl,       fSectorSize, fDeviceCharacteristics,
-    fShmMap,     fShmLock,    fShmBarrier,           fShmUnmap,          fFetch,    fUnfetch};
+const sqlite3_io_methods kCountingMethods = {3,
+                                             fClose,
+                                             fRead,
+                                             fWrite,
+                                             fTruncate,
+                                             fSync,
+                                             fFileSize,
+                                             fLock,
+                                             fUnlock,
+                                             fCheckReservedLock,
+                                             fFileControl,
+                                             fSectorSize,
+                                             fDeviceCharacteristics,
+                                             fShmMap,
+                                             fShmLock,
+                                             fShmBarrier,
+                                             fShmUnmap,
+                                             fFetch,
+                                             fUnfetch};
 
 int vOpen(sqlite3_vfs*, const char* name, sqlite3_file* f, int flags, int* outFlags) {
     auto* c = reinterpret_cast<CountingFile*>(f);
@@ -256,7 +271,7 @@ std::vector<std::string> sqliteCompileOptionsThatMatter() {
     out.push_back(std::string("DIRECT_OVERFLOW_READ ") +
                   (sqlite3_compileoption_used("DIRECT_OVERFLOW_READ") ? "named" : "not named") +
                   " by sqlite3_compileoption_used; " +
-                  (direct < 0  ? "the probe could not tell whether it is in effect"
+                  (direct < 0   ? "the probe could not tell whether it is in effect"
                    : direct > 0 ? "in effect (probe: a 24 KiB blob_read put " + std::to_string(direct) +
                                       " overflow pages straight into the caller's buffer)"
                                 : "not in effect (probe: overflow pages came through the page cache)"));

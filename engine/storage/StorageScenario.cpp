@@ -12,9 +12,9 @@ namespace {
 
 const std::vector<std::string> kKinds = {"keyed-read", "footprint", "insert"};
 const std::vector<std::string> kKeyedOptions = {
-    "directory", "count",      "size",  "spread",  "values",      "layout", "fsync",  "journal", "synchronous",
-    "page-size", "mmap-size",  "cache-size", "transaction", "mapping", "copy", "warmup", "paths", "order",
-    "reads",     "update",     "verify", "seed"};
+    "directory",   "count",     "size",      "spread",     "values",      "layout",  "fsync", "journal",
+    "synchronous", "page-size", "mmap-size", "cache-size", "transaction", "mapping", "copy",  "warmup",
+    "paths",       "order",     "reads",     "update",     "verify",      "seed"};
 const std::vector<std::string> kInsertOptions = {"connection",   "directory", "rows",    "size",        "values",
                                                  "commit-every", "variants",  "journal", "synchronous", "page-size",
                                                  "fb-page-size", "verify",    "seed"};
@@ -96,7 +96,8 @@ std::uint64_t parseSize(const std::string& option, const std::string& text) {
     }
     auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || value > UINT64_MAX / scale) {
-        throw StudyOptionError(option, "'" + text + "' is not a whole number (suffixes k, m, g: 1000s; Ki, Mi, Gi: 1024s)");
+        throw StudyOptionError(option,
+                               "'" + text + "' is not a whole number (suffixes k, m, g: 1000s; Ki, Mi, Gi: 1024s)");
     }
     return value * scale;
 }
@@ -213,7 +214,8 @@ StudyPlan parseStudy(const std::string& kind, const StudyOptions& options, std::
                             : TransactionMode::PerRead;
     }
     if (has("mapping")) {
-        k.mapping = oneOf("mapping", get("mapping"), {"cold", "warm"}) == "cold" ? MappingMode::Cold : MappingMode::Warm;
+        k.mapping =
+            oneOf("mapping", get("mapping"), {"cold", "warm"}) == "cold" ? MappingMode::Cold : MappingMode::Warm;
     }
     if (has("copy")) {
         k.copyValues = boolean("copy", get("copy"));
@@ -230,8 +232,7 @@ StudyPlan parseStudy(const std::string& kind, const StudyOptions& options, std::
         }
     }
     if (has("order")) {
-        const std::string order =
-            oneOf("order", get("order"), {"ascending", "random", "both", "random-first"});
+        const std::string order = oneOf("order", get("order"), {"ascending", "random", "both", "random-first"});
         k.ascending = order != "random";
         k.random = order != "ascending";
         k.randomFirst = order == "random-first";

@@ -35,11 +35,14 @@ struct Request {
 
 // glibc relocates the d_ptr values of the dynamic section in place on most targets; on the others
 // they are still file addresses.
-ElfW(Addr) absolute(ElfW(Addr) value, ElfW(Addr) base) { return value < base ? value + base : value; }
+ElfW(Addr) absolute(ElfW(Addr) value, ElfW(Addr) base) {
+    return value < base ? value + base : value;
+}
 
 bool writeSlot(void** slot, void* value, const dl_phdr_info* info) {
     const long pageSize = sysconf(_SC_PAGESIZE);
-    auto* page = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(slot) & ~static_cast<std::uintptr_t>(pageSize - 1));
+    auto* page =
+        reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(slot) & ~static_cast<std::uintptr_t>(pageSize - 1));
     // Full RELRO (BIND_NOW, as Debian builds libpq and fbclient): the slot is read-only until now.
     if (mprotect(page, static_cast<std::size_t>(pageSize), PROT_READ | PROT_WRITE) != 0) {
         return false;
@@ -93,20 +96,35 @@ void patchObject(dl_phdr_info* info, Request& request) {
     bool pltIsRela = true;
     for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
         switch (d->d_tag) {
-            case DT_SYMTAB: symbols = reinterpret_cast<const ElfW(Sym)*>(absolute(d->d_un.d_ptr, base)); break;
-            case DT_STRTAB: strings = reinterpret_cast<const char*>(absolute(d->d_un.d_ptr, base)); break;
-            case DT_JMPREL: jumpRel = reinterpret_cast<const ElfW(Rela)*>(absolute(d->d_un.d_ptr, base)); break;
-            case DT_PLTRELSZ: jumpRelSize = d->d_un.d_val; break;
-            case DT_RELA: rela = reinterpret_cast<const ElfW(Rela)*>(absolute(d->d_un.d_ptr, base)); break;
-            case DT_RELASZ: relaSize = d->d_un.d_val; break;
-            case DT_PLTREL: pltIsRela = d->d_un.d_val == DT_RELA; break;
-            default: break;
+            case DT_SYMTAB:
+                symbols = reinterpret_cast<const ElfW(Sym)*>(absolute(d->d_un.d_ptr, base));
+                break;
+            case DT_STRTAB:
+                strings = reinterpret_cast<const char*>(absolute(d->d_un.d_ptr, base));
+                break;
+            case DT_JMPREL:
+                jumpRel = reinterpret_cast<const ElfW(Rela)*>(absolute(d->d_un.d_ptr, base));
+                break;
+            case DT_PLTRELSZ:
+                jumpRelSize = d->d_un.d_val;
+                break;
+            case DT_RELA:
+                rela = reinterpret_cast<const ElfW(Rela)*>(absolute(d->d_un.d_ptr, base));
+                break;
+            case DT_RELASZ:
+                relaSize = d->d_un.d_val;
+                break;
+            case DT_PLTREL:
+                pltIsRela = d->d_un.d_val == DT_RELA;
+                break;
+            default:
+                break;
         }
     }
     if (symbols == nullptr || strings == nullptr || !pltIsRela) {
         return;
     }
-    auto patchTable = [&](const ElfW(Rela)* table, std::size_t size) {
+    auto patchTable = [&](const ElfW(Rela) * table, std::size_t size) {
         if (table == nullptr) {
             return;
         }
@@ -161,7 +179,8 @@ std::size_t redirectImports(std::string_view library, std::span<const ImportRedi
     dl_iterate_phdr(
         [](dl_phdr_info* info, std::size_t, void* data) {
             auto& r = *static_cast<Request*>(data);
-            if (info->dlpi_name != nullptr && std::string_view(info->dlpi_name).find(r.library) != std::string_view::npos) {
+            if (info->dlpi_name != nullptr &&
+                std::string_view(info->dlpi_name).find(r.library) != std::string_view::npos) {
                 patchObject(info, r);
             }
             return 0;

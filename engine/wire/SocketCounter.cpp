@@ -153,7 +153,8 @@ ssize_t countingWritev(int fd, const iovec* iov, int n) {
 
 // _FORTIFY_SOURCE builds of a client library import these instead of recv() and read().
 ssize_t countingRecvChk(int fd, void* buf, size_t len, size_t buflen, int flags) {
-    const ssize_t r = real<ssize_t (*)(int, void*, size_t, size_t, int)>(g_original.recvChk)(fd, buf, len, buflen, flags);
+    const ssize_t r =
+        real<ssize_t (*)(int, void*, size_t, size_t, int)>(g_original.recvChk)(fd, buf, len, buflen, flags);
     count(fd, kDown, r);
     return r;
 }
@@ -224,7 +225,9 @@ bool SocketCounter::hookClientLibraries() {
 #endif
 }
 
-bool SocketCounter::adoptingOnThisThread() { return t_adopting != nullptr; }
+bool SocketCounter::adoptingOnThisThread() {
+    return t_adopting != nullptr;
+}
 
 SocketCounter::Adopting::Adopting(SocketCounter& counter, std::uint16_t port) {
     hookClientLibraries();

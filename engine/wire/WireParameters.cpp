@@ -120,8 +120,9 @@ std::vector<ParameterSpec> wireParameters() {
 }
 
 bool isWireParameter(std::string_view id) {
-    for (const char* wire : {wireparam::WireTap, wireparam::LatencyUp, wireparam::LatencyDown, wireparam::BandwidthUp,
-                             wireparam::BandwidthDown, wireparam::CompressionEstimate, wireparam::StallTimeout, wireparam::Counting}) {
+    for (const char* wire :
+         {wireparam::WireTap, wireparam::LatencyUp, wireparam::LatencyDown, wireparam::BandwidthUp,
+          wireparam::BandwidthDown, wireparam::CompressionEstimate, wireparam::StallTimeout, wireparam::Counting}) {
         if (id == wire) {
             return true;
         }

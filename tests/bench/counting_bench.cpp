@@ -80,8 +80,8 @@ Measured runOnce(const Case& c, Mode mode, int warmups) {
         std::exit(1);
     }
     const Sample& s = outcome.samples.back();
-    return {std::chrono::duration<double, std::milli>(s.phases.elapsed()).count(),
-            cpu, s.tap.available ? s.tap.counters.roundTrips.value_or(0) : 0};
+    return {std::chrono::duration<double, std::milli>(s.phases.elapsed()).count(), cpu,
+            s.tap.available ? s.tap.counters.roundTrips.value_or(0) : 0};
 }
 
 }  // namespace
@@ -123,7 +123,9 @@ int main(int argc, char** argv) {
         cases.push_back({"PostgreSQL, all values", spec, Dialect::PostgreSQL, "all-blobs"});
     }
     std::printf("median of %d alternated rounds (%d warm-up each), elapsed = execute + fetch\n", rounds, warmups);
-    std::printf("| query | round trips | --no-tap ms | in-process ms | relay ms | in-process / --no-tap | relay / --no-tap |\n");
+    std::printf(
+        "| query | round trips | --no-tap ms | in-process ms | relay ms | in-process / --no-tap | relay / --no-tap "
+        "|\n");
     std::printf("|---|---|---|---|---|---|---|\n");
     for (const Case& c : cases) {
         std::vector<double> ms[kModes], cpu[kModes];

@@ -238,8 +238,7 @@ int main(int argc, char** argv) {
         } else if (a == "--fb5") {
             five = true;
         } else {
-            std::fprintf(stderr, "usage: %s [--table NAME] [--repeat N] [--fill ROWS] [--compress] [--fb5]\n",
-                         argv[0]);
+            std::fprintf(stderr, "usage: %s [--table NAME] [--repeat N] [--fill ROWS] [--compress] [--fb5]\n", argv[0]);
             return 2;
         }
     }

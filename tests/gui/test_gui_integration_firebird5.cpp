@@ -39,9 +39,10 @@ TEST(GuiIntegrationFirebird5, InlineSizeSweepMovesRealRoundTrips) {
     const std::vector<std::string> env = {"ISC_PASSWORD=" + password};
     if (test::runCli({"run", database, "-u", user, "--client-library", client, "-s", "warm-up", "-q"}, env).exitCode !=
         0) {
-        ASSERT_EQ(test::runCli({"prepare", database, "-u", user, "--client-library", client, "--rows", "300", "-q"}, env)
-                      .exitCode,
-                  0);
+        ASSERT_EQ(
+            test::runCli({"prepare", database, "-u", user, "--client-library", client, "--rows", "300", "-q"}, env)
+                .exitCode,
+            0);
     }
     TempDir dir;
     auto* document = new ProjectDocument;
@@ -71,8 +72,8 @@ TEST(GuiIntegrationFirebird5, InlineSizeSweepMovesRealRoundTrips) {
     ASSERT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
     QWidget* slider = window.parameterPanel()->editor(QStringLiteral("max_inline_blob_size"));
     ASSERT_NE(slider, nullptr);
-    EXPECT_TRUE(slider->isEnabled()) << window.parameterPanel()->disabledReason(QStringLiteral("max_inline_blob_size"))
-                                            .toStdString();
+    EXPECT_TRUE(slider->isEnabled())
+        << window.parameterPanel()->disabledReason(QStringLiteral("max_inline_blob_size")).toStdString();
     EXPECT_TRUE(window.parameterPanel()->disabledReason(QStringLiteral("max_inline_blob_size")).isEmpty());
 
     // The sweep over the slider's tunable: 0, 1024, 65535.

@@ -84,8 +84,8 @@ TEST_F(Firebird5Test, FiveZeroPairHasInlineBlobsAndWireCounters) {
     EXPECT_TRUE(std::regex_search(info.clientVersion, std::regex(R"(V5\.0\.4)"))) << info.clientVersion;
     EXPECT_EQ(info.negotiated.at("protocol"), "19");
     EXPECT_EQ(info.negotiated.at("inline_blobs"), "on");
-    for (const auto& [id, actual] : {std::pair<std::string, std::string>{"max_inline_blob_size", "65535"},
-                                     {"max_blob_cache_size", "10485760"}}) {
+    for (const auto& [id, actual] :
+         {std::pair<std::string, std::string>{"max_inline_blob_size", "65535"}, {"max_blob_cache_size", "10485760"}}) {
         const ParameterEffect* e = effectOf(info, id);
         ASSERT_NE(e, nullptr) << id;
         EXPECT_TRUE(e->inEffect) << id << ": " << e->reason;

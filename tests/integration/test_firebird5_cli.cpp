@@ -143,8 +143,9 @@ protected:
     QJsonArray tapped(const TempDir& dir, const std::vector<std::string>& scenarios,
                       std::vector<std::string> extra = {}) const {
         const std::string json = dir.file("run" + std::to_string(++s_runs) + ".json");
-        std::vector<std::string> args = {"run", "-d", s_target, "-u", s_user, "-p", s_password, "--client-library",
-                                         s_client, "--wire-tap", "--json", json, "-q"};
+        std::vector<std::string> args = {
+            "run",    "-d",         s_target, "-u", s_user, "-p", s_password, "--client-library",
+            s_client, "--wire-tap", "--json", json, "-q"};
         for (const auto& s : scenarios) {
             args.insert(args.end(), {"-s", s});
         }
@@ -207,8 +208,8 @@ TEST_F(Firebird5CliTest, AutoInlineReadsTheIdsOnlyQueryWithInliningOff) {
     const auto shortAuto = sectionsOf(automatic.out)["Test read short BLOBs"];
     EXPECT_GT(std::stoll(shortAuto.at("MaxInlineBlobSize")), 0);
     EXPECT_LE(std::stoll(shortAuto.at("MaxInlineBlobSize")), 65535);
-    EXPECT_LT(number(shortAuto, "physical.roundtrips") * 10, number(sectionsOf(off.out)["Test read short BLOBs"],
-                                                                         "physical.roundtrips"));
+    EXPECT_LT(number(shortAuto, "physical.roundtrips") * 10,
+              number(sectionsOf(off.out)["Test read short BLOBs"], "physical.roundtrips"));
 }
 
 TEST_F(Firebird5CliTest, TheTapAgreesWithTheClientsPhysicalCounters) {
@@ -229,7 +230,8 @@ TEST_F(Firebird5CliTest, TheTapAgreesWithTheClientsPhysicalCounters) {
         const double clientTrips = static_cast<double>(field(physical, "roundTrips"));
         ASSERT_GT(clientTrips, 0) << scenario;
         if (scenario != "all-blobs") {
-            EXPECT_NEAR(tapTrips / clientTrips, 1.0, 0.02) << scenario << ": tap " << tapTrips << ", client " << clientTrips;
+            EXPECT_NEAR(tapTrips / clientTrips, 1.0, 0.02)
+                << scenario << ": tap " << tapTrips << ", client " << clientTrips;
         } else {
             // Long BLOBs: the tap sometimes counts a few more (most likely the 5.0 client sends
             // op_open_blob2 and the prefetching op_get_segment without waiting in between, and an
@@ -237,7 +239,8 @@ TEST_F(Firebird5CliTest, TheTapAgreesWithTheClientsPhysicalCounters) {
             // than the client waited for). Measured: 95-99 against 95 on 600 rows, 1,441 against
             // 1,436 on 10,000. Never fewer.
             EXPECT_GE(tapTrips, clientTrips) << scenario;
-            EXPECT_LE(tapTrips, clientTrips * 1.08 + 1) << scenario << ": tap " << tapTrips << ", client " << clientTrips;
+            EXPECT_LE(tapTrips, clientTrips * 1.08 + 1)
+                << scenario << ": tap " << tapTrips << ", client " << clientTrips;
         }
     }
 }
@@ -346,9 +349,9 @@ QJsonObject insertResult(const std::string& path, const char* variant) {
 TEST_F(Firebird5CliTest, IBatchInsertsAreInEffectWithTheFiveZeroPair) {
     TempDir dir;
     const std::string json = dir.file("insert.json");
-    const auto r = runCli({"storage", "insert", s_target, "-u", s_user, "-p", s_password, "--client-library", s_client,
-                           "--rows", "1500", "--commit-every", "500", "--variant", "blob", "--variant", "ibatch",
-                           "--json", json});
+    const auto r =
+        runCli({"storage", "insert", s_target, "-u", s_user, "-p", s_password, "--client-library", s_client, "--rows",
+                "1500", "--commit-every", "500", "--variant", "blob", "--variant", "ibatch", "--json", json});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const QJsonObject blob = insertResult(json, "blob");
     const QJsonObject batch = insertResult(json, "ibatch");
@@ -366,13 +369,14 @@ TEST_F(Firebird5CliTest, IBatchInsertsAreInEffectWithTheFiveZeroPair) {
     EXPECT_EQ(blob[QStringLiteral("check")].toString(), QStringLiteral("byte-exact")) << r.out;
 
     // The 3.0 client against the same server: said so, naming the client.
-    const auto old = runCli({"storage", "insert", s_target, "-u", s_user, "-p", s_password, "--rows", "10",
-                             "--variant", "ibatch", "--json", json});
+    const auto old = runCli({"storage", "insert", s_target, "-u", s_user, "-p", s_password, "--rows", "10", "--variant",
+                             "ibatch", "--json", json});
     ASSERT_EQ(old.exitCode, 0) << old.out << old.err;
     const QJsonObject refused = insertResult(json, "ibatch");
     EXPECT_FALSE(refused[QStringLiteral("inEffect")].toBool());
-    EXPECT_TRUE(std::regex_search(refused[QStringLiteral("reason")].toString().toStdString(),
-                                  std::regex(R"(IBatch needs client and server >= 4\.0.*: the client 3\.0\.\d+ is older)")))
+    EXPECT_TRUE(
+        std::regex_search(refused[QStringLiteral("reason")].toString().toStdString(),
+                          std::regex(R"(IBatch needs client and server >= 4\.0.*: the client 3\.0\.\d+ is older)")))
         << old.out;
 }
 
@@ -393,7 +397,8 @@ TEST_F(Firebird5CliTest, AProcessThatLinksTheThreeZeroClientRefusesTheFiveZeroOn
         FAIL() << "connected with " << s_client << " in a process that links the 3.0 client";
     } catch (const blobbench::Error& e) {
         const std::string what = e.what();
-        EXPECT_NE(what.find("'" + s_client + "' (Firebird 5.0.4) cannot be used in this process: it links the "
+        EXPECT_NE(what.find("'" + s_client +
+                            "' (Firebird 5.0.4) cannot be used in this process: it links the "
                             "Firebird client /"),
                   std::string::npos)
             << what;

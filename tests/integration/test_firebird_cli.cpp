@@ -154,7 +154,8 @@ TEST_F(FirebirdCliTest, LimitRowsAndAutoInline) {
     EXPECT_TRUE(hasLine(r.out, "FETCH FIRST 10 ROWS ONLY")) << r.out;
     EXPECT_TRUE(hasLine(r.out, "Record count: 10")) << r.out;
     // -a picks per statement; the id-only test needs none.
-    EXPECT_TRUE(hasLineMatching(r.out, R"(MaxInlineBlobSize = 0, not in effect \(needs client and server >= 5\.0\.3: .*\))"))
+    EXPECT_TRUE(
+        hasLineMatching(r.out, R"(MaxInlineBlobSize = 0, not in effect \(needs client and server >= 5\.0\.3: .*\))"))
         << r.out;
 }
 

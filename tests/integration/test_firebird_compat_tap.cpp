@@ -16,7 +16,8 @@ std::vector<std::string> blocks(const std::string& out, const std::string& title
     std::vector<std::string> found;
     for (std::size_t at = out.find(title); at != std::string::npos; at = out.find(title, at + 1)) {
         const std::size_t end = out.find("\n\n", at);
-        std::string block = out.substr(at + title.size(), end == std::string::npos ? std::string::npos : end - at - title.size());
+        std::string block =
+            out.substr(at + title.size(), end == std::string::npos ? std::string::npos : end - at - title.size());
         // packets are the client's calls vs the relay's reads: compared by bytes and round trips only
         block = std::regex_replace(block, std::regex("  (send|recv) packets = \\d+\n"), "");
         found.push_back(block);
@@ -26,8 +27,9 @@ std::vector<std::string> blocks(const std::string& out, const std::string& title
 
 TEST(FirebirdCompatTap, OffByDefaultInProcessWithTapEqualToTheRelay) {
     BLOBBENCH_REQUIRE_ENV(database, "BLOBBENCH_FB_DATABASE");
-    const std::vector<std::string> base = {"-d", database, "-u", test::envOrEmpty("BLOBBENCH_FB_USER"), "-p",
-                                           test::envOrEmpty("BLOBBENCH_FB_PASSWORD"), "-n", "50"};
+    const std::vector<std::string> base = {
+        "-d", database, "-u", test::envOrEmpty("BLOBBENCH_FB_USER"), "-p", test::envOrEmpty("BLOBBENCH_FB_PASSWORD"),
+        "-n", "50"};
     auto with = [&](std::vector<std::string> extra) {
         std::vector<std::string> args = base;
         args.insert(args.end(), extra.begin(), extra.end());

@@ -197,8 +197,8 @@ TEST(InProcessCounting, AnEmulatedLinkStillGoesThroughTheRelay) {
     ASSERT_FALSE(outcome.samples.empty());
     EXPECT_EQ(outcome.samples[0].tap.method, "relay");
     const auto& effects = outcome.session.effects;
-    const auto it = std::find_if(effects.begin(), effects.end(),
-                                 [](const ParameterEffect& e) { return e.id == "wire_counting"; });
+    const auto it =
+        std::find_if(effects.begin(), effects.end(), [](const ParameterEffect& e) { return e.id == "wire_counting"; });
     ASSERT_NE(it, effects.end());
     EXPECT_FALSE(it->inEffect);
     EXPECT_EQ(it->actual, "relay");

@@ -25,8 +25,8 @@ private:
 };
 
 struct ProcessResult {
-    int exitCode = -1;   // 128 + the signal for a process a signal killed
-    int killedBy = 0;    // that signal (CliProcess only)
+    int exitCode = -1;  // 128 + the signal for a process a signal killed
+    int killedBy = 0;   // that signal (CliProcess only)
     std::string out;
     std::string err;
 };

@@ -221,7 +221,8 @@ TEST(CliBasics, BlobTestNotPreparedByBlobBenchRunsWithItsCounts) {
     TempDir dir;
     const std::string file = dir.file("article.sqlite");
     sqlite(file,
-           "CREATE TABLE BLOB_TEST (ID INTEGER PRIMARY KEY, SHORT_CONTENT VARCHAR(8191), CONTENT BLOB, SHORT_BLOB BOOLEAN);"
+           "CREATE TABLE BLOB_TEST (ID INTEGER PRIMARY KEY, SHORT_CONTENT VARCHAR(8191), CONTENT BLOB, SHORT_BLOB "
+           "BOOLEAN);"
            "INSERT INTO BLOB_TEST VALUES (1, 'abc', 'abc', TRUE), (2, NULL, CAST(zeroblob(9000) AS BLOB), FALSE),"
            "(3, 'hello', 'hello', TRUE)");
     const auto r = runCli({"run", "sqlite:" + file, "-s", "short-blobs", "-s", "all-blobs"});

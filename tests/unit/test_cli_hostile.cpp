@@ -83,7 +83,8 @@ struct SqliteProject {
 TEST(HostileCli, BrokenJournalIsSetAsideAndTheProjectRunsOn) {
     SqliteProject p;
     const std::string journal = journalPathFor(q(p.path)).toStdString();
-    for (const std::string& garbage : {std::string("{\"runId\":\"2026-11-30T01:0"), std::string("\x01\x02 garbage\n")}) {
+    for (const std::string& garbage :
+         {std::string("{\"runId\":\"2026-11-30T01:0"), std::string("\x01\x02 garbage\n")}) {
         test::writeFile(journal, garbage);
         const auto r = runCli({"run", p.path, "-r", "1", "-q"});
         EXPECT_EQ(r.exitCode, 0) << r.err;
@@ -336,7 +337,8 @@ TEST(HostileCli, FullDiskUnderAnExportNamesTheFileAndTheReason) {
     }
     const std::string json = (full / "s.json").string();
     const std::string csv = (full / "s.csv").string();
-    const auto r = runCli({"run", "sqlite:" + p.db, "-s", "short-blobs", "-r", "300", "-q", "--json", json, "--csv", csv});
+    const auto r =
+        runCli({"run", "sqlite:" + p.db, "-s", "short-blobs", "-r", "300", "-q", "--json", json, "--csv", csv});
     std::vector<std::string> left;
     for (const auto& entry : std::filesystem::directory_iterator(full)) {
         left.push_back(entry.path().filename().string());
@@ -365,9 +367,11 @@ TEST(HostileCli, OptionsThatCannotWorkAreRefusedInOneLine) {
     };
     const std::vector<Case> cases = {
         {{"run", p.path, "--json", out, "--csv", out}, "--json and --csv name the same file"},
-        {{"run", p.path, "--csv", out, "--markdown", p.dir.file("./out.txt")}, "--csv and --markdown name the same file"},
+        {{"run", p.path, "--csv", out, "--markdown", p.dir.file("./out.txt")},
+         "--csv and --markdown name the same file"},
         {{"run", p.path, "--json", p.path}, "--json and the database or project name the same file"},
-        {{"prepare", "sqlite:" + p.dir.file("huge.sqlite"), "--rows", "100000000"}, "exceeds the limit of 1000000 rows"},
+        {{"prepare", "sqlite:" + p.dir.file("huge.sqlite"), "--rows", "100000000"},
+         "exceeds the limit of 1000000 rows"},
         {{"prepare", "sqlite:" + p.dir.file("huge.sqlite"), "--rows", "100000000000000"}, "exceeds the limit"},
         {{"bytea", "postgresql://nobody@127.0.0.1:1/none", "--size", "900G"}, "exceed the limit of 1G"},
     };

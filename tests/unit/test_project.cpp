@@ -278,7 +278,8 @@ TEST(ProjectFile, PresetsHoldWhatTheyPromise) {
     EXPECT_EQ(expandSweep(grid->toSpec()).size(), 14u);
     // Firebird 5.0.4 beside 3.0 (scripts/services/start-firebird5): its own client, by full path.
     ASSERT_EQ(fb.connections.size(), 2u);
-    EXPECT_EQ(fb.connections[1].target, QStringLiteral("inet://127.0.0.1:3051//var/tmp/blobbench-fb5/db/blob_test.fdb"));
+    EXPECT_EQ(fb.connections[1].target,
+              QStringLiteral("inet://127.0.0.1:3051//var/tmp/blobbench-fb5/db/blob_test.fdb"));
     EXPECT_TRUE(fb.connections[1].clientLibrary.endsWith(QStringLiteral("/lib/libfbclient.so.5.0.4")));
     EXPECT_TRUE(fb.connections[0].clientLibrary.isEmpty());
     const Project versus = loadProject(dir + QStringLiteral("firebird-3-vs-5.blobbench.json"));

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <algorithm>
+#include <csignal>
 #include <fstream>
 #include <map>
 
@@ -484,8 +484,8 @@ TEST(KeyedStudy, PhaseOrderDoesNotChangeTransactionsOrLocks) {
                     if (r.phase != "read" || r.store != "sqlite") {
                         continue;
                     }
-                    const std::string what = r.variant + " " + r.order + " " + transactionName(mode) + " " +
-                                             mappingName(mapping);
+                    const std::string what =
+                        r.variant + " " + r.order + " " + transactionName(mode) + " " + mappingName(mapping);
                     seen.push_back(what);
                     EXPECT_EQ(r.check, "byte-exact") << what;
                     EXPECT_EQ(r.locks.sharedTaken, mode == TransactionMode::Loop ? 1u : 120u) << what;

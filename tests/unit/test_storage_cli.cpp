@@ -56,9 +56,11 @@ TEST(StorageCli, KeyedReadSmallRunIsByteExactWithRatiosAndJson) {
 
 TEST(StorageCli, KeyedReadStatesItsMethodInTheHeaderAndTheJson) {
     TempDir dir;
-    const auto r = runCli({"storage", "keyed-read", dir.file("work"), "--count", "60", "--size", "2Ki", "--no-update",
-                           "--order", "random", "--transaction", "per-read", "--mapping", "warm", "--copy",
-                           "--cache-size", "500", "--paths", "blob,files", "--json", dir.file("m.json"), "--quiet"});
+    const auto r = runCli({"storage",          "keyed-read", dir.file("work"), "--count",    "60",
+                           "--size",           "2Ki",        "--no-update",    "--order",    "random",
+                           "--transaction",    "per-read",   "--mapping",      "warm",       "--copy",
+                           "--cache-size",     "500",        "--paths",        "blob,files", "--json",
+                           dir.file("m.json"), "--quiet"});
     ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
     EXPECT_NE(r.out.find("Values: 60 x 2048 +- 409 bytes"), std::string::npos) << r.out;  // Ki is 1024
     for (const char* line : {"transaction: per-read", "mapping: warm", "values: copied", "cache_size: 500 pages",

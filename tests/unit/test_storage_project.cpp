@@ -138,7 +138,7 @@ TEST(StudyOptions, EveryOptionIsReadAndTheRowLimitCaps) {
     EXPECT_TRUE(k.keyed.copyValues);
     EXPECT_FALSE(k.keyed.warmup);
     EXPECT_EQ(k.keyed.paths, (std::vector<storage::ReadPath>{storage::ReadPath::Files, storage::ReadPath::BlobMmap,
-                                                              storage::ReadPath::Sql}));
+                                                             storage::ReadPath::Sql}));
     EXPECT_EQ(k.keyed.shape.spreadBytes, 100u);
     EXPECT_EQ(k.keyed.layout, storage::FileLayout::Flat);
     EXPECT_FALSE(k.keyed.ascending);

@@ -24,7 +24,8 @@ ParameterValues resolvedFor(const WireSettings& s) {
 
 TEST(WireCounting, DeclaredWithTheRelayAsDefault) {
     const auto specs = wireParameters();
-    const auto it = std::find_if(specs.begin(), specs.end(), [](const ParameterSpec& p) { return p.id == "wire_counting"; });
+    const auto it =
+        std::find_if(specs.begin(), specs.end(), [](const ParameterSpec& p) { return p.id == "wire_counting"; });
     ASSERT_NE(it, specs.end());
     EXPECT_EQ(it->type, ParameterType::Enum);
     EXPECT_EQ(it->defaultValue, "relay");

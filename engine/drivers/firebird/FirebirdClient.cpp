@@ -289,8 +289,7 @@ std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requeste
         Dl_info linked{};
         const std::string other = dladdr(global, &linked) != 0 && linked.dli_fname ? linked.dli_fname : "?";
         throw Error(ErrorKind::Connect, "'" + path + "' (Firebird " + client->version().toString() +
-                                            ") cannot be used in this process: it links the Firebird client " +
-                                            other +
+                                            ") cannot be used in this process: it links the Firebird client " + other +
                                             ", whose symbols would take over; use blobbench-cli or the workbench");
     }
     loaded.emplace(path, client);

@@ -155,7 +155,6 @@ bool statusHas(IStatus* status, ISC_STATUS code) {
     return false;
 }
 
-
 struct OutColumn {
     unsigned type = 0;
     int subType = 0;
@@ -647,8 +646,8 @@ void FirebirdSession::readBackSettings(const ParameterValues& values) {
                 e.reason = std::string("not in effect (IBatch needs client and server >= 4.0: ") +
                            (oldClient && oldServer ? "client " + m_client->version().toString() + " and server " +
                                                          m_serverVersion.toString() + " are older)"
-                            : oldClient            ? "the client " + m_client->version().toString() + " is older)"
-                                                   : "the server " + m_serverVersion.toString() + " is older)");
+                            : oldClient ? "the client " + m_client->version().toString() + " is older)"
+                                        : "the server " + m_serverVersion.toString() + " is older)");
                 e.actual = "execute";
             } else {
                 e.actual = "ibatch";
@@ -1227,8 +1226,8 @@ private:
         pb.object->insertInt(&st, kBatchTagBufferBytesSize, kBatchBufferBytes);
         auto* table = static_cast<StatementVTableV6*>(m_statement->cloopVTable);
         ThrowStatusWrapper::clearException(&st);
-        void* batch = table->createBatch(m_statement, &st, m_meta, pb.object->getBufferLength(&st),
-                                         pb.object->getBuffer(&st));
+        void* batch =
+            table->createBatch(m_statement, &st, m_meta, pb.object->getBufferLength(&st), pb.object->getBuffer(&st));
         ThrowStatusWrapper::checkException(&st);
         m_batch = static_cast<Firebird::IReferenceCounted*>(batch);
         m_session.setPendingInserts(this);
