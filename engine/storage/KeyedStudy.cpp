@@ -444,27 +444,15 @@ const char* pathOption(ReadPath path) {
 
 std::vector<ReadPath> parsePaths(const std::string& list) {
     std::vector<ReadPath> out;
-    std::size_t start = 0;
-    while (start <= list.size()) {
-        std::size_t end = list.find(',', start);
-        if (end == std::string::npos) {
-            end = list.size();
+    for (const std::string& name : splitOptionList(list)) {
+        const auto* found =
+            std::find_if(std::begin(kPaths), std::end(kPaths), [&](ReadPath p) { return name == pathOption(p); });
+        if (found == std::end(kPaths)) {
+            throw Error(ErrorKind::Usage, "paths: '" + name + "' is not one of sql, blob, sql-mmap, blob-mmap, files");
         }
-        std::string name = list.substr(start, end - start);
-        name.erase(0, name.find_first_not_of(' '));
-        name.erase(name.find_last_not_of(' ') + 1);
-        if (!name.empty()) {
-            const auto* found =
-                std::find_if(std::begin(kPaths), std::end(kPaths), [&](ReadPath p) { return name == pathOption(p); });
-            if (found == std::end(kPaths)) {
-                throw Error(ErrorKind::Usage,
-                            "paths: '" + name + "' is not one of sql, blob, sql-mmap, blob-mmap, files");
-            }
-            if (std::find(out.begin(), out.end(), *found) == out.end()) {
-                out.push_back(*found);
-            }
+        if (std::find(out.begin(), out.end(), *found) == out.end()) {
+            out.push_back(*found);
         }
-        start = end + 1;
     }
     if (out.empty()) {
         throw Error(ErrorKind::Usage, "paths: name at least one of sql, blob, sql-mmap, blob-mmap, files");

@@ -6,6 +6,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
+#include "engine/storage/StorageValues.h"
 
 namespace blobbench::storage {
 namespace {
@@ -253,28 +254,16 @@ StudyPlan parseStudy(const std::string& kind, const StudyOptions& options, std::
         in.commitEvery = parseSize("commit-every", get("commit-every"));
     }
     if (has("variants")) {
-        std::string list = get("variants");
-        std::size_t start = 0;
-        while (start <= list.size()) {
-            std::size_t end = list.find(',', start);
-            if (end == std::string::npos) {
-                end = list.size();
+        for (const std::string& name : splitOptionList(get("variants"))) {
+            const auto& all = insertVariants("sqlite");
+            const auto& pg = insertVariants("postgres");
+            const auto& fb = insertVariants("firebird");
+            if (std::find(all.begin(), all.end(), name) == all.end() &&
+                std::find(pg.begin(), pg.end(), name) == pg.end() &&
+                std::find(fb.begin(), fb.end(), name) == fb.end()) {
+                throw StudyOptionError("variants", "unknown variant '" + name + "'");
             }
-            std::string name = list.substr(start, end - start);
-            name.erase(0, name.find_first_not_of(' '));
-            name.erase(name.find_last_not_of(' ') + 1);
-            if (!name.empty()) {
-                const auto& all = insertVariants("sqlite");
-                const auto& pg = insertVariants("postgres");
-                const auto& fb = insertVariants("firebird");
-                if (std::find(all.begin(), all.end(), name) == all.end() &&
-                    std::find(pg.begin(), pg.end(), name) == pg.end() &&
-                    std::find(fb.begin(), fb.end(), name) == fb.end()) {
-                    throw StudyOptionError("variants", "unknown variant '" + name + "'");
-                }
-                in.variants.push_back(name);
-            }
-            start = end + 1;
+            in.variants.push_back(name);
         }
     }
     if (rowLimit > 0) {

@@ -28,4 +28,7 @@ std::vector<std::uint64_t> keyOrder(std::uint64_t count, bool random, std::uint6
 // Refuses zero or absurd sizes with one-line Usage errors naming the option.
 void checkCount(const std::string& option, std::uint64_t count, std::uint64_t maximum);
 
+// The names of a comma-separated option value ("sql, blob,files"), blanks trimmed, empty ones left out.
+std::vector<std::string> splitOptionList(const std::string& list);
+
 }  // namespace blobbench::storage

@@ -17,8 +17,10 @@
 
 #include "engine/core/Error.h"
 #include "engine/drivers/firebird/FirebirdDriver.h"
+#include "support/FirebirdSupport.h"
 #include "support/TestSupport.h"
 
+using blobbench::test::dropFirebirdDatabase;
 using blobbench::test::runCli;
 using blobbench::test::TempDir;
 
@@ -86,33 +88,13 @@ QJsonObject effectOf(const QJsonObject& sample, const char* id) {
     return {};
 }
 
-// Drops a database with the system (3.0) client this binary links: the driver has no reason to
-// offer that, and a 3.0 client may drop a database of a 5.0 server.
-void dropDatabase(const std::string& target, const std::string& user, const std::string& password) {
-    Firebird::IMaster* master = Firebird::fb_get_master_interface();
-    Firebird::CheckStatusWrapper status(master->getStatus());
-    Firebird::IXpbBuilder* dpb =
-        master->getUtilInterface()->getXpbBuilder(&status, Firebird::IXpbBuilder::DPB, nullptr, 0);
-    dpb->insertString(&status, isc_dpb_user_name, user.c_str());
-    dpb->insertString(&status, isc_dpb_password, password.c_str());
-    Firebird::IProvider* provider = master->getDispatcher();
-    Firebird::IAttachment* att =
-        provider->attachDatabase(&status, target.c_str(), dpb->getBufferLength(&status), dpb->getBuffer(&status));
-    if (att && !status.hasData()) {
-        att->dropDatabase(&status);
-    }
-    provider->release();
-    dpb->dispose();
-    status.dispose();
-}
-
 // One database of its own per test process, created and filled once by `prepare` through the 5.0
 // client, beside the test database; dropped at the end.
 class Firebird5CliTest : public ::testing::Test {
 protected:
     static void TearDownTestSuite() {
         if (!s_target.empty()) {
-            dropDatabase(s_target, s_user, s_password);
+            dropFirebirdDatabase(s_target, s_user, s_password);
         }
     }
     void SetUp() override {
@@ -380,7 +362,7 @@ TEST_F(Firebird5CliTest, IBatchInsertsAreInEffectWithTheFiveZeroPair) {
         << old.out;
 }
 
-// This binary links the 3.0 client (dropDatabase), whose symbols come first in the process: a 5.0
+// This binary links the 3.0 client (dropFirebirdDatabase), whose symbols come first in the process: a 5.0
 // client loaded into it reported 5.0.4 but connected with the 3.0 client (protocol 15). The driver
 // refuses it in one line instead: never the wrong client silently.
 TEST_F(Firebird5CliTest, AProcessThatLinksTheThreeZeroClientRefusesTheFiveZeroOne) {

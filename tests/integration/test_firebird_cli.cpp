@@ -7,8 +7,10 @@
 #include <regex>
 #include <sstream>
 
+#include "support/FirebirdSupport.h"
 #include "support/TestSupport.h"
 
+using blobbench::test::dropFirebirdDatabase;
 using blobbench::test::runCli;
 
 namespace {
@@ -37,31 +39,12 @@ bool hasLineMatching(const std::string& text, const std::string& pattern) {
     return false;
 }
 
-// Drops a database with the system client: the driver has no reason to offer that.
-void dropDatabase(const std::string& target, const std::string& user, const std::string& password) {
-    Firebird::IMaster* master = Firebird::fb_get_master_interface();
-    Firebird::CheckStatusWrapper status(master->getStatus());
-    Firebird::IXpbBuilder* dpb =
-        master->getUtilInterface()->getXpbBuilder(&status, Firebird::IXpbBuilder::DPB, nullptr, 0);
-    dpb->insertString(&status, isc_dpb_user_name, user.c_str());
-    dpb->insertString(&status, isc_dpb_password, password.c_str());
-    Firebird::IProvider* provider = master->getDispatcher();
-    Firebird::IAttachment* att =
-        provider->attachDatabase(&status, target.c_str(), dpb->getBufferLength(&status), dpb->getBuffer(&status));
-    if (att && !status.hasData()) {
-        att->dropDatabase(&status);
-    }
-    provider->release();
-    dpb->dispose();
-    status.dispose();
-}
-
 // One database per test process, prepared once: prepare is what the first test checks.
 class FirebirdCliTest : public ::testing::Test {
 protected:
     static void TearDownTestSuite() {
         if (!s_target.empty()) {
-            dropDatabase(s_target, s_user, s_password);
+            dropFirebirdDatabase(s_target, s_user, s_password);
         }
     }
     void SetUp() override {
