@@ -154,4 +154,42 @@ QStringList settingDifferences(const std::vector<Sample>& base, const std::vecto
     return out;
 }
 
+QStringList runSettingsTexts(const std::vector<const std::vector<Sample>*>& runs) {
+    std::vector<std::map<std::string, std::set<std::string>>> values;
+    std::set<std::string> keys;
+    for (const auto* samples : runs) {
+        values.push_back(valuesOver(*samples));
+        for (const auto& [k, v] : values.back())
+            keys.insert(k);
+    }
+    // A setting differs when two runs with samples hold it with different values (absent = "").
+    const std::set<std::string> absent{std::string()};
+    std::set<std::string> differing;
+    for (const std::string& k : keys) {
+        std::set<std::set<std::string>> variants;
+        for (const auto& run : values) {
+            if (!run.empty())
+                variants.insert(run.count(k) ? run.at(k) : absent);
+        }
+        if (variants.size() > 1)
+            differing.insert(k);
+    }
+    QStringList out;
+    for (const auto& run : values) {
+        QStringList parts;
+        for (const std::string& k : differing) {
+            const auto it = run.find(k);
+            if (it == run.end())
+                continue;
+            QStringList shown;
+            for (const std::string& value : it->second)
+                shown << (value.empty() ? QStringLiteral("(unset)") : shortParameterValue(value));
+            const QString text = shown.join(QLatin1Char('/'));
+            parts << (k == kConnection ? text : shortParameterName(k) + QLatin1Char(' ') + text);
+        }
+        out << parts.join(QStringLiteral(" · "));
+    }
+    return out;
+}
+
 }  // namespace blobbench

@@ -51,4 +51,8 @@ QString shortParameterValue(const std::string& value);
 // "wire_compression: false → true", "connection: SQLite → Firebird 5". Empty when none differ.
 QStringList settingDifferences(const std::vector<Sample>& base, const std::vector<Sample>& candidate);
 
+// Per run, the settings that tell it apart from the other runs ("compression on · inline 0";
+// a setting a run swept shows its values joined by "/"); empty where a run has none of its own.
+QStringList runSettingsTexts(const std::vector<const std::vector<Sample>*>& runs);
+
 }  // namespace blobbench

@@ -1457,14 +1457,29 @@ void paintChartAt(QWidget* widget, QPaintDevice* device, QSize size, bool vector
     const QSizeF onScreen = chart->size();
     if (vector && frame->setVectorMarkers)
         frame->setVectorMarkers(true);
+    // A chart rebuilt with no event loop in between (a script, a test, a hidden tab) still holds
+    // the graphics of its removed axes and series (Qt Charts deletes them later) and pending
+    // layout requests: the paint must see neither.
+    const auto settle = [chart] {
+        for (QGraphicsItem* item : chart->scene()->items()) {
+            if (QGraphicsObject* object = item->toGraphicsObject())
+                QCoreApplication::sendPostedEvents(object, QEvent::DeferredDelete);
+        }
+        QCoreApplication::sendPostedEvents();
+        if (chart->layout() != nullptr) {
+            chart->layout()->invalidate();
+            chart->layout()->activate();
+        }
+        QCoreApplication::sendPostedEvents();
+    };
     chart->resize(size);
-    if (chart->layout() != nullptr)
-        chart->layout()->activate();
+    settle();
     const QRectF source(chart->scenePos(), QSizeF(size));
     painter.fillRect(QRect(QPoint(0, 0), size), chart->backgroundBrush());
     chart->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), source, Qt::IgnoreAspectRatio);
     painter.end();
     chart->resize(onScreen);
+    settle();
     if (vector && frame->setVectorMarkers)
         frame->setVectorMarkers(false);
 }
