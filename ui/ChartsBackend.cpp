@@ -72,6 +72,16 @@ public:
         m_notice->setText(text);
         m_notice->setVisible(!text.isEmpty());
     }
+    // Many series (a grid of the whole suite, a suite under several settings): a smaller legend
+    // keeps more of them in view.
+    void fitLegend(qsizetype series) {
+        QFont font = this->font();
+        if (series > 16)
+            font.setPointSizeF(font.pointSizeF() * 0.7);
+        else if (series > 10)
+            font.setPointSizeF(font.pointSizeF() * 0.8);
+        m_chart->legend()->setFont(font);
+    }
     QString xAxisTitle() const {
         const auto axes = m_chart->axes(Qt::Horizontal);
         return axes.isEmpty() ? QString() : axes.front()->titleText();
@@ -506,6 +516,7 @@ private:
                          "bytes on the wire, not the content read")
                     : tr("No wire statistics in these samples (%1): content bytes only").arg(m_noWireReason));
         }
+        m_frame->fitLegend(m_order.size());
         updateRanges();
         updateNotice();
     }
@@ -1229,11 +1240,7 @@ private:
         } else if (m_points == 0) {
             m_notice = tr("The latest sweep has no complete sample yet.");
         }
-        // A grid of the whole suite has many lines: a smaller legend keeps them all in view.
-        QFont legendFont = m_frame->font();
-        if (m_names.size() > 10)
-            legendFont.setPointSizeF(legendFont.pointSizeF() * 0.8);
-        chart->legend()->setFont(legendFont);
+        m_frame->fitLegend(m_names.size());
         m_frame->showNotice(m_notice);
     }
 

@@ -163,7 +163,9 @@ void HistoryPanel::updateSettings() {
     for (int i = 0; i < texts.size(); ++i) {
         if (QTreeWidgetItem* item = m_view->topLevelItem(i)) {
             item->setText(Settings, texts[i].isEmpty() ? QStringLiteral("-") : texts[i]);
-            item->setToolTip(Settings, tr("The settings that differ between the runs in the history"));
+            item->setToolTip(Settings, texts[i].isEmpty()
+                                           ? tr("No setting of its own: the same as the other runs")
+                                           : tr("Settings that differ between the runs: %1").arg(texts[i]));
         }
     }
 }
