@@ -5,6 +5,7 @@
 #include "engine/core/Error.h"
 #include "model/AtomicFile.h"
 #include "model/SampleJson.h"
+#include "model/SeriesNaming.h"
 
 namespace blobbench {
 namespace {
@@ -118,6 +119,16 @@ QString markdownComparison(const RunRecord& base, const RunRecord& candidate, co
                            double alpha) {
     QString out = QLatin1String("## Comparison: ") + candidate.runId + QLatin1String(" vs base ") + base.runId +
                   QLatin1String("\n\n");
+    // What was changed between the two runs: a ratio means little without it.
+    const QStringList differences = settingDifferences(base.samples, candidate.samples);
+    if (differences.isEmpty()) {
+        out += QLatin1String("Settings: the same in both runs.\n\n");
+    } else {
+        out += QStringLiteral("Settings that differ (base → new):\n\n");
+        for (const QString& d : differences)
+            out += QLatin1String("- ") + cell(d) + QLatin1Char('\n');
+        out += QLatin1Char('\n');
+    }
     out += row({QStringLiteral("Scenario"), QStringLiteral("Point"), QStringLiteral("Base median ms"),
                 QStringLiteral("New median ms"), QStringLiteral("Ratio"), QStringLiteral("p (Mann-Whitney)"),
                 QStringLiteral("Significant"), QStringLiteral("n base/new"), QStringLiteral("Round trips base/new")});

@@ -549,7 +549,8 @@ void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
         const auto& estimate = s.tap.counters.compressed;
         const bool estimated = s.tap.available && estimate.has_value();
         QStringList f;
-        f << qs(s.runId) << qs(s.scenarioId) << QString::number(s.repetition) << qs(s.engine) << qs(s.connection)
+        // 1-based, as the results table numbers them (Sample::repetition is 0-based).
+        f << qs(s.runId) << qs(s.scenarioId) << QString::number(s.repetition + 1) << qs(s.engine) << qs(s.connection)
           << qs(s.serverVersion) << qs(s.clientVersion) << QLatin1String(toString(s.status)) << ms(s.phases.elapsed())
           << ms(s.phases.connect) << ms(s.phases.prepare) << ms(s.phases.execute) << ms(s.phases.fetch)
           << QString::number(s.rows) << QString::number(s.contentBytes)

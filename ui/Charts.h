@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QColor>
+#include <QSize>
 #include <QString>
 #include <QWidget>
 #include <memory>
@@ -13,7 +14,8 @@
 namespace blobbench {
 
 enum class ChartKind {
-    TimeVsBytes,       // scatter: elapsed time against content bytes, one series per scenario
+    TimeVsBytes,       // scatter: elapsed time against wire or content bytes (BytesAxis), one series per
+                       // scenario, parameter set and connection (model/SeriesNaming.h)
     TimeVsRoundTrips,  // scatter: elapsed time against round trips (tap or native counters only)
     Phases,            // stacked bars: mean prepare / execute / fetch per scenario
     LiveThroughput,    // line: MB/s over the current run
@@ -23,6 +25,15 @@ enum class ChartKind {
 // What the sweep chart plots on y: the median elapsed time (with its min-max band), the median
 // bytes received, or the median round trips (tap or the client's own counters only).
 enum class SweepMetric { Time, BytesReceived, RoundTrips };
+
+// What the x axis of Time vs bytes counts. Compression and the result format change the bytes on
+// the wire, not the content read: the wire is the default wherever wire statistics exist (the tap,
+// else the client's physical counters); an embedded engine has only content bytes, and the axis
+// says so.
+enum class BytesAxis { WireReceived, WireSent, Content };
+
+// The default size of an exported chart (not the on-screen strip).
+inline constexpr QSize kChartExportSize{1600, 900};
 
 // The window's charts, behind an interface of ours: Qt Charts is deprecated upstream from 6.10,
 // and only ChartsBackend.cpp knows it is the implementation.
@@ -62,6 +73,11 @@ public:
     // Sweep only: the engine's tunables (their units label the x axis) and what y shows.
     virtual void setParameterSpecs(const std::vector<ParameterSpec>& /*specs*/) {}
     virtual void setSweepMetric(SweepMetric /*metric*/) {}
+
+    // TimeVsBytes only: the x axis asked for, and the one drawn (Content where no sample has wire
+    // statistics).
+    virtual void setBytesAxis(BytesAxis /*axis*/) {}
+    virtual BytesAxis bytesAxis() const { return BytesAxis::Content; }
 };
 
 std::unique_ptr<SampleChart> makeChart(ChartKind kind, QWidget* parent);
@@ -85,8 +101,9 @@ public:
 std::unique_ptr<ComparisonChart> makeComparisonChart(const std::vector<PointComparison>& rows, QWidget* parent);
 QString chartTitle(ChartKind kind);
 
-// Exports what the chart shows. Throw Error(Io) naming the file on failure.
-void exportChartPng(QWidget* chart, const QString& path);
-void exportChartSvg(QWidget* chart, const QString& path, const QString& title);
+// Exports what the chart shows, laid out at `size` (the widget on screen is left as it is; SVG
+// markers are vector shapes, not images). Throw Error(Io) naming the file on failure.
+void exportChartPng(QWidget* chart, const QString& path, QSize size = kChartExportSize);
+void exportChartSvg(QWidget* chart, const QString& path, const QString& title, QSize size = kChartExportSize);
 
 }  // namespace blobbench

@@ -18,6 +18,7 @@
 #include <QLogValueAxis>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QSvgGenerator>
 #include <QToolTip>
@@ -30,6 +31,7 @@
 
 #include "engine/core/Error.h"
 #include "model/RunComparison.h"
+#include "model/SeriesNaming.h"
 #include "ui/Charts.h"
 #include "ui/Units.h"
 
@@ -70,6 +72,16 @@ public:
         m_notice->setText(text);
         m_notice->setVisible(!text.isEmpty());
     }
+    // Many series (a grid of the whole suite, a suite under several settings): a smaller legend
+    // keeps more of them in view.
+    void fitLegend(qsizetype series) {
+        QFont font = this->font();
+        if (series > 16)
+            font.setPointSizeF(font.pointSizeF() * 0.7);
+        else if (series > 10)
+            font.setPointSizeF(font.pointSizeF() * 0.8);
+        m_chart->legend()->setFont(font);
+    }
     QString xAxisTitle() const {
         const auto axes = m_chart->axes(Qt::Horizontal);
         return axes.isEmpty() ? QString() : axes.front()->titleText();
@@ -77,6 +89,8 @@ public:
     // Called after a theme change: the chart rebuilds its series so their colours come from the
     // new theme (the markers and legend are drawn with colours taken at build time).
     std::function<void()> onThemeChanged;
+    // Set by charts whose markers are images on screen: an SVG export asks for vector shapes.
+    std::function<void(bool)> setVectorMarkers;
 
 protected:
     void changeEvent(QEvent* event) override {
@@ -161,6 +175,47 @@ private:
     std::function<void(std::optional<QPoint>)> m_onHover;
 };
 
+// The tick labels of a value or category axis as drawn, for tests and scripts.
+QStringList axisTickLabels(QAbstractAxis* axis) {
+    QStringList out;
+    if (auto* v = qobject_cast<QValueAxis*>(axis)) {
+        const double step = v->tickType() == QValueAxis::TicksDynamic
+                                ? v->tickInterval()
+                                : (v->max() - v->min()) / std::max(1, v->tickCount() - 1);
+        const double first = v->tickType() == QValueAxis::TicksDynamic
+                                 ? v->tickAnchor() + std::ceil((v->min() - v->tickAnchor()) / step) * step
+                                 : v->min();
+        for (double x = first; step > 0 && x <= v->max() + step * 1e-9; x += step)
+            out << QString::asprintf(v->labelFormat().toLatin1().constData(), x);
+    } else if (auto* c = qobject_cast<QCategoryAxis*>(axis)) {
+        out = c->categoriesLabels();
+    } else if (auto* b = qobject_cast<QBarCategoryAxis*>(axis)) {
+        out = b->categories();
+    }
+    return out;
+}
+
+// Whole-number ticks on a count axis (round trips): a step of at least 1, labels without decimals.
+void useIntegerTicks(QValueAxis* axis) {
+    const double lo = std::floor(axis->min());
+    const double span = std::max(1.0, std::ceil(axis->max()) - lo);
+    // About five to ten ticks: a step of 1, 2 or 5 times a power of ten, never below 1.
+    const double raw = std::max(1.0, span / 8);
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = power;
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+        step = m * power;
+        if (step >= raw)
+            break;
+    }
+    axis->setRange(lo, lo + std::ceil(span / step) * step);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(lo);
+    axis->setTickInterval(step);
+    axis->setMinorTickCount(0);
+    axis->setLabelFormat(QStringLiteral("%.0f"));
+}
+
 // Either axis type, swapped when the log scale is toggled.
 QAbstractAxis* makeAxis(bool log, const QString& title, double lo, double hi) {
     if (log) {
@@ -180,18 +235,39 @@ QAbstractAxis* makeAxis(bool log, const QString& title, double lo, double hi) {
     return axis;
 }
 
+// The wire counters a sample's bytes and round trips come from: the tap, else the client's own
+// physical counters.
+const WireStats* wireStatsOf(const Sample& s) {
+    return s.tap.available ? &s.tap : (s.nativePhysical.available ? &s.nativePhysical : nullptr);
+}
+
 class ScatterChart final : public SampleChart {
 public:
     ScatterChart(ChartKind kind, QWidget* parent) : m_kind(kind), m_frame(new ChartFrame(parent)) {
         m_frame->chart()->setTitle(chartTitle(kind));
         new HoverWatcher(m_frame->view(), [this](std::optional<QPoint> at) { showPointAt(at); });
         m_frame->onThemeChanged = [this] { rebuild(); };
-        rebuildAxes();
-        updateNotice();
+        m_frame->setVectorMarkers = [this](bool on) {
+            m_vectorMarkers = on;
+            rebuild();
+        };
+        if (kind == ChartKind::TimeVsBytes) {
+            m_axisBox = new QComboBox(m_frame);
+            m_axisBox->setObjectName(QStringLiteral("bytesAxis"));
+            m_axisBox->addItem(tr("x: bytes received on the wire"), static_cast<int>(BytesAxis::WireReceived));
+            m_axisBox->addItem(tr("x: bytes sent on the wire"), static_cast<int>(BytesAxis::WireSent));
+            m_axisBox->addItem(tr("x: content bytes"), static_cast<int>(BytesAxis::Content));
+            static_cast<QGridLayout*>(m_frame->layout())->addWidget(m_axisBox, 0, 0, Qt::AlignTop | Qt::AlignLeft);
+            QObject::connect(m_axisBox, &QComboBox::activated, m_frame, [this](int index) {
+                setBytesAxis(static_cast<BytesAxis>(m_axisBox->itemData(index).toInt()));
+            });
+        }
+        rebuild();
     }
     QColor backgroundColor() const override { return m_frame->chart()->backgroundBrush().color(); }
     QColor titleColor() const override { return m_frame->chart()->titleBrush().color(); }
     QString xAxisTitle() const override { return m_frame->xAxisTitle(); }
+    QStringList xAxisLabels() const override { return axisTickLabels(m_xAxis); }
     ChartKind kind() const override { return m_kind; }
     QWidget* widget() override { return m_frame; }
 
@@ -203,24 +279,26 @@ public:
         rebuild();
     }
     void addSample(const Sample& s) override {
-        const double oldX = m_maxX;
+        const double oldX = maxX();
         const double oldY = m_maxY;
+        const BytesAxis oldAxis = bytesAxis();
+        const QStringList oldKeys = m_naming.differingKeys();
         Series* series = record(s);
-        const AxisUnit xu = xUnit();
-        const AxisUnit yu = timeAxisUnit(m_maxY);
-        // A new unit means every point moves: rebuild. Otherwise appending one point is enough.
         if (series == nullptr) {
             updateNotice();
             return;
         }
-        if (series->series == nullptr || xu.divisor != xUnitFor(oldX).divisor ||
-            yu.divisor != timeAxisUnit(oldY).divisor) {
+        // A new unit, axis or series name means every point or label moves: rebuild. Otherwise
+        // appending one point is enough.
+        if (series->series == nullptr || bytesAxis() != oldAxis || m_naming.differingKeys() != oldKeys ||
+            xUnit().divisor != xUnitFor(oldX).divisor || timeAxisUnit(m_maxY).divisor != timeAxisUnit(oldY).divisor) {
             rebuild();
             return;
         }
-        const QPointF p = series->raw.back();
-        if (plottable(p)) {
-            series->series->append(p.x() / xu.divisor, p.y() / yu.divisor);
+        const AxisUnit xu = xUnit();
+        const AxisUnit yu = timeAxisUnit(m_maxY);
+        if (const auto p = drawn(series->raw.back())) {
+            series->series->append(p->x() / xu.divisor, p->y() / yu.divisor);
         }
         updateRanges();
         updateNotice();
@@ -245,6 +323,17 @@ public:
             rebuild();
         }
     }
+    void setBytesAxis(BytesAxis axis) override {
+        if (m_kind == ChartKind::TimeVsBytes && axis != m_askedAxis) {
+            m_askedAxis = axis;
+            rebuild();
+        }
+    }
+    BytesAxis bytesAxis() const override {
+        if (m_kind != ChartKind::TimeVsBytes || m_wireSamples == 0)
+            return BytesAxis::Content;
+        return m_askedAxis;
+    }
     int pointCount() const override {
         int n = 0;
         for (const auto& [id, s] : m_series) {
@@ -256,58 +345,114 @@ public:
     QStringList seriesNames() const override {
         QStringList names;
         for (const QString& id : m_order) {
-            names << m_series.at(id).title;
+            names << m_naming.label(m_series.at(id).first);
         }
         return names;
     }
 
 private:
+    // One sample's figures: the x of each axis (absent where not measured) and milliseconds.
+    struct Raw {
+        double content = 0;
+        std::optional<double> received, sent, roundTrips;
+        double ms = 0;
+    };
     struct Series {
-        QString title;
-        std::vector<QPointF> raw;       // bytes or round trips, milliseconds
-        QLineSeries* series = nullptr;  // drawn as light markers only: see rebuild()
+        Sample first;  // its settings name the series
+        std::vector<Raw> raw;
+        QXYSeries* series = nullptr;  // drawn as light markers only: see rebuild()
     };
 
+    std::optional<double> xOf(const Raw& r) const {
+        if (m_kind == ChartKind::TimeVsRoundTrips)
+            return r.roundTrips;
+        switch (bytesAxis()) {
+            case BytesAxis::WireReceived:
+                return r.received;
+            case BytesAxis::WireSent:
+                return r.sent;
+            case BytesAxis::Content:
+                break;
+        }
+        return r.content;
+    }
+    // The point as drawn (raw units), or nothing when this axis has no figure or the log axis
+    // cannot show it.
+    std::optional<QPointF> drawn(const Raw& r) const {
+        const auto x = xOf(r);
+        if (!x || (m_log && (*x <= 0 || r.ms <= 0)))
+            return std::nullopt;
+        return QPointF(*x, r.ms);
+    }
+    double maxX() const {
+        if (m_kind == ChartKind::TimeVsRoundTrips)
+            return m_max.roundTrips.value_or(0);
+        switch (bytesAxis()) {
+            case BytesAxis::WireReceived:
+                return m_max.received.value_or(0);
+            case BytesAxis::WireSent:
+                return m_max.sent.value_or(0);
+            case BytesAxis::Content:
+                break;
+        }
+        return m_max.content;
+    }
     AxisUnit xUnitFor(double maxX) const {
         return m_kind == ChartKind::TimeVsBytes ? byteAxisUnit(maxX) : AxisUnit{tr("count"), 1};
     }
-    AxisUnit xUnit() const { return xUnitFor(m_maxX); }
+    AxisUnit xUnit() const { return xUnitFor(maxX()); }
     static QString tr(const char* text) { return QApplication::translate("SampleChart", text); }
-    bool plottable(const QPointF& p) const { return !m_log || (p.x() > 0 && p.y() > 0); }
 
     Series* record(const Sample& s) {
         if (s.status != SampleStatus::Complete) {
             return nullptr;  // a failed or cancelled fetch's time means nothing on these axes
         }
-        double x = static_cast<double>(s.contentBytes);
-        if (m_kind == ChartKind::TimeVsRoundTrips) {
-            const WireStats* wire =
-                s.tap.available ? &s.tap : (s.nativePhysical.available ? &s.nativePhysical : nullptr);
-            if (wire == nullptr || !wire->counters.roundTrips) {
-                ++m_unmeasured;
-                m_unmeasuredReason =
-                    wire == nullptr ? qs(s.tap.unavailableReason) : tr("the counters have no round trips");
-                return nullptr;
-            }
-            x = static_cast<double>(*wire->counters.roundTrips);
+        Raw r;
+        r.content = static_cast<double>(s.contentBytes);
+        r.ms = millis(s.phases.elapsed());
+        if (const WireStats* wire = wireStatsOf(s)) {
+            r.received = static_cast<double>(wire->counters.recvBytes);
+            r.sent = static_cast<double>(wire->counters.sendBytes);
+            if (wire->counters.roundTrips)
+                r.roundTrips = static_cast<double>(*wire->counters.roundTrips);
+            ++m_wireSamples;
+        } else {
+            m_noWireReason = qs(s.tap.unavailableReason);
         }
-        const QString id = qs(s.scenarioId);
+        if (m_kind == ChartKind::TimeVsRoundTrips && !r.roundTrips) {
+            ++m_unmeasured;
+            m_unmeasuredReason =
+                wireStatsOf(s) == nullptr ? qs(s.tap.unavailableReason) : tr("the counters have no round trips");
+            return nullptr;
+        }
+        m_naming.add(s);
+        const QString id = SeriesNaming::seriesKey(s);
         auto [it, inserted] = m_series.try_emplace(id);
         if (inserted) {
-            it->second.title = qs(s.scenarioTitle);
+            it->second.first = s;
             m_order << id;
         }
-        it->second.raw.emplace_back(x, millis(s.phases.elapsed()));
-        m_maxX = std::max(m_maxX, x);
-        m_maxY = std::max(m_maxY, millis(s.phases.elapsed()));
+        it->second.raw.push_back(r);
+        const auto grow = [](std::optional<double>& max, const std::optional<double>& x) {
+            if (x)
+                max = std::max(max.value_or(0), *x);
+        };
+        m_max.content = std::max(m_max.content, r.content);
+        grow(m_max.received, r.received);
+        grow(m_max.sent, r.sent);
+        grow(m_max.roundTrips, r.roundTrips);
+        m_maxY = std::max(m_maxY, r.ms);
         return &it->second;
     }
 
     void clearData() {
         m_series.clear();
         m_order.clear();
-        m_maxX = 0;
+        m_naming = SeriesNaming();
+        m_max = Raw();
         m_maxY = 0;
+        m_wireSamples = 0;
+        m_noWireReason.clear();
         m_unmeasured = 0;
         m_unmeasuredReason.clear();
     }
@@ -315,6 +460,8 @@ private:
     void rebuild() {
         QChart* chart = m_frame->chart();
         chart->removeAllSeries();
+        for (auto& [id, s] : m_series)
+            s.series = nullptr;
         rebuildAxes();
         const AxisUnit xu = xUnit();
         const AxisUnit yu = timeAxisUnit(m_maxY);
@@ -323,26 +470,35 @@ private:
             Series& s = m_series.at(id);
             // A line series with no line and a light marker (an image drawn a point) instead of a
             // QScatterSeries, which makes one graphics item a point: 10,000 points would take a
-            // second to lay out.
-            s.series = new QLineSeries;
-            s.series->setName(s.title);
+            // second to lay out. An SVG export takes the scatter series for vector markers.
+            const QColor color = seriesColor(index++);
+            if (m_vectorMarkers) {
+                auto* scatter = new QScatterSeries;
+                scatter->setMarkerSize(9);
+                scatter->setBorderColor(color.darker(130));
+                s.series = scatter;
+            } else {
+                s.series = new QLineSeries;
+            }
+            s.series->setName(m_naming.label(s.first));
             QList<QPointF> points;
             points.reserve(static_cast<qsizetype>(s.raw.size()));
-            for (const QPointF& p : s.raw) {
-                if (plottable(p)) {
-                    points.append(QPointF(p.x() / xu.divisor, p.y() / yu.divisor));
+            for (const Raw& r : s.raw) {
+                if (const auto p = drawn(r)) {
+                    points.append(QPointF(p->x() / xu.divisor, p->y() / yu.divisor));
                 }
             }
             s.series->replace(points);
             chart->addSeries(s.series);
-            const QColor color = seriesColor(index++);
             s.series->setColor(color);
-            QPen pen(color);
-            pen.setStyle(Qt::NoPen);
-            s.series->setPen(pen);
-            s.series->setMarkerSize(9);
-            s.series->setPointsVisible(true);
-            s.series->setLightMarker(markerImage(color, 9));
+            if (!m_vectorMarkers) {
+                QPen pen(color);
+                pen.setStyle(Qt::NoPen);
+                s.series->setPen(pen);
+                s.series->setMarkerSize(9);
+                s.series->setPointsVisible(true);
+                s.series->setLightMarker(markerImage(color, 9));
+            }
             for (QLegendMarker* marker : chart->legend()->markers(s.series)) {
                 marker->setBrush(color);
                 marker->setPen(QPen(color.darker(130)));
@@ -350,6 +506,17 @@ private:
             s.series->attachAxis(m_xAxis);
             s.series->attachAxis(m_yAxis);
         }
+        if (m_axisBox != nullptr) {
+            // Without wire statistics there is one axis only; the box says why.
+            m_axisBox->setEnabled(m_wireSamples > 0);
+            m_axisBox->setCurrentIndex(m_axisBox->findData(static_cast<int>(bytesAxis())));
+            m_axisBox->setToolTip(
+                m_wireSamples > 0
+                    ? tr("What the x axis counts: compression and the result format change the "
+                         "bytes on the wire, not the content read")
+                    : tr("No wire statistics in these samples (%1): content bytes only").arg(m_noWireReason));
+        }
+        m_frame->fitLegend(m_order.size());
         updateRanges();
         updateNotice();
     }
@@ -385,12 +552,42 @@ private:
         }
         const AxisUnit xu = xUnit();
         const AxisUnit yu = timeAxisUnit(m_maxY);
-        const QString x = m_kind == ChartKind::TimeVsBytes ? formatBytes(bestPoint.x() * xu.divisor)
-                                                           : tr("%1 round trips").arg(bestPoint.x(), 0, 'f', 0);
-        QToolTip::showText(
-            m_frame->view()->mapToGlobal(*at),
-            bestSeries->title + QLatin1Char('\n') + x + QStringLiteral(", ") + formatMillis(bestPoint.y() * yu.divisor),
-            m_frame->view());
+        const QString x = m_kind == ChartKind::TimeVsBytes
+                              ? formatBytes(bestPoint.x() * xu.divisor) + QLatin1Char(' ') + bytesWhat()
+                              : tr("%1 round trips").arg(bestPoint.x(), 0, 'f', 0);
+        QToolTip::showText(m_frame->view()->mapToGlobal(*at),
+                           m_naming.label(bestSeries->first) + QLatin1Char('\n') + x + QStringLiteral(", ") +
+                               formatMillis(bestPoint.y() * yu.divisor),
+                           m_frame->view());
+    }
+
+    QString bytesWhat() const {
+        switch (bytesAxis()) {
+            case BytesAxis::WireReceived:
+                return tr("received on the wire");
+            case BytesAxis::WireSent:
+                return tr("sent on the wire");
+            case BytesAxis::Content:
+                break;
+        }
+        return tr("content");
+    }
+
+    QString xTitle(const AxisUnit& xu) const {
+        if (m_kind == ChartKind::TimeVsRoundTrips)
+            return tr("Round trips");
+        switch (bytesAxis()) {
+            case BytesAxis::WireReceived:
+                return tr("Bytes received on the wire (%1)").arg(xu.name);
+            case BytesAxis::WireSent:
+                return tr("Bytes sent on the wire (%1)").arg(xu.name);
+            case BytesAxis::Content:
+                break;
+        }
+        // Said on the axis itself: an embedded engine's chart is not a wire chart.
+        return m_order.isEmpty() || m_wireSamples > 0
+                   ? tr("Content bytes (%1)").arg(xu.name)
+                   : tr("Content bytes (%1): no wire statistics, %2").arg(xu.name, m_noWireReason);
     }
 
     void rebuildAxes() {
@@ -399,10 +596,11 @@ private:
             chart->removeAxis(axis);
             delete axis;
         }
-        const AxisUnit xu = xUnit();
+        chart->setTitle(m_kind == ChartKind::TimeVsBytes && bytesAxis() != BytesAxis::Content
+                            ? tr("Elapsed time vs bytes on the wire")
+                            : chartTitle(m_kind));
         const AxisUnit yu = timeAxisUnit(m_maxY);
-        const QString xTitle = m_kind == ChartKind::TimeVsBytes ? tr("Content (%1)").arg(xu.name) : tr("Round trips");
-        m_xAxis = makeAxis(m_log, xTitle, m_log ? 1 : 0, 1);
+        m_xAxis = makeAxis(m_log, xTitle(xUnit()), m_log ? 1 : 0, 1);
         m_yAxis = makeAxis(m_log, tr("Elapsed time (%1)").arg(yu.name), m_log ? 0.1 : 0, 1);
         chart->addAxis(m_xAxis, Qt::AlignBottom);
         chart->addAxis(m_yAxis, Qt::AlignLeft);
@@ -416,10 +614,10 @@ private:
             minX = std::numeric_limits<double>::max();
             minY = std::numeric_limits<double>::max();
             for (const auto& [id, s] : m_series) {
-                for (const QPointF& p : s.raw) {
-                    if (plottable(p)) {
-                        minX = std::min(minX, p.x() / xu.divisor);
-                        minY = std::min(minY, p.y() / yu.divisor);
+                for (const Raw& r : s.raw) {
+                    if (const auto p = drawn(r)) {
+                        minX = std::min(minX, p->x() / xu.divisor);
+                        minY = std::min(minY, p->y() / yu.divisor);
                     }
                 }
             }
@@ -431,12 +629,15 @@ private:
             minY /= 2;
         }
         // An empty chart still shows a sensible 0..1 frame rather than a range of 1e-9.
-        const double maxX = m_order.isEmpty() ? 1.0 : std::max(m_maxX / xu.divisor * 1.05, minX * 4 + 1e-6);
+        const double maxX = m_order.isEmpty() ? 1.0 : std::max(this->maxX() / xu.divisor * 1.05, minX * 4 + 1e-6);
         const double maxY = m_order.isEmpty() ? 1.0 : std::max(m_maxY / yu.divisor * 1.1, minY * 4 + 1e-6);
         m_xAxis->setRange(minX, maxX > minX ? maxX : minX + 1);
         m_yAxis->setRange(minY, maxY > minY ? maxY : minY + 1);
-        if (auto* v = qobject_cast<QValueAxis*>(m_xAxis))
+        if (auto* v = qobject_cast<QValueAxis*>(m_xAxis)) {
             v->applyNiceNumbers();
+            if (m_kind == ChartKind::TimeVsRoundTrips)
+                useIntegerTicks(v);  // a round trip is a whole exchange: no "0.5" ticks
+        }
         if (auto* v = qobject_cast<QValueAxis*>(m_yAxis))
             v->applyNiceNumbers();
     }
@@ -453,19 +654,27 @@ private:
             }
         } else if (m_order.isEmpty()) {
             m_noticeText = tr("No samples yet: press Run.");
+        } else if (pointCount() == 0 && bytesAxis() != BytesAxis::Content) {
+            m_noticeText = tr("None of these samples has wire statistics: pick \"x: content bytes\".");
         }
         m_frame->showNotice(m_noticeText);
     }
 
     ChartKind m_kind;
     ChartFrame* m_frame;
+    QComboBox* m_axisBox = nullptr;
     std::map<QString, Series> m_series;
     QStringList m_order;
+    SeriesNaming m_naming;
     QAbstractAxis* m_xAxis = nullptr;
     QAbstractAxis* m_yAxis = nullptr;
-    double m_maxX = 0;
+    Raw m_max;  // the largest x of each axis
     double m_maxY = 0;
     bool m_log = false;
+    bool m_vectorMarkers = false;
+    BytesAxis m_askedAxis = BytesAxis::WireReceived;
+    int m_wireSamples = 0;
+    QString m_noWireReason;
     int m_unmeasured = 0;
     QString m_unmeasuredReason;
     QString m_noticeText;
@@ -486,6 +695,7 @@ public:
     void setSamples(const std::vector<Sample>& samples) override {
         m_sums.clear();
         m_order.clear();
+        m_naming = SeriesNaming();
         for (const Sample& s : samples) {
             record(s);
         }
@@ -514,9 +724,11 @@ public:
         return {QStringLiteral("Prepare"), QStringLiteral("Execute"), QStringLiteral("Fetch")};
     }
 
+    QStringList xAxisLabels() const override { return m_categories; }
+
 private:
     struct Sums {
-        QString title;
+        Sample first;  // its settings name the category
         double prepare = 0, execute = 0, fetch = 0;
         int n = 0;
     };
@@ -524,16 +736,32 @@ private:
         if (s.status != SampleStatus::Complete) {
             return;
         }
-        const QString id = qs(s.scenarioId);
+        m_naming.add(s);
+        const QString id = SeriesNaming::seriesKey(s);
         auto [it, inserted] = m_sums.try_emplace(id);
         if (inserted) {
-            it->second.title = qs(s.scenarioTitle);
+            it->second.first = s;
             m_order << id;
         }
         it->second.prepare += millis(s.phases.prepare);
         it->second.execute += millis(s.phases.execute);
         it->second.fetch += millis(s.phases.fetch);
         ++it->second.n;
+    }
+    // Full, distinct category names: QBarCategoryAxis merges equal labels, and a cut title ("Test
+    // read mixed BLOB…" twice) once put one scenario's bar under another's name.
+    QStringList categoryNames() const {
+        QStringList names;
+        for (const QString& id : m_order) {
+            const Sample& first = m_sums.at(id).first;
+            QString name = m_naming.label(first);
+            if (names.contains(name))
+                name += QStringLiteral(" (") + qs(first.scenarioId) + QLatin1Char(')');
+            for (int n = 2; names.contains(name); ++n)
+                name += QStringLiteral(" #") + QString::number(n);
+            names << name;
+        }
+        return names;
     }
     void rebuild() {
         QChart* chart = m_frame->chart();
@@ -545,20 +773,17 @@ private:
         auto* prepare = new QBarSet(QStringLiteral("Prepare"));
         auto* execute = new QBarSet(QStringLiteral("Execute"));
         auto* fetch = new QBarSet(QStringLiteral("Fetch"));
-        QStringList categories;
+        m_categories = categoryNames();
         double maxTotal = 0;
         for (const QString& id : m_order) {
             const Sums& s = m_sums.at(id);
             maxTotal = std::max(maxTotal, (s.prepare + s.execute + s.fetch) / s.n);
         }
         const AxisUnit yu = timeAxisUnit(maxTotal);
+        QStringList labels;
         for (const QString& id : m_order) {
             const Sums& s = m_sums.at(id);
-            QString title = s.title;
-            if (title.size() > 22) {
-                title = title.left(20) + QStringLiteral("…");
-            }
-            categories << title;
+            labels << wrappedLabel(m_categories[labels.size()]);
             *prepare << s.prepare / s.n / yu.divisor;
             *execute << s.execute / s.n / yu.divisor;
             *fetch << s.fetch / s.n / yu.divisor;
@@ -568,8 +793,11 @@ private:
         series->append(execute);
         series->append(fetch);
         chart->addSeries(series);
+        // A label too long for its category is cut by the axis: the tooltip names the bar in full.
+        QObject::connect(series, &QStackedBarSeries::hovered, m_frame,
+                         [this](bool on, int index, QBarSet*) { showBar(on, index); });
         auto* x = new QBarCategoryAxis;
-        x->append(categories.isEmpty() ? QStringList{QStringLiteral(" ")} : categories);
+        x->append(labels.isEmpty() ? QStringList{QStringLiteral(" ")} : labels);
         chart->addAxis(x, Qt::AlignBottom);
         auto* y = new QValueAxis;
         y->setTitleText(QApplication::translate("SampleChart", "Mean time per execution (%1)").arg(yu.name));
@@ -582,9 +810,47 @@ private:
         (void)m_log;  // stacked bars stay linear: a log axis would misstate the shares
         m_frame->showNotice(notice());
     }
+    // Up to three lines broken at spaces (axis labels are rich text), the middle of a longer name
+    // elided: the start and the end ("· compression on") are what tell two bars apart.
+    static QString wrappedLabel(const QString& name) {
+        constexpr int kLine = 18, kLines = 3;
+        QString text = name;
+        if (text.size() > kLine * kLines) {
+            const int keep = kLine * kLines - 1;
+            text = text.left(keep / 2) + QStringLiteral("…") + text.right(keep - keep / 2);
+        }
+        QStringList lines;
+        QString line;
+        for (const QString& word : text.split(QLatin1Char(' '))) {
+            if (!line.isEmpty() && line.size() + 1 + word.size() > kLine) {
+                lines << line;
+                line.clear();
+            }
+            line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+        }
+        lines << line;
+        for (QString& l : lines)
+            l = l.toHtmlEscaped();
+        return lines.join(QStringLiteral("<br>"));
+    }
+    void showBar(bool on, int index) {
+        if (!on || index < 0 || index >= m_order.size()) {
+            QToolTip::hideText();
+            return;
+        }
+        const Sums& s = m_sums.at(m_order[index]);
+        const auto ms = [&](double sum) { return formatMillis(sum / s.n); };
+        QToolTip::showText(QCursor::pos(),
+                           QApplication::translate("SampleChart", "%1\nprepare %2, execute %3, fetch %4 (mean of %5)")
+                               .arg(m_categories.value(index), ms(s.prepare), ms(s.execute), ms(s.fetch))
+                               .arg(s.n),
+                           m_frame->view());
+    }
     ChartFrame* m_frame;
     std::map<QString, Sums> m_sums;
     QStringList m_order;
+    QStringList m_categories;
+    SeriesNaming m_naming;
     bool m_log = false;
 };
 
@@ -652,6 +918,18 @@ private:
     QValueAxis* m_y = nullptr;
     double m_maxX = 0, m_maxY = 0;
 };
+
+QString sweepTitle(SweepMetric metric) {
+    switch (metric) {
+        case SweepMetric::BytesReceived:
+            return QApplication::translate("SampleChart", "Sweep: median bytes received per point");
+        case SweepMetric::RoundTrips:
+            return QApplication::translate("SampleChart", "Sweep: median round trips per point");
+        case SweepMetric::Time:
+            break;
+    }
+    return chartTitle(ChartKind::Sweep);
+}
 
 // The latest sweep: its tunable on x, per scenario (and value of a grid's other axis) the median
 // elapsed time with a band from the fastest to the slowest repetition, or the median bytes received
@@ -784,16 +1062,11 @@ private:
                 xKey = key;
         }
         const std::vector<PointSummary> summaries = summariseSamples(run);
-        // x positions: the values as numbers when they all are, else categories in natural order.
-        QStringList categories;
+        // x positions: the values as numbers when they all are, else categories in the order the
+        // sweep ran them (text/binary, off/on, fetch modes), never sorted by name.
+        QStringList categories = xKey.empty() ? QStringList() : distinct[xKey];
         bool numeric = !xKey.empty();
-        for (const PointSummary& p : summaries) {
-            const auto it = p.point.find(xKey);
-            if (it == p.point.end())
-                continue;
-            const QString v = qs(it->second);
-            if (!categories.contains(v))
-                categories << v;
+        for (const QString& v : std::as_const(categories)) {
             bool ok = false;
             v.toDouble(&ok);
             numeric = numeric && ok;
@@ -867,6 +1140,7 @@ private:
                 yTitle = tr("Median round trips");
                 break;
         }
+        chart->setTitle(sweepTitle(m_metric));
         // The x axis: ticks at the swept values, labelled in the tunable's unit ("64K", "1M",
         // "2 Mbit/s"), on a log10 scale for a log axis; categories for text values.
         QString xTitle = xKey.empty() ? tr("Swept tunable") : qs(xKey);
@@ -901,28 +1175,36 @@ private:
         const bool logY = m_log && minY > 0 && minY != std::numeric_limits<double>::max();
         QAbstractAxis* yAxis = makeAxis(logY, yTitle, logY ? minY / yu.divisor / 1.5 : 0,
                                         std::max(maxY / yu.divisor * 1.1, logY ? minY / yu.divisor * 4 : 1e-3));
+        if (auto* v = qobject_cast<QValueAxis*>(yAxis); v != nullptr && m_metric == SweepMetric::RoundTrips)
+            useIntegerTicks(v);
         chart->addAxis(xAxis, Qt::AlignBottom);
         chart->addAxis(yAxis, Qt::AlignLeft);
         std::size_t lineIndex = 0;
         for (const QString& name : std::as_const(order)) {
             Line& line = lines[name];
             std::sort(line.points.begin(), line.points.end());
-            auto* median = new QLineSeries;
+            // Categories have no values between them: points (each series a little apart so equal
+            // figures stay visible), no line and no band.
+            const double offset =
+                numeric || order.size() < 2
+                    ? 0.0
+                    : (static_cast<double>(lineIndex) / static_cast<double>(order.size() - 1) - 0.5) * 0.3;
+            QXYSeries* median = numeric ? static_cast<QXYSeries*>(new QLineSeries) : new QScatterSeries;
             median->setName(name);
             auto* upper = new QLineSeries;
             auto* lower = new QLineSeries;
             for (const auto& [x, med, lo, hi] : line.points) {
-                median->append(x, med / yu.divisor);
+                median->append(x + offset, med / yu.divisor);
                 upper->append(x, hi / yu.divisor);
                 lower->append(x, lo / yu.divisor);
             }
             chart->addSeries(median);
             median->setColor(seriesColor(lineIndex++));
             median->setPointsVisible(true);
-            median->setMarkerSize(7);
+            median->setMarkerSize(numeric ? 7 : 11);
             median->attachAxis(xAxis);
             median->attachAxis(yAxis);
-            if (m_metric == SweepMetric::Time) {
+            if (m_metric == SweepMetric::Time && numeric) {
                 // The min-max band in the line's colour, faint, behind it and out of the legend.
                 auto* band = new QAreaSeries(upper, lower);
                 band->setName(name + tr(" min-max"));
@@ -958,11 +1240,7 @@ private:
         } else if (m_points == 0) {
             m_notice = tr("The latest sweep has no complete sample yet.");
         }
-        // A grid of the whole suite has many lines: a smaller legend keeps them all in view.
-        QFont legendFont = m_frame->font();
-        if (m_names.size() > 10)
-            legendFont.setPointSizeF(legendFont.pointSizeF() * 0.8);
-        chart->legend()->setFont(legendFont);
+        m_frame->fitLegend(m_names.size());
         m_frame->showNotice(m_notice);
     }
 
@@ -1167,25 +1445,74 @@ std::unique_ptr<ComparisonChart> makeComparisonChart(const std::vector<PointComp
     return std::make_unique<ComparisonBars>(rows, parent);
 }
 
-void exportChartPng(QWidget* chart, const QString& path) {
-    if (!chart->grab().save(path, "PNG")) {
+namespace {
+
+// Paints the chart laid out at `size` into `device`, the widget on screen untouched: the chart
+// item is resized in its scene for the paint and given its size back. `vector`: markers drawn as
+// shapes (an SVG), not images.
+void paintChartAt(QWidget* widget, QPaintDevice* device, QSize size, bool vector) {
+    QPainter painter;
+    if (!painter.begin(device))
+        throw Error(ErrorKind::Io, "cannot paint the chart");
+    painter.setRenderHint(QPainter::Antialiasing);
+    auto* frame = dynamic_cast<ChartFrame*>(widget);
+    if (frame == nullptr) {
+        widget->render(&painter);
+        return;
+    }
+    QChart* chart = frame->chart();
+    const QSizeF onScreen = chart->size();
+    if (vector && frame->setVectorMarkers)
+        frame->setVectorMarkers(true);
+    // A chart rebuilt with no event loop in between (a script, a test, a hidden tab) still holds
+    // the graphics of its removed axes and series (Qt Charts deletes them later) and pending
+    // layout requests: the paint must see neither.
+    const auto settle = [chart] {
+        for (QGraphicsItem* item : chart->scene()->items()) {
+            if (QGraphicsObject* object = item->toGraphicsObject())
+                QCoreApplication::sendPostedEvents(object, QEvent::DeferredDelete);
+        }
+        QCoreApplication::sendPostedEvents();
+        if (chart->layout() != nullptr) {
+            chart->layout()->invalidate();
+            chart->layout()->activate();
+        }
+        QCoreApplication::sendPostedEvents();
+    };
+    chart->resize(size);
+    settle();
+    const QRectF source(chart->scenePos(), QSizeF(size));
+    painter.fillRect(QRect(QPoint(0, 0), size), chart->backgroundBrush());
+    chart->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), source, Qt::IgnoreAspectRatio);
+    painter.end();
+    chart->resize(onScreen);
+    settle();
+    if (vector && frame->setVectorMarkers)
+        frame->setVectorMarkers(false);
+}
+
+}  // namespace
+
+void exportChartPng(QWidget* chart, const QString& path, QSize size) {
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(chart->palette().color(QPalette::Base));
+    paintChartAt(chart, &image, size, false);
+    if (!image.save(path, "PNG")) {
         throw Error(ErrorKind::Io, path.toStdString() + ": cannot write the PNG");
     }
 }
 
-void exportChartSvg(QWidget* chart, const QString& path, const QString& title) {
+void exportChartSvg(QWidget* chart, const QString& path, const QString& title, QSize size) {
     QSvgGenerator generator;
     generator.setFileName(path);
-    generator.setSize(chart->size());
-    generator.setViewBox(QRect(QPoint(0, 0), chart->size()));
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setTitle(title);
     generator.setDescription(QStringLiteral("BlobBench chart"));
-    {
-        QPainter painter;
-        if (!painter.begin(&generator)) {
-            throw Error(ErrorKind::Io, path.toStdString() + ": cannot write the SVG");
-        }
-        chart->render(&painter);
+    try {
+        paintChartAt(chart, &generator, size, true);
+    } catch (const Error&) {
+        throw Error(ErrorKind::Io, path.toStdString() + ": cannot write the SVG");
     }
     if (!QFile::exists(path)) {
         throw Error(ErrorKind::Io, path.toStdString() + ": cannot write the SVG");

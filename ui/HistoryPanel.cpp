@@ -16,6 +16,7 @@
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
 #include "model/MarkdownExport.h"
+#include "model/SeriesNaming.h"
 #include "ui/Charts.h"
 #include "ui/Units.h"
 
@@ -67,13 +68,14 @@ HistoryPanel::HistoryPanel(ProjectDocument* document, QWidget* parent) : QWidget
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_view->setHeaderLabels(
-        {tr("Started"), tr("Connection"), tr("Sweep"), tr("Scenarios"), tr("Samples"), tr("Link"), tr("Status")});
+    m_view->setHeaderLabels({tr("Started"), tr("Connection"), tr("Sweep"), tr("Scenarios"), tr("Settings"),
+                             tr("Samples"), tr("Link"), tr("Status")});
     m_view->header()->setStretchLastSection(true);
     m_view->setColumnWidth(Started, 140);
     m_view->setColumnWidth(Connection, 170);
     m_view->setColumnWidth(Sweep, 80);
     m_view->setColumnWidth(Scenarios, 200);
+    m_view->setColumnWidth(Settings, 180);
     m_view->setColumnWidth(Samples, 60);
     m_view->setColumnWidth(Link, 150);
     layout->addWidget(m_view, 1);
@@ -99,6 +101,7 @@ HistoryPanel::HistoryPanel(ProjectDocument* document, QWidget* parent) : QWidget
             if (history[i].runId == runId)
                 updateRow(static_cast<int>(i));
         }
+        updateSettings();
     });
     refresh();
 }
@@ -111,6 +114,7 @@ void HistoryPanel::refresh() {
         m_view->addTopLevelItem(new QTreeWidgetItem);
         updateRow(static_cast<int>(i));
     }
+    updateSettings();
     selectRuns(selected);
     if (!history.empty())
         m_view->scrollToItem(m_view->topLevelItem(static_cast<int>(history.size()) - 1));
@@ -150,6 +154,22 @@ void HistoryPanel::updateRow(int index) {
     item->setData(Started, Qt::UserRole, index);
 }
 
+void HistoryPanel::updateSettings() {
+    const auto& history = m_document->project().history;
+    std::vector<const std::vector<Sample>*> runs;
+    for (const RunRecord& run : history)
+        runs.push_back(&run.samples);
+    const QStringList texts = runSettingsTexts(runs);
+    for (int i = 0; i < texts.size(); ++i) {
+        if (QTreeWidgetItem* item = m_view->topLevelItem(i)) {
+            item->setText(Settings, texts[i].isEmpty() ? QStringLiteral("-") : texts[i]);
+            item->setToolTip(Settings, texts[i].isEmpty()
+                                           ? tr("No setting of its own: the same as the other runs")
+                                           : tr("Settings that differ between the runs: %1").arg(texts[i]));
+        }
+    }
+}
+
 void HistoryPanel::selectRuns(const std::vector<int>& indexes) {
     m_view->clearSelection();
     for (int i : indexes) {
@@ -183,6 +203,14 @@ CompareDialog::CompareDialog(const RunRecord& base, const RunRecord& candidate, 
                        .arg(base.runId.toHtmlEscaped(), base.connectionName.toHtmlEscaped(),
                             linkText(base.link).toHtmlEscaped(), candidate.runId.toHtmlEscaped(),
                             candidate.connectionName.toHtmlEscaped(), linkText(candidate.link).toHtmlEscaped()));
+    const QStringList differences = settingDifferences(base.samples, candidate.samples);
+    if (!differences.isEmpty()) {
+        QStringList escaped;
+        for (const QString& d : differences)
+            escaped << d.toHtmlEscaped();
+        header->setText(header->text() + tr("<br><b>Settings that differ</b>: ") + escaped.join(QStringLiteral("; ")));
+    }
+    header->setObjectName(QStringLiteral("compareHeader"));
     header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(header);
     auto* splitter = new QSplitter(Qt::Vertical);

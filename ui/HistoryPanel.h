@@ -18,12 +18,13 @@ namespace blobbench {
 
 class ComparisonChart;
 
-// The runs saved in the project, newest last: start time, connection, sweep, scenarios, samples,
-// the link the run was measured over, and its outcome. Select two and Compare.
+// The runs saved in the project, newest last: start time, connection, sweep, scenarios, the
+// settings that differ between the runs ("compression on"), samples, the link the run was measured over, and its
+// outcome. Select two and Compare.
 class HistoryPanel : public QWidget {
     Q_OBJECT
 public:
-    enum Column { Started, Connection, Sweep, Scenarios, Samples, Link, Status, ColumnCount };
+    enum Column { Started, Connection, Sweep, Scenarios, Settings, Samples, Link, Status, ColumnCount };
 
     explicit HistoryPanel(ProjectDocument* document, QWidget* parent = nullptr);
 
@@ -40,6 +41,7 @@ signals:
 private:
     void refresh();
     void updateRow(int index);
+    void updateSettings();  // of every row: what differs depends on all the runs
     void updateButtons();
 
     ProjectDocument* m_document;

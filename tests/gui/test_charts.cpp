@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <QBarCategoryAxis>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -11,6 +13,9 @@
 #include <QImage>
 #include <QLineSeries>
 #include <QMouseEvent>
+#include <QScatterSeries>
+#include <QStackedBarSeries>
+#include <QTemporaryDir>
 #include <QToolTip>
 
 #include "GuiTestSupport.h"
@@ -314,4 +319,204 @@ TEST(Charts, ComparisonHasBaseAndNewPerScenarioAndMarksSignificantChanges) {
     ASSERT_EQ(elements.size(), 1);
     EXPECT_GE(elements[0], 5 * 4);
     EXPECT_LE(elements[0], 5 * 6);
+}
+
+// ---- series per parameter set, wire bytes, phases categories, ticks, export ---------------------
+
+namespace {
+
+Sample wireSample(const std::string& scenario, const std::string& compression, std::uint64_t recv, double ms) {
+    Sample s = sample(scenario, 1000000, ms);
+    s.scenarioTitle = scenario == "short" ? "Short BLOBs" : "Scenario " + scenario;
+    s.engine = "firebird";
+    s.connection = "Firebird 5 @ localhost";
+    s.parameters = ParameterValues{{"wire_compression", compression}, {"max_inline_blob_size", "65535"}};
+    WireCounters c;
+    c.recvBytes = recv;
+    c.sendBytes = recv / 100;
+    c.roundTrips = 40;
+    s.tap = WireStats::of(c);
+    return s;
+}
+
+QStackedBarSeries* stackedSeries(SampleChart& chart) {
+    const auto series = chart.widget()->findChild<QChartView*>()->chart()->series();
+    return series.isEmpty() ? nullptr : qobject_cast<QStackedBarSeries*>(series.front());
+}
+
+}  // namespace
+
+TEST(Charts, CompressionOnAndOffAreSeparateSeriesOnTheWireAxis) {
+    auto chart = makeChart(ChartKind::TimeVsBytes, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    chart->addSample(wireSample("short", "false", 20600000, 30));
+    chart->addSample(wireSample("short", "true", 3700000, 25));
+    chart->addSample(wireSample("short", "true", 3710000, 26));
+    EXPECT_EQ(chart->bytesAxis(), BytesAxis::WireReceived);  // the default where wire statistics exist
+    EXPECT_EQ(chart->seriesNames(), (QStringList{QStringLiteral("Short BLOBs · compression off"),
+                                                 QStringLiteral("Short BLOBs · compression on")}));
+    EXPECT_TRUE(chart->xAxisTitle().startsWith(QStringLiteral("Bytes received on the wire")))
+        << chart->xAxisTitle().toStdString();
+    const auto series = chart->widget()->findChild<QChartView*>()->chart()->series();
+    ASSERT_EQ(series.size(), 2);
+    const double off = qobject_cast<QXYSeries*>(series[0])->at(0).x();
+    const double on = qobject_cast<QXYSeries*>(series[1])->at(0).x();
+    EXPECT_NEAR(off / on, 20600000.0 / 3700000.0, 1e-6);  // the same unit: the ratio of the bytes
+
+    chart->setBytesAxis(BytesAxis::WireSent);
+    EXPECT_TRUE(chart->xAxisTitle().startsWith(QStringLiteral("Bytes sent on the wire")));
+    chart->setBytesAxis(BytesAxis::Content);
+    EXPECT_TRUE(chart->xAxisTitle().startsWith(QStringLiteral("Content bytes")));
+    EXPECT_EQ(chart->pointCount(), 3);
+    // The box in the chart drives the same.
+    auto* box = chart->widget()->findChild<QComboBox*>(QStringLiteral("bytesAxis"));
+    ASSERT_NE(box, nullptr);
+    EXPECT_TRUE(box->isEnabled());
+    const int received = box->findData(static_cast<int>(BytesAxis::WireReceived));
+    box->setCurrentIndex(received);
+    emit box->activated(received);
+    EXPECT_EQ(chart->bytesAxis(), BytesAxis::WireReceived);
+}
+
+TEST(Charts, EmbeddedSamplesHaveContentBytesOnlyAndTheAxisSaysSo) {
+    auto chart = makeChart(ChartKind::TimeVsBytes, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    chart->addSample(sample("a", 1000, 1));
+    EXPECT_EQ(chart->bytesAxis(), BytesAxis::Content);
+    EXPECT_TRUE(chart->xAxisTitle().contains(QStringLiteral("no wire statistics")))
+        << chart->xAxisTitle().toStdString();
+    EXPECT_TRUE(chart->xAxisTitle().contains(QStringLiteral("embedded")));
+    EXPECT_FALSE(chart->widget()->findChild<QComboBox*>(QStringLiteral("bytesAxis"))->isEnabled());
+    EXPECT_EQ(chart->pointCount(), 1);
+}
+
+TEST(Charts, ConnectionsAndFormatsAreSeparateSeriesNamedByWhatDiffers) {
+    auto chart = makeChart(ChartKind::TimeVsRoundTrips, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    Sample text = wireSample("a", "false", 1000, 1);
+    text.parameters = ParameterValues{{"result_format", "text"}};
+    Sample binary = text;
+    binary.parameters = ParameterValues{{"result_format", "binary"}};
+    Sample other = binary;
+    other.connection = "PostgreSQL 15 @ localhost";
+    chart->setSamples({text, binary, other});
+    EXPECT_EQ(chart->seriesNames(),
+              (QStringList{QStringLiteral("Scenario a · Firebird 5 @ localhost · format text"),
+                           QStringLiteral("Scenario a · Firebird 5 @ localhost · format binary"),
+                           QStringLiteral("Scenario a · PostgreSQL 15 @ localhost · format binary")}));
+    // A setting requested but not in effect says so in the name.
+    Sample inline0 = wireSample("a", "false", 1000, 1);
+    inline0.parameters = ParameterValues{{"max_inline_blob_size", "0"}};
+    inline0.effects = std::vector<ParameterEffect>{
+        {.id = "max_inline_blob_size", .requested = "0", .inEffect = false, .reason = "server 3.0"}};
+    Sample inlineBig = inline0;
+    inlineBig.parameters = ParameterValues{{"max_inline_blob_size", "65535"}};
+    chart->setSamples({inline0, inlineBig});
+    EXPECT_EQ(chart->seriesNames(), (QStringList{QStringLiteral("Scenario a · inline 0 (not in effect)"),
+                                                 QStringLiteral("Scenario a · inline 65535 (not in effect)")}));
+}
+
+// Two titles equal in their first 20 characters: once merged into one category by the axis, the
+// bar named after one of them held the other's value.
+TEST(Charts, PhasesCategoriesAreFullAndDistinctEachBarItsOwnScenario) {
+    auto chart = makeChart(ChartKind::Phases, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    Sample optimised = sample("mixed-opt", 1, 10);
+    optimised.scenarioTitle = "Test read mixed BLOB (optimised)";
+    Sample plain = sample("mixed", 1, 30);
+    plain.scenarioTitle = "Test read mixed BLOB (plain)";
+    Sample ids = sample("ids", 1, 2);
+    ids.scenarioTitle = "Test read only BLOB IDs";
+    Sample twin = sample("ids-2", 1, 4);
+    twin.scenarioTitle = "Test read only BLOB IDs";  // an equal title of another scenario
+    chart->setSamples({optimised, plain, ids, twin});
+    const QStringList names = chart->xAxisLabels();
+    ASSERT_EQ(names.size(), 4) << names.join(QLatin1Char('|')).toStdString();
+    EXPECT_EQ(names[0], QStringLiteral("Test read mixed BLOB (optimised)"));
+    EXPECT_EQ(names[1], QStringLiteral("Test read mixed BLOB (plain)"));
+    EXPECT_EQ(QSet<QString>(names.begin(), names.end()).size(), 4);
+    auto* view = chart->widget()->findChild<QChartView*>();
+    const auto axes = view->chart()->axes(Qt::Horizontal);
+    ASSERT_EQ(axes.size(), 1);
+    auto* axis = qobject_cast<QBarCategoryAxis*>(axes.front());
+    ASSERT_NE(axis, nullptr);
+    EXPECT_EQ(axis->count(), 4);  // none merged
+    QStackedBarSeries* series = stackedSeries(*chart);
+    ASSERT_NE(series, nullptr);
+    QBarSet* fetch = series->barSets().at(2);
+    ASSERT_EQ(fetch->count(), 4);
+    EXPECT_DOUBLE_EQ(fetch->at(0), 10.0);  // each bar its own scenario's mean fetch (ms)
+    EXPECT_DOUBLE_EQ(fetch->at(1), 30.0);
+    EXPECT_DOUBLE_EQ(fetch->at(2), 2.0);
+    EXPECT_DOUBLE_EQ(fetch->at(3), 4.0);
+}
+
+TEST(Charts, RoundTripTicksAreWholeNumbers) {
+    auto chart = makeChart(ChartKind::TimeVsRoundTrips, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    for (std::uint64_t trips : {1U, 2U, 3U}) {
+        Sample s = wireSample("a", "false", 1000, 1);
+        WireCounters c;
+        c.roundTrips = trips;
+        s.tap = WireStats::of(c);
+        chart->addSample(s);
+    }
+    const QStringList labels = chart->xAxisLabels();
+    ASSERT_FALSE(labels.isEmpty());
+    for (const QString& label : labels)
+        EXPECT_FALSE(label.contains(QLatin1Char('.'))) << labels.join(QLatin1Char(' ')).toStdString();
+    EXPECT_TRUE(labels.contains(QStringLiteral("3"))) << labels.join(QLatin1Char(' ')).toStdString();
+}
+
+TEST(Charts, CategoricalSweepsArePointsInTheSweepsOrderAndTheTitleFollowsTheMetric) {
+    auto chart = makeChart(ChartKind::Sweep, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    std::vector<Sample> samples;
+    for (const char* mode : {"single_row", "cursor", "whole"}) {  // not alphabetical
+        Sample s = pointSample("a", {{"fetch_mode", mode}}, 2);
+        WireCounters c;
+        c.recvBytes = 5000;
+        s.tap = WireStats::of(c);
+        samples.push_back(s);
+    }
+    chart->setSamples(samples);
+    EXPECT_EQ(chart->xAxisLabels(),
+              (QStringList{QStringLiteral("single_row"), QStringLiteral("cursor"), QStringLiteral("whole")}));
+    auto* view = chart->widget()->findChild<QChartView*>();
+    const auto series = view->chart()->series();
+    ASSERT_EQ(series.size(), 1);  // no min-max band between categories
+    EXPECT_NE(qobject_cast<QScatterSeries*>(series.front()), nullptr);
+    EXPECT_EQ(view->chart()->title(), QStringLiteral("Sweep: median time per point"));
+    chart->setSweepMetric(SweepMetric::BytesReceived);
+    EXPECT_EQ(view->chart()->title(), QStringLiteral("Sweep: median bytes received per point"));
+    EXPECT_TRUE(chart->yAxisTitle().contains(QStringLiteral("KB")) ||
+                chart->yAxisTitle().contains(QStringLiteral("B)")))
+        << chart->yAxisTitle().toStdString();
+}
+
+TEST(Charts, ExportIsAtTheChosenSizeAndSvgMarkersAreVectors) {
+    auto chart = makeChart(ChartKind::TimeVsBytes, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    chart->setSamples({wireSample("short", "false", 20600000, 30), wireSample("short", "true", 3700000, 25)});
+    owner->resize(1900, 400);  // the on-screen strip
+    owner->show();
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("chart.png"));
+    exportChartPng(owner.get(), png);
+    const QImage image(png);
+    EXPECT_EQ(image.size(), QSize(1600, 900));
+    exportChartPng(owner.get(), png, QSize(800, 600));
+    EXPECT_EQ(QImage(png).size(), QSize(800, 600));
+    EXPECT_EQ(owner->size(), QSize(1900, 400));  // the window's chart is left as it was
+    const QString svg = dir.filePath(QStringLiteral("chart.svg"));
+    exportChartSvg(owner.get(), svg, QStringLiteral("Time vs bytes"));
+    QFile file(svg);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    EXPECT_TRUE(text.contains("viewBox=\"0 0 1600 900\"")) << text.left(400).toStdString();
+    EXPECT_FALSE(text.contains("<image")) << "markers drawn as images";
+    EXPECT_TRUE(text.contains("<circle") || text.contains("<path")) << "no vector marker";
+    // The chart on screen keeps its light (image) markers.
+    auto* view = owner->findChild<QChartView*>();
+    EXPECT_NE(qobject_cast<QLineSeries*>(view->chart()->series().front()), nullptr);
 }

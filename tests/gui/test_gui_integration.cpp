@@ -130,4 +130,11 @@ TEST(GuiIntegration, PostgresRunThroughAnEmulatedLinkAndASweep) {
     window.flushCharts();
     EXPECT_TRUE(window.chart(ChartKind::Sweep)->xAxisTitle().startsWith(QStringLiteral("result_format")));
     EXPECT_EQ(window.chart(ChartKind::Sweep)->pointCount(), 4);
+    // A categorical sweep: its values in the sweep's order, not sorted by name.
+    EXPECT_EQ(window.chart(ChartKind::Sweep)->xAxisLabels(),
+              (QStringList{QStringLiteral("text"), QStringLiteral("binary")}));
+    // Text and binary are two series on Time vs bytes, each named by its format.
+    const QString names = window.chart(ChartKind::TimeVsBytes)->seriesNames().join(QLatin1Char('|'));
+    EXPECT_TRUE(names.contains(QStringLiteral("format text"))) << names.toStdString();
+    EXPECT_TRUE(names.contains(QStringLiteral("format binary"))) << names.toStdString();
 }

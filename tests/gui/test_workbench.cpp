@@ -449,9 +449,17 @@ TEST_F(WorkbenchTest, HistoryListsRunsAndComparesTwo) {
     test::prepareSmallDataset(databasePath, 300);
     window->setRepetitions(3);
     ASSERT_TRUE(waitForRun([&] { window->runAll(); }));
+    // The second run under another setting: History, Compare and the charts name it.
+    window->parameterPanel()->setValue(QStringLiteral("blob_api"), QStringLiteral("true"));
     ASSERT_TRUE(waitForRun([&] { window->runAll(); }));
     window->showHistory();
     HistoryPanel* history = window->historyPanel();
+    EXPECT_EQ(history->view()->topLevelItem(0)->text(HistoryPanel::Settings), QStringLiteral("blob api off"));
+    EXPECT_EQ(history->view()->topLevelItem(1)->text(HistoryPanel::Settings), QStringLiteral("blob api on"));
+    window->flushCharts();
+    const QStringList series = window->chart(ChartKind::TimeVsBytes)->seriesNames();
+    EXPECT_EQ(series.size(), 2 * enabledScenarios()) << series.join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(series.join(QLatin1Char('|')).contains(QStringLiteral(" · blob api on")));
     QTreeWidget* view = history->view();
     ASSERT_EQ(view->topLevelItemCount(), 2);
     const RunRecord& first = document->project().history[0];
@@ -474,6 +482,10 @@ TEST_F(WorkbenchTest, HistoryListsRunsAndComparesTwo) {
     auto* dialog = window->findChild<CompareDialog*>();
     ASSERT_NE(dialog, nullptr);
     EXPECT_TRUE(dialog->isVisible());
+    auto* header = dialog->findChild<QLabel*>(QStringLiteral("compareHeader"));
+    ASSERT_NE(header, nullptr);
+    EXPECT_TRUE(header->text().contains(QStringLiteral("blob_api: false → true"))) << header->text().toStdString();
+    EXPECT_TRUE(dialog->markdown().contains(QStringLiteral("- blob_api: false → true")));
     const int scenarios = enabledScenarios();
     ASSERT_EQ(dialog->table()->rowCount(), scenarios);
     for (int r = 0; r < scenarios; ++r) {
