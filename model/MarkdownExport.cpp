@@ -1,5 +1,7 @@
 #include "model/MarkdownExport.h"
 
+#include <algorithm>
+
 #include <QStringList>
 
 #include "engine/core/Error.h"
@@ -66,11 +68,27 @@ QString contextLines(const RunRecord& run) {
     line("BlobBench", run.toolVersion);
     if (!run.samples.empty()) {
         const Sample& s = run.samples.front();
-        line("Engine", qs(s.engine) + QLatin1String(" (server ") + qs(s.serverVersion) + QLatin1String(", client ") +
-                           qs(s.clientVersion) + QLatin1Char(')'));
+        QStringList versions;
+        if (!s.serverVersion.empty()) {
+            versions << QLatin1String("server ") + qs(s.serverVersion);
+        }
+        if (!s.clientVersion.empty()) {
+            versions << QLatin1String("client ") + qs(s.clientVersion);
+        }
+        line("Engine", versions.isEmpty() ? qs(s.engine)
+                                          : qs(s.engine) + QLatin1String(" (") + versions.join(QLatin1String(", ")) +
+                                                QLatin1Char(')'));
+        // What holds for the whole run: a value that differs between samples (a storage step's MB/s)
+        // is the sample's, not the run's.
         QStringList negotiated;
         for (const auto& [k, v] : s.negotiated) {
-            negotiated << qs(k) + QLatin1Char('=') + qs(v);
+            const bool shared = std::all_of(run.samples.begin(), run.samples.end(), [&](const Sample& other) {
+                const auto it = other.negotiated.find(k);
+                return it != other.negotiated.end() && it->second == v;
+            });
+            if (shared) {
+                negotiated << qs(k) + QLatin1Char('=') + qs(v);
+            }
         }
         line("Negotiated", negotiated.join(QLatin1String(", ")));
         QStringList params;
@@ -96,18 +114,41 @@ QString contextLines(const RunRecord& run) {
 QString markdownRunSummary(const RunRecord& run) {
     QString out = QLatin1String("## BlobBench run ") + cell(run.runId) + QLatin1String("\n\n") + contextLines(run) +
                   QLatin1Char('\n');
-    out +=
-        row({QStringLiteral("Scenario"), QStringLiteral("Point"), QStringLiteral("n"), QStringLiteral("Median ms"),
-             QStringLiteral("Min ms"), QStringLiteral("Max ms"), QStringLiteral("Stddev ms"), QStringLiteral("p95 ms"),
-             QStringLiteral("CV"), QStringLiteral("Outliers"), QStringLiteral("Content bytes"),
-             QStringLiteral("Received bytes"), QStringLiteral("Round trips"), QStringLiteral("Failed")});
-    out += separator(14);
-    for (const auto& p : summariseSamples(run.samples)) {
+    const std::vector<PointSummary> points = summariseSamples(run.samples);
+    // Single-value scenarios (storage studies, "Max char length") add the column of their figure.
+    const bool figures =
+        std::any_of(points.begin(), points.end(), [](const PointSummary& p) { return !p.figure.isEmpty(); });
+    QStringList header{QStringLiteral("Scenario"),    QStringLiteral("Point"),         QStringLiteral("n"),
+                       QStringLiteral("Median ms"),   QStringLiteral("Min ms"),        QStringLiteral("Max ms"),
+                       QStringLiteral("Stddev ms"),   QStringLiteral("p95 ms"),        QStringLiteral("CV"),
+                       QStringLiteral("Outliers"),    QStringLiteral("Content bytes"), QStringLiteral("Received bytes"),
+                       QStringLiteral("Round trips"), QStringLiteral("Failed")};
+    if (figures) {
+        header << QStringLiteral("Figure");
+    }
+    out += row(header);
+    out += separator(static_cast<int>(header.size()));
+    for (const auto& p : points) {
         const Summary& s = p.elapsed;
-        out += row({p.scenarioTitle.isEmpty() ? p.scenarioId : p.scenarioTitle, pointText(p.point),
-                    QString::number(s.count), ms(s.median), ms(s.min), ms(s.max), ms(s.stddev), ms(s.p95),
-                    percent(s.cv), QString::number(s.outlierCount()), QString::number(p.medianContentBytes, 'f', 0),
-                    optionalNumber(p.medianRecvBytes), optionalNumber(p.medianRoundTrips), QString::number(p.failed)});
+        auto time = [&](double v) { return p.timed ? ms(v) : QStringLiteral("n/a"); };
+        QStringList cells{p.scenarioTitle.isEmpty() ? p.scenarioId : p.scenarioTitle,
+                          pointText(p.point),
+                          QString::number(s.count),
+                          time(s.median),
+                          time(s.min),
+                          time(s.max),
+                          time(s.stddev),
+                          time(s.p95),
+                          p.timed ? percent(s.cv) : QStringLiteral("n/a"),
+                          QString::number(s.outlierCount()),
+                          QString::number(p.medianContentBytes, 'f', 0),
+                          optionalNumber(p.medianRecvBytes),
+                          optionalNumber(p.medianRoundTrips),
+                          QString::number(p.failed)};
+        if (figures) {
+            cells << p.figure;
+        }
+        out += row(cells);
     }
     out += QLatin1String(
         "\nMedians over the complete repetitions; stddev is the sample standard deviation; CV = stddev / mean; "

@@ -89,6 +89,9 @@ std::vector<PointSummary> summariseSamples(const std::vector<Sample>& samples) {
                 continue;
             }
             p.elapsedMs.push_back(static_cast<double>(s->phases.elapsed().count()) / 1e6);
+            if (s->scalar) {
+                p.figure = qs(*s->scalar) + QLatin1Char(' ') + qs(s->scalarLabel);
+            }
             content.push_back(static_cast<double>(s->contentBytes));
             if (const WireStats* w = wireOf(*s)) {
                 recv.push_back(static_cast<double>(w->counters.recvBytes));
@@ -98,6 +101,8 @@ std::vector<PointSummary> summariseSamples(const std::vector<Sample>& samples) {
             }
         }
         p.elapsed = summarise(p.elapsedMs);
+        p.timed =
+            p.figure.isEmpty() || std::any_of(p.elapsedMs.begin(), p.elapsedMs.end(), [](double ms) { return ms > 0; });
         p.medianContentBytes = median(content);
         if (!recv.empty()) {
             p.medianRecvBytes = median(recv);

@@ -26,6 +26,11 @@ struct PointSummary {
     std::optional<double> medianRecvBytes;   // wire tap, else the client's own counters
     std::optional<double> medianRoundTrips;  // idem
     std::size_t failed = 0;
+    // A single-value scenario's figure ("0.887 footprint SQLite / files"), of its last complete
+    // repetition; empty for others. `timed` is false where no complete repetition took any time
+    // (a footprint ratio is computed, not timed): its time columns say n/a, not 0.
+    QString figure;
+    bool timed = true;
 };
 
 // Scenarios in the order they first ran, points in natural order (numbers compared as numbers).

@@ -606,6 +606,39 @@ TEST(RunComparison, RatioAndSignificance) {
     EXPECT_NEAR(*unchanged[0].ratio, 1.0, 0.01);
 }
 
+// A storage study's run: single-value samples, one of them computed and not timed, with per-step
+// figures in `negotiated`, and no server or client version (embedded files).
+TEST(MarkdownExport, RunSummaryOfSingleValueSamples) {
+    RunRecord run;
+    run.runId = QStringLiteral("2026-12-01T13:00:57.785Z");
+    Sample read = makeSample("keyed", 0, 6.11, {{"phase", "read"}, {"path", "sql"}});
+    read.scalarLabel = "us/value";
+    read.scalar = "6.11";
+    read.negotiated = {{"MB/s", "1637.1"}, {"check", "not checked"}};
+    Sample footprint = makeSample("keyed", 0, 0, {{"phase", "footprint"}});
+    footprint.scalarLabel = "footprint SQLite / files";
+    footprint.scalar = "0.887";
+    footprint.negotiated = {{"check", "not checked"}};
+    for (Sample* s : {&read, &footprint}) {
+        s->serverVersion.clear();
+        s->clientVersion.clear();
+    }
+    run.samples = {read, footprint};
+    const QString md = markdownRunSummary(run);
+    EXPECT_TRUE(md.contains(QStringLiteral("- Engine: sqlite\n"))) << md.toStdString();
+    EXPECT_TRUE(md.contains(QStringLiteral("- Negotiated: check=not checked\n"))) << md.toStdString();
+    EXPECT_FALSE(md.contains(QStringLiteral("MB/s=1637.1"))) << "one step's figure is not the run's";
+    EXPECT_TRUE(md.contains(QStringLiteral("| Failed | Figure |"))) << md.toStdString();
+    EXPECT_TRUE(md.contains(QStringLiteral("| 6.110 | 6.110 | 6.110 |"))) << md.toStdString();
+    EXPECT_TRUE(md.contains(QStringLiteral("| 6.11 us/value |"))) << md.toStdString();
+    EXPECT_TRUE(md.contains(QStringLiteral("| phase=footprint | 1 | n/a | n/a | n/a | n/a | n/a | n/a |")))
+        << md.toStdString();
+    EXPECT_TRUE(md.contains(QStringLiteral("| 0.887 footprint SQLite / files |"))) << md.toStdString();
+    // An ordinary run has no Figure column.
+    run.samples = {makeSample("all-blobs", 0, 11)};
+    EXPECT_FALSE(markdownRunSummary(run).contains(QStringLiteral("Figure")));
+}
+
 TEST(MarkdownExport, RunSummaryAndComparison) {
     Project p = richProject();
     RunRecord& run = p.history[0];
