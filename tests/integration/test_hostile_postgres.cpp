@@ -193,4 +193,73 @@ TEST(HostilePostgres, PasswordWithSpaceOrSlashInNoArtefact) {
     admin.value("DROP ROLE " + role);
 }
 
+// Issue #21.5: libpq looked the password file up under the relay's port, so an entry for the real
+// server gave "fe_sendauth: no password supplied" through the tap (the default); a service file
+// naming the host and port sent the relay to libpq's defaults. Now the connection through the relay
+// resolves both as a direct one does, and the password is in no output or file.
+TEST(HostilePostgres, PasswordFileAndServiceFileWorkThroughTheRelay) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    test::ensurePgData(conninfo);
+    if (HasFatalFailure()) {
+        return;
+    }
+    const std::string pid = std::to_string(getpid());
+    const std::string role = "hostile_pgpass_" + pid;
+    const std::string password = "Pw7file" + pid + "Qz";
+    test::PgConn admin(conninfo);
+    ASSERT_TRUE(admin.ok()) << admin.errorMessage();
+    admin.value("CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
+    admin.value("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + role);
+
+    TempDir files;
+    const std::string passfile = files.file("pgpass");
+    test::writeFile(passfile, pg.host + ":" + pg.port + ":" + pg.dbname + ":" + role + ":" + password + "\n");
+    std::filesystem::permissions(passfile, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    const std::string servicefile = files.file("pg_service.conf");
+    test::writeFile(servicefile, "[bb_hostile]\nhost=" + pg.host + "\nport=" + pg.port + "\ndbname=" + pg.dbname +
+                                     "\nuser=" + role + "\n");
+    const std::vector<std::string> env = {"PGPASSFILE=" + passfile, "PGSERVICEFILE=" + servicefile};
+    const std::vector<std::string> unset = {"PGPASSWORD", "PGSERVICE", "PGHOST", "PGPORT", "PGUSER", "PGDATABASE"};
+    const std::string uri = "postgresql://" + role + "@" + pg.host + ":" + pg.port + "/" + pg.dbname;
+
+    struct Case {
+        std::string what;
+        std::string target;
+        std::vector<std::string> env;
+        std::vector<std::string> link;  // a link option keeps the relay in use whatever the default counting
+    };
+    const std::vector<Case> cases = {
+        {"password file, direct", uri, env, {"--no-tap"}},
+        {"password file, through the relay", uri, env, {"--latency", "1ms"}},
+        // PGPORT=1: the service file's port wins over the environment, for the relay too.
+        {"service= and password file, through the relay",
+         "service=bb_hostile",
+         {env[0], env[1], "PGPORT=1"},
+         {"--latency", "1ms"}},
+        {"PGSERVICE and password file, through the relay",
+         "postgresql://",
+         {env[0], env[1], "PGSERVICE=bb_hostile", "PGPORT=1"},
+         {"--latency", "1ms"}},
+    };
+    for (const auto& c : cases) {
+        TempDir dir;
+        std::vector<std::string> args = {"run",    c.target,           "-s",    "short-blobs",
+                                         "--json", dir.file("r.json"), "--csv", dir.file("r.csv")};
+        args.insert(args.end(), c.link.begin(), c.link.end());
+        test::CliProcess run(args, c.env, -1, unset);
+        const auto r = run.wait(std::chrono::seconds(120));
+        EXPECT_EQ(r.exitCode, 0) << c.what << ": " << r.err;
+        EXPECT_EQ(r.err.find("no password supplied"), std::string::npos) << c.what << ": " << r.err;
+        const std::string json = readAll(dir.file("r.json"));
+        EXPECT_NE(json.find("\"complete\""), std::string::npos) << c.what << ": no complete sample: " << r.err;
+        if (c.link.front() != "--no-tap") {
+            EXPECT_NE(json.find("\"relay\""), std::string::npos) << c.what << ": not measured through the relay";
+        }
+        expectNowhere({password}, dir, r, c.what);
+    }
+    admin.value("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM " + role);
+    admin.value("DROP ROLE " + role);
+}
+
 }  // namespace
