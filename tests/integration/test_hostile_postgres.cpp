@@ -262,4 +262,64 @@ TEST(HostilePostgres, PasswordFileAndServiceFileWorkThroughTheRelay) {
     admin.value("DROP ROLE " + role);
 }
 
+// Issue #21.9: after the session's backend went away in the middle of a project run, every later
+// scenario failed on its own, each naming the tap's internal connection string (host, hostaddr and
+// the relay's port) instead of the user's. Now the lost connection ends the run at once with one
+// line naming the user's connection, and no sample names the relay's.
+TEST(HostilePostgres, LostConnectionEndsTheRunNamingTheUsersConnection) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    const std::string pid = std::to_string(getpid());
+    const std::string role = "hostile_lost_" + pid;
+    const std::string password = "Lx4lost" + pid + "Wq";
+    test::PgConn admin(conninfo);
+    ASSERT_TRUE(admin.ok()) << admin.errorMessage();
+    admin.value("CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
+    struct DropRole {
+        test::PgConn& admin;
+        std::string role;
+        ~DropRole() { admin.value("DROP ROLE " + role); }
+    } dropRole{admin, role};
+    const std::string target = "postgresql://" + role + "@" + pg.host + ":" + pg.port + "/" + pg.dbname;
+
+    TempDir dir;
+    const std::string path = dir.file("lost.blobbench.json");
+    Project p = defaultProject(QStringLiteral("/nonexistent.sqlite"));
+    p.connections[0].engine = QStringLiteral("postgres");
+    p.connections[0].target = q(target);
+    p.connections[0].useWireTap = true;
+    p.currentConnection = 0;
+    auto scenario = [](const char* id, const char* sql) {
+        ScenarioDef s;
+        s.id = QString::fromUtf8(id);
+        s.title = s.id;
+        s.sql = QString::fromUtf8(sql);
+        return s;
+    };
+    p.scenarios = {scenario("before", "SELECT 1 AS id, 'x' AS content"),
+                   scenario("lost", "SELECT pg_terminate_backend(pg_backend_pid())::int AS id, 'x' AS content"),
+                   scenario("after1", "SELECT 2 AS id, 'y' AS content"),
+                   scenario("after2", "SELECT 3 AS id, 'z' AS content")};
+    saveProject(q(path), p);
+    const auto r = runCli({"run", path, "-q", "--json", dir.file("r.json")}, {"PGPASSWORD=" + password});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    const auto lines = cliLines(r.err);
+    ASSERT_FALSE(lines.empty()) << r.err;
+    EXPECT_TRUE(lines.front().starts_with("blobbench-cli: postgres:" + target + ": lost: ")) << r.err;
+    const Project after = loadProject(q(path));
+    ASSERT_EQ(after.history.size(), 1u);
+    const auto& samples = after.history.back().samples;
+    ASSERT_EQ(samples.size(), 2u) << "the run went on after the connection was lost";
+    EXPECT_EQ(samples[0].status, SampleStatus::Complete);
+    EXPECT_EQ(samples[1].status, SampleStatus::Failed);
+    for (const Sample& sample : samples) {
+        EXPECT_EQ(sample.error.find("hostaddr"), std::string::npos) << sample.error;
+        if (!sample.error.empty()) {
+            EXPECT_TRUE(sample.error.starts_with("postgres:" + target + ": ")) << sample.error;
+        }
+    }
+    EXPECT_EQ(r.err.find("hostaddr"), std::string::npos) << r.err;
+    expectNowhere({password}, dir, r, "lost connection");
+}
+
 }  // namespace
