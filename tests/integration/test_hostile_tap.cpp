@@ -2,7 +2,7 @@
 // 127.0.0.1: the relay listens on IPv4 loopback, and the client was told to reach it over IPv6.
 // The real servers listen on 127.0.0.1 only, so a stand-in on ::1 forwards to them: a run through
 // the relay that succeeds proves the relay dialled [::1]. A closed ::1 port gives one line that
-// names [::1] and the port.
+// names [::1] and the port. A Firebird connect timeout is named as one.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -109,4 +109,26 @@ TEST(HostileTap, FirebirdInet6ThroughTheRelay) {
     const std::uint16_t closed = test::closedPort(Loopback::V6);
     expectOneLineNaming({run("inet6://[::1], closed", closed)},
                         "cannot connect to upstream [::1]:" + std::to_string(closed));
+}
+
+// Issue #21.9: a Firebird server that accepts the connection and never answers was reported as
+// "connection rejected by remote interface" (the client's words for its connect timeout); the line
+// now names the timeout. A server that closes at once is not said to have timed out.
+TEST(HostileTap, FirebirdConnectTimeoutIsNamed) {
+    BLOBBENCH_REQUIRE_ENV(user, "BLOBBENCH_FB_USER");
+    BLOBBENCH_REQUIRE_ENV(password, "BLOBBENCH_FB_PASSWORD");
+    ScriptedServer silent([](int fd) { test::readToEnd(fd); });  // until the client gives up
+    ScriptedServer closing([](int) {});
+    auto run = [&](std::string what, std::uint16_t port, const char* tap) {
+        return CliRun{std::move(what),
+                      {"run", "inet://127.0.0.1:" + std::to_string(port) + "//x.fdb", "-u", user, "-p", password, "-P",
+                       "connect_timeout=1", tap},
+                      {}};
+    };
+    expectOneLineNaming({run("silent, direct", silent.port(), "--no-tap"),
+                         run("silent, through the relay", silent.port(), "--latency=1ms")},
+                        "(no answer from the server within the connect timeout, 1 s: connect_timeout)");
+    const auto r = runCli(run("closes at once", closing.port(), "--no-tap").args);
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.err.find("connect timeout"), std::string::npos) << r.err;
 }
