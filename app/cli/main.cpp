@@ -135,6 +135,18 @@ DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o) {
     };
     try {
         return prepareReferenceTables(*session, *source, options);
+    } catch (const Error& e) {
+        try {
+            session->rollback();
+        } catch (const Error&) {
+        }
+        // A driver's word for a failed write ("database or disk is full", a BLOB write) names no
+        // connection: the line does.
+        const std::string label = spec.label();
+        if (std::string_view(e.what()).starts_with(label + ": ")) {
+            throw;
+        }
+        throw Error(e.kind(), label + ": prepare: " + e.what());
     } catch (...) {
         try {
             session->rollback();

@@ -396,3 +396,15 @@ TEST(HostileCli, UnsetHomeIsOneLine) {
     EXPECT_NE(r.err.find("HOME is not set"), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
+
+// Issue #21.9: a write the database refuses while the data set is prepared ("database or disk is
+// full") was one line that named no connection. The database file is /dev/full (through a link, so
+// that SQLite's journal lands in the test's directory): every write fails with ENOSPC.
+TEST(HostileCli, FullDiskDuringPrepareNamesTheConnection) {
+    TempDir dir;
+    const std::string db = dir.file("full.db");
+    std::filesystem::create_symlink("/dev/full", db);
+    const auto r = runCli({"prepare", "sqlite:" + db, "--rows", "5", "-q"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.err, "blobbench-cli: sqlite:" + db + ": prepare: database or disk is full\n");
+}
