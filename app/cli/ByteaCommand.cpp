@@ -4,6 +4,8 @@
 #include <iostream>
 #include <memory>
 
+#include "app/cli/Signals.h"
+#include "engine/core/CancelToken.h"
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
 #include "engine/drivers/postgres/ByteaExperiment.h"
@@ -52,9 +54,17 @@ int commandBytea(const CliOptions& o) {
               << '\n'
               << "Link: " << (tap ? o.link.describe() + " (wire tap)" : std::string("direct")) << "\n\n";
     std::vector<ByteaTrial> trials;
+    CancelToken cancel;
+    SignalCancel interrupt;  // polled between the experiment's statements
+    interrupt.setCancel([cancel] { cancel.cancel(); });
     try {
-        trials = runByteaExperiment(driver, spec, o.parameters, options, CancelToken());
+        trials = runByteaExperiment(driver, spec, o.parameters, options, cancel);
     } catch (const Error& e) {
+        if (SignalCancel::received() != 0) {
+            std::fflush(stdout);
+            return SignalCancel::report(std::cerr, "the bytea experiment",
+                                        "no path had all its repetitions, so there is no median to report");
+        }
         const std::string last = tap ? tap->stats().lastError : std::string();
         throw Error(e.kind(), std::string(e.what()) + (last.empty() ? "" : " (" + last + ")"));
     }
@@ -71,6 +81,10 @@ int commandBytea(const CliOptions& o) {
     std::cout << "\nRatios are against binary. How each path was run:\n";
     for (const auto& t : trials) {
         std::cout << "  " << t.path << ": " << t.how << '\n';
+    }
+    if (SignalCancel::received() != 0) {  // after the last statement: every path is measured
+        std::fflush(stdout);
+        return SignalCancel::report(std::cerr, "the bytea experiment", "everything measured is printed above");
     }
     if (!allIdentical) {
         std::cerr << "blobbench-cli: bytea: a path did not read back the bytes it wrote\n";

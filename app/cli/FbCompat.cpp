@@ -8,6 +8,7 @@
 #include <set>
 
 #include "app/cli/FbCompatWire.h"
+#include "app/cli/Signals.h"
 #include "engine/core/Error.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
@@ -283,6 +284,14 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
                     spec.label() + ": no table BLOB_TEST (run: blobbench-cli prepare " + maskSecrets(o.database) + ")");
     }
     const SessionInfo info = session->info();
+    // A first SIGINT / SIGTERM cancels the statement in progress (fb_cancel_operation) and ends the
+    // suite; what is measured is printed and saved. Destroyed before the session it cancels.
+    CancelToken cancel;
+    SignalCancel interrupt;
+    interrupt.setCancel([cancel, s = session.get()] {
+        cancel.cancel();
+        s->cancel();
+    });
     const std::int64_t cacheSize = integerValue(values, "max_blob_cache_size");
     const std::string runId = isoNow();
     FbCompatReport report(out);
@@ -290,6 +299,9 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
     std::vector<Sample> all;
     int exitCode = kOk;
     for (const Scenario& scenario : referenceSuite(Dialect::Firebird)) {
+        if (cancel.cancelled()) {
+            break;
+        }
         std::string sql = scenario.sql;
         if (o.limitRows && scenario.kind == ScenarioKind::Query) {
             sql += "\nFETCH FIRST " + std::to_string(*o.limitRows) + " ROWS ONLY";
@@ -304,17 +316,18 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
                 inlineSize = scenario.fetch == FetchMode::IdsOnly ? 0 : chooseInlineSize(*session, sql, cacheSize);
             }
             query.statementParameters["max_inline_blob_size"] = std::to_string(inlineSize);
-            for (int rep = 0; rep < o.repeat; ++rep) {
+            for (int rep = 0; rep < o.repeat && !cancel.cancelled(); ++rep) {
                 Sample sample = sampleOf(scenario, sql, spec, info, values, rep, runId);
                 sample.parameters["max_inline_blob_size"] = std::to_string(inlineSize);
                 MeasuringSink sink;
                 try {
                     wire.mark(query);
-                    const QueryStats stats = session->query(query, sink, CancelToken());
+                    const QueryStats stats = session->query(query, sink, cancel);
                     applyQueryStats(sample, stats);
                     wire.finish(sample);
                 } catch (const Error& e) {
-                    sample.status = e.kind() == ErrorKind::Cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
+                    const bool cancelled = e.kind() == ErrorKind::Cancelled || cancel.cancelled();
+                    sample.status = cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
                     sample.error = oneLine(e.what());
                 }
                 sample.rows = sink.rows();
@@ -339,14 +352,25 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
             repetitions = {failed};
             all.push_back(failed);
         }
+        if (repetitions.empty()) {
+            break;  // cancelled before its first repetition
+        }
         if (repetitions.back().status != SampleStatus::Complete) {
-            // The failing sample is the one to show, whatever the median of the others.
+            // The failing sample is the one to show, whatever the median of the others; a cancelled
+            // one is said by the signal's line.
             repetitions = {repetitions.back()};
-            err << "blobbench-cli: " << scenario.title << ": " << repetitions.back().error << std::endl;
-            exitCode = kFailed;
+            if (!cancel.cancelled()) {
+                err << "blobbench-cli: " << scenario.title << ": " << repetitions.back().error << std::endl;
+                exitCode = kFailed;
+            }
         }
         report.section(repetitions, scenario.readsLobs);
         save(o, info, all);
+    }
+    if (SignalCancel::received() != 0) {
+        out.flush();
+        return SignalCancel::report(err, "the run",
+                                    "everything measured is printed and saved (the sample in progress as cancelled)");
     }
     return exitCode;
 }

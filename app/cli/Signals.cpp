@@ -1,6 +1,7 @@
 #include "app/cli/Signals.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -8,6 +9,7 @@
 #include <csignal>
 #include <iostream>
 #include <tuple>
+#include <utility>
 
 namespace blobbench::cli {
 namespace {
@@ -56,15 +58,44 @@ TakenOver handle(void (*handler)(int), TakenOver only = {true, true}) {
     return taken;
 }
 
+// Puts onSignal (or SIG_IGN, for a signal ignored at the start) back where a library replaced it.
+// The Firebird client installs SIGINT / SIGTERM handlers of its own when it first attaches (seen
+// with strace). Over ours it chains to ours; over SIG_IGN (a shell's background job, nohup) it
+// acted on the signal the shell meant to be ignored: it shut every attachment down, and the run
+// ended "connection shutdown", exit 1 (24 times in 37 such SIGINTs).
+void reclaim(TakenOver taken) {
+    for (auto [sig, ours] : {std::pair{SIGINT, taken.interrupt}, std::pair{SIGTERM, taken.terminate}}) {
+        struct sigaction now {};
+        if (sigaction(sig, nullptr, &now) != 0) {
+            continue;
+        }
+        void (*const wanted)(int) = ours ? onSignal : SIG_IGN;
+        if ((now.sa_flags & SA_SIGINFO) != 0 || now.sa_handler != wanted) {
+            handle(wanted, {sig == SIGINT, sig == SIGTERM});
+        }
+    }
+}
+
+// How often the watcher checks that the handlers are still ours.
+constexpr int kReclaimMs = 50;
+
 }  // namespace
 
 SignalCancel::SignalCancel() {
     if (g_pipe[0] < 0 && ::pipe2(g_pipe, O_CLOEXEC) != 0) {
         return;  // no pipe: the signals keep their default action
     }
+    const TakenOver taken = handle(onSignal);
+    m_interrupt = taken.interrupt;
+    m_terminate = taken.terminate;
     m_watcher = std::thread([this] {
         char byte = 0;
         for (;;) {
+            pollfd ready{g_pipe[0], POLLIN, 0};
+            if (const int r = ::poll(&ready, 1, kReclaimMs); r == 0 || (r < 0 && errno == EINTR)) {
+                reclaim({m_interrupt, m_terminate});
+                continue;
+            }
             const ssize_t n = ::read(g_pipe[0], &byte, 1);
             if (n < 0 && errno == EINTR) {
                 continue;
@@ -78,22 +109,19 @@ SignalCancel::SignalCancel() {
             }
         }
     });
-    const TakenOver taken = handle(onSignal);
-    m_interrupt = taken.interrupt;
-    m_terminate = taken.terminate;
 }
 
 SignalCancel::~SignalCancel() {
     if (!m_watcher.joinable()) {
         return;
     }
-    handle(SIG_DFL, {m_interrupt, m_terminate});
     const char quit = 'q';
     if (::write(g_pipe[1], &quit, 1) == 1) {
         m_watcher.join();
     } else {
         m_watcher.detach();
     }
+    handle(SIG_DFL, {m_interrupt, m_terminate});  // after the watcher, which would reclaim them
 }
 
 void SignalCancel::setCancel(std::function<void()> cancel) {
@@ -110,6 +138,12 @@ int SignalCancel::received() {
 
 const char* SignalCancel::name(int signal) {
     return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+int SignalCancel::report(std::ostream& err, const std::string& what, const std::string& kept) {
+    const int sig = received();
+    err << "blobbench-cli: " << name(sig) << ": " << what << " was cancelled; " << kept << std::endl;
+    return 128 + sig;
 }
 
 CheckedStdout::CheckedStdout() {

@@ -2,7 +2,9 @@
 
 #include <functional>
 #include <mutex>
+#include <ostream>
 #include <streambuf>
+#include <string>
 #include <thread>
 
 namespace blobbench::cli {
@@ -25,6 +27,9 @@ public:
 
     static int received();  // 0, or the first signal
     static const char* name(int signal);
+    // The one line a command ends with after a signal cancelled it, on `err`:
+    // "blobbench-cli: SIGINT: <what> was cancelled; <kept>". Returns 128 + the signal.
+    static int report(std::ostream& err, const std::string& what, const std::string& kept);
 
 private:
     std::mutex m_mutex;

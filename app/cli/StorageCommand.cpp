@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/cli/Signals.h"
+#include "engine/core/CancelToken.h"
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
 #include "engine/storage/InsertStudy.h"
@@ -37,6 +39,7 @@ struct StorageOptions {
     storage::InsertOptions insert;
     std::string user, password, clientLibrary, engine;
     ParameterValues parameters;
+    CancelToken cancel;  // a first SIGINT / SIGTERM: polled between phases and variants
 };
 
 std::uint64_t number(const std::string& option, const std::string& text) {
@@ -245,6 +248,7 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
     job.plan.directory = o.target;
     storage::KeyedReport report;
     storage::StudyHooks hooks;
+    hooks.cancel = o.cancel;
     hooks.progress = k.progress;
     hooks.keyedReport = [&](const storage::KeyedReport& r) { report = r; };
     storage::runStudy(job, hooks);
@@ -377,7 +381,9 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
         differs = differs || (r.check != "byte-exact" && r.check != "not checked");
     }
     if (!report.complete()) {
-        err << "blobbench-cli: storage " << o.study << ": " << report.error << " (results above are partial)\n";
+        if (SignalCancel::received() == 0) {  // else the signal's line says it
+            err << "blobbench-cli: storage " << o.study << ": " << report.error << " (results above are partial)\n";
+        }
         return kFailed;
     }
     if (differs) {
@@ -495,11 +501,13 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
         job.connection.clientLibrary = o.clientLibrary;
     }
     storage::StudyHooks hooks;
+    hooks.cancel = o.cancel;
     hooks.progress = o.insert.progress;
     hooks.insertResult = done;
     const storage::StudyOutcome outcome = storage::runStudy(job, hooks);
     if (all.empty() && !outcome.ok()) {
-        throw Error(ErrorKind::Connect, outcome.error);  // nothing ran: connection refused, server gone
+        throw Error(outcome.cancelled ? ErrorKind::Cancelled : ErrorKind::Connect,
+                    outcome.error);  // nothing ran: connection refused, server gone
     }
     out << "\nHow each variant ran, and where its storage figure comes from:\n";
     int failed = 0;
@@ -514,7 +522,7 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
             ++failed;
         }
     }
-    if (!outcome.ok() && failed == 0) {
+    if (!outcome.ok() && failed == 0 && !outcome.cancelled) {
         err << "blobbench-cli: storage insert: " << outcome.error << " (results above are partial)\n";
         json.root[QStringLiteral("error")] = q(outcome.error);
         ++failed;
@@ -574,8 +582,20 @@ int runStorage(const std::vector<std::string>& args, std::ostream& out, std::ost
             out << storageUsage();
             return kOk;
         }
-        return o.study == "insert" ? insert(o, out, err) : keyed(o, out, err);
+        SignalCancel interrupt;
+        interrupt.setCancel([cancel = o.cancel] { cancel.cancel(); });
+        const int code = o.study == "insert" ? insert(o, out, err) : keyed(o, out, err);
+        if (SignalCancel::received() != 0) {
+            out.flush();
+            return SignalCancel::report(
+                err, "storage " + o.study,
+                "everything measured is written" + (o.jsonPath.empty() ? std::string() : " (" + o.jsonPath + ")"));
+        }
+        return code;
     } catch (const Error& e) {
+        if (e.kind() == ErrorKind::Cancelled && SignalCancel::received() != 0) {
+            return SignalCancel::report(err, "storage", "nothing was measured yet");
+        }
         err << "blobbench-cli: storage: " << oneLine(e.what()) << '\n';
         return e.kind() == ErrorKind::Usage ? kUsage : kFailed;
     } catch (const std::exception& e) {

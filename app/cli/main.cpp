@@ -121,7 +121,7 @@ std::unique_ptr<RowSource> rowSourceFor(const CliOptions& o) {
     return std::make_unique<SyntheticRowSource>(profile);
 }
 
-DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o) {
+DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o, const CancelToken& cancel = {}) {
     const Driver& driver = driverById(spec.engine);
     const ParameterValues values = resolveParameters(driver.parameters(), o.parameters);
     auto source = rowSourceFor(o);
@@ -129,12 +129,25 @@ DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o) {
     ProgressLine line(!o.quiet);
     PrepareOptions options;
     options.batchRows = o.batchRows;
+    options.cancel = cancel;
     options.progress = [&](std::uint64_t done, std::uint64_t total) {
         line.show("Preparing " + spec.label() + ": " + std::to_string(done) + " / " + std::to_string(total) +
                   " rows (" + std::to_string(done * 100 / std::max<std::uint64_t>(total, 1)) + "%)");
     };
     try {
         return prepareReferenceTables(*session, *source, options);
+    } catch (const Error& e) {
+        try {
+            session->rollback();
+        } catch (const Error&) {
+        }
+        // A driver's word for a failed write ("database or disk is full", a BLOB write) names no
+        // connection: the line does.
+        const std::string label = spec.label();
+        if (std::string_view(e.what()).starts_with(label + ": ")) {
+            throw;
+        }
+        throw Error(e.kind(), label + ": prepare: " + e.what());
     } catch (...) {
         try {
             session->rollback();
@@ -159,8 +172,25 @@ int commandPrepare(const CliOptions& o) {
     }
     const ConnectionSpec spec = connectionFrom(o, o.database);
     const auto t0 = std::chrono::steady_clock::now();
-    const DatasetSummary summary = prepareOn(spec, o);
+    CancelToken cancel;
+    SignalCancel interrupt;  // polled between rows: the batch in progress is rolled back
+    interrupt.setCancel([cancel] { cancel.cancel(); });
+    DatasetSummary summary;
+    try {
+        summary = prepareOn(spec, o, cancel);
+    } catch (const Error& e) {
+        if (SignalCancel::received() != 0) {
+            return SignalCancel::report(std::cerr, "prepare " + spec.label(),
+                                        "the batch in progress is rolled back and the data set is not marked "
+                                        "complete (" +
+                                            oneLine(e.what()) + ")");
+        }
+        throw;
+    }
     printSummary(spec.label(), summary, std::chrono::steady_clock::now() - t0);
+    if (SignalCancel::received() != 0) {
+        return SignalCancel::report(std::cerr, "prepare " + spec.label(), "it had finished: the data set is complete");
+    }
     return kOk;
 }
 

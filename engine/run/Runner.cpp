@@ -161,6 +161,15 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         outcome.error = context.empty() ? where + ": " + message : where + ": " + context + ": " + message;
     };
 
+    // A driver's message that names the spec it connected with (the tap's redirected one, with the
+    // relay's host and port) names the connection as the user gave it instead.
+    auto asGiven = [&](std::string message) {
+        if (!sessionLabel.empty() && sessionLabel != where && message.starts_with(sessionLabel + ": ")) {
+            message.replace(0, sessionLabel.size(), where);
+        }
+        return message;
+    };
+
     // The relay outlives the session that talks through it (members die in reverse order).
     std::unique_ptr<WireTap> tap;
     std::unique_ptr<SocketCounter> counter;  // instead of the relay: wire_counting=in-process, unshaped
@@ -204,6 +213,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             counter = std::move(m_keptCounter);
             connectTime = m_keptConnectTime;
             connectWire = m_keptConnectWire;
+            sessionLabel = m_keptSessionLabel;
         } else {
             m_kept.reset();  // closed before the new one opens: one connection at a time
             m_keptTap.reset();
@@ -270,6 +280,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         const std::string& key;
         Nanos connectTime;
         WireCounters connectWire;
+        const std::string& sessionLabel;
         ~KeepForNextRun() {
             if (runner->m_keepSession && (outcome.ok || outcome.errorKind == ErrorKind::Sql)) {
                 runner->m_kept = std::move(session);
@@ -278,9 +289,10 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 runner->m_keptKey = key;
                 runner->m_keptConnectTime = connectTime;
                 runner->m_keptConnectWire = connectWire;
+                runner->m_keptSessionLabel = sessionLabel;
             }
         }
-    } keep{this, session, tap, counter, outcome, key, connectTime, connectWire};
+    } keep{this, session, tap, counter, outcome, key, connectTime, connectWire, sessionLabel};
     {
         std::lock_guard lock(m_mutex);
         m_session = session.get();
@@ -364,7 +376,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             } catch (const Error& raw) {
                 const Error e = cancelledOr(tapContext(raw));
                 sample.status = e.kind() == ErrorKind::Cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
-                sample.error = oneLine(e.what());
+                sample.error = oneLine(asGiven(e.what()));
                 scenarioFailed = true;
                 fail(e, scenario.title);
             }

@@ -88,6 +88,7 @@ private:
     std::unique_ptr<SocketCounter> m_keptCounter;  // or the in-process counter of its socket
     WireCounters m_keptConnectWire;
     std::string m_keptKey;
+    std::string m_keptSessionLabel;  // the label the kept session was connected with (the tap's)
     Nanos m_keptConnectTime{0};
     std::mutex m_mutex;
     Session* m_session = nullptr;  // guarded by m_mutex, for cancel()

@@ -339,7 +339,7 @@ private:
 WireTap::Relay::Relay(std::string host, std::uint16_t port, const LinkProfile& profile, const WireTapOptions& options) {
     profile.validate();
     m_profile = m_activeProfile = profile;
-    m_upstreamLabel = host + ":" + std::to_string(port);
+    m_upstreamLabel = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
     if (port == 0) {
         throw Error(ErrorKind::Connect, "wire tap: upstream " + m_upstreamLabel + ": port 0 is not a server port");
     }

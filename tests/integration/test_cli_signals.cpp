@@ -10,9 +10,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -119,4 +121,86 @@ TEST(CliSignalsFirebird, SigintThroughTheTapWithLatencyNeverHangs) {
         }
     }
     EXPECT_GE(cancelled, 1);
+}
+
+// Issue #21: the bytea experiment and the fb-blob-test compatible mode kept the default action, so a
+// SIGINT / SIGTERM killed them with nothing said. Now: 128 + the signal, one line, and the compatible
+// mode's JSON holds every sample measured, the one in progress cancelled.
+TEST(CliSignalsOtherModes, ByteaAndFbBlobTestModeEndCleanly) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    BLOBBENCH_REQUIRE_ENV(database, "BLOBBENCH_FB_DATABASE");
+    BLOBBENCH_REQUIRE_ENV(user, "BLOBBENCH_FB_USER");
+    BLOBBENCH_REQUIRE_ENV(password, "BLOBBENCH_FB_PASSWORD");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    std::mt19937 random(std::random_device{}());
+    int signalled[2] = {0, 0};
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        TempDir dir;
+        const bool bytea = attempt % 2 == 0;
+        const int sig = attempt % 4 < 2 ? SIGINT : SIGTERM;
+        const std::string json = dir.file("fb.json");
+        CliProcess run(bytea
+                           ? std::vector<std::string>{"bytea", pg.through(pg.portNumber()), "--latency", "5ms"}
+                           : std::vector<std::string>{"-d", database, "-u", user, "-p", password, "-z", "--json", json},
+                       bytea ? pg.env() : std::vector<std::string>{});
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(200, 700)(random)));
+        run.signal(sig);
+        const auto r = run.wait(90s);
+        ASSERT_NE(r.exitCode, -1) << "hung after the signal";
+        if (r.exitCode == 0) {
+            continue;  // it finished before the signal
+        }
+        ASSERT_EQ(r.exitCode, 128 + sig) << r.err;
+        ++signalled[bytea ? 0 : 1];
+        const std::string line = std::string("blobbench-cli: ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + ": " +
+                                 (bytea ? "the bytea experiment" : "the run") + " was cancelled; ";
+        EXPECT_TRUE(r.err.starts_with(line)) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        if (!bytea && std::filesystem::exists(json)) {  // absent when the signal came before the first sample
+            const QJsonArray samples = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json)))
+                                           .object()
+                                           .value(QStringLiteral("samples"))
+                                           .toArray();
+            ASSERT_FALSE(samples.isEmpty());
+            for (qsizetype i = 0; i + 1 < samples.size(); ++i) {
+                EXPECT_EQ(samples[i].toObject().value(QStringLiteral("status")).toString(), QStringLiteral("complete"));
+            }
+        }
+    }
+    EXPECT_GE(signalled[0], 1) << "bytea ended before every signal";
+    EXPECT_GE(signalled[1], 1) << "the fb-blob-test mode ended before every signal";
+}
+
+// A SIGINT the run inherited as ignored (a shell's background job, nohup) stays ignored on
+// Firebird too: the client library installed its own handler over SIG_IGN when it attached, and a
+// SIGINT then shut the attachment down ("connection shutdown", exit 1).
+TEST(CliSignalsFirebird, InheritedIgnoredSigintStaysIgnored) {
+    BLOBBENCH_REQUIRE_ENV(database, "BLOBBENCH_FB_DATABASE");
+    BLOBBENCH_REQUIRE_ENV(user, "BLOBBENCH_FB_USER");
+    BLOBBENCH_REQUIRE_ENV(password, "BLOBBENCH_FB_PASSWORD");
+    struct IgnoreSigint {  // inherited by the child through fork and exec
+        struct sigaction before {};
+        IgnoreSigint() {
+            struct sigaction ignore {};
+            ignore.sa_handler = SIG_IGN;
+            sigaction(SIGINT, &ignore, &before);
+        }
+        ~IgnoreSigint() { sigaction(SIGINT, &before, nullptr); }
+    };
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        std::optional<IgnoreSigint> ignored(std::in_place);
+        CliProcess run({"run", database, "-u", user, "-p", password, "--latency", "2ms", "-q", "-s", "warm-up", "-s",
+                        "all-blobs"});
+        ignored.reset();
+        for (int i = 0; i < 8 && run.running(); ++i) {
+            std::this_thread::sleep_for(300ms);
+            run.signal(SIGINT);
+        }
+        const auto r = run.wait(120s);
+        if (r.err.find("no complete reference data set") != std::string::npos) {
+            GTEST_SKIP() << "the shared Firebird database has no reference data set: " << r.err;
+        }
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_EQ(r.err.find("connection shutdown"), std::string::npos) << r.err;
+    }
 }

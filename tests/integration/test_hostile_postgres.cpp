@@ -193,4 +193,133 @@ TEST(HostilePostgres, PasswordWithSpaceOrSlashInNoArtefact) {
     admin.value("DROP ROLE " + role);
 }
 
+// Issue #21.5: libpq looked the password file up under the relay's port, so an entry for the real
+// server gave "fe_sendauth: no password supplied" through the tap (the default); a service file
+// naming the host and port sent the relay to libpq's defaults. Now the connection through the relay
+// resolves both as a direct one does, and the password is in no output or file.
+TEST(HostilePostgres, PasswordFileAndServiceFileWorkThroughTheRelay) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    test::ensurePgData(conninfo);
+    if (HasFatalFailure()) {
+        return;
+    }
+    const std::string pid = std::to_string(getpid());
+    const std::string role = "hostile_pgpass_" + pid;
+    const std::string password = "Pw7file" + pid + "Qz";
+    test::PgConn admin(conninfo);
+    ASSERT_TRUE(admin.ok()) << admin.errorMessage();
+    admin.value("CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
+    admin.value("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + role);
+
+    TempDir files;
+    const std::string passfile = files.file("pgpass");
+    test::writeFile(passfile, pg.host + ":" + pg.port + ":" + pg.dbname + ":" + role + ":" + password + "\n");
+    std::filesystem::permissions(passfile, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    const std::string servicefile = files.file("pg_service.conf");
+    test::writeFile(servicefile, "[bb_hostile]\nhost=" + pg.host + "\nport=" + pg.port + "\ndbname=" + pg.dbname +
+                                     "\nuser=" + role + "\n");
+    const std::vector<std::string> env = {"PGPASSFILE=" + passfile, "PGSERVICEFILE=" + servicefile};
+    const std::vector<std::string> unset = {"PGPASSWORD", "PGSERVICE", "PGHOST", "PGPORT", "PGUSER", "PGDATABASE"};
+    const std::string uri = "postgresql://" + role + "@" + pg.host + ":" + pg.port + "/" + pg.dbname;
+
+    struct Case {
+        std::string what;
+        std::string target;
+        std::vector<std::string> env;
+        std::vector<std::string> link;  // a link option keeps the relay in use whatever the default counting
+    };
+    const std::vector<Case> cases = {
+        {"password file, direct", uri, env, {"--no-tap"}},
+        {"password file, through the relay", uri, env, {"--latency", "1ms"}},
+        // PGPORT=1: the service file's port wins over the environment, for the relay too.
+        {"service= and password file, through the relay",
+         "service=bb_hostile",
+         {env[0], env[1], "PGPORT=1"},
+         {"--latency", "1ms"}},
+        {"PGSERVICE and password file, through the relay",
+         "postgresql://",
+         {env[0], env[1], "PGSERVICE=bb_hostile", "PGPORT=1"},
+         {"--latency", "1ms"}},
+    };
+    for (const auto& c : cases) {
+        TempDir dir;
+        std::vector<std::string> args = {"run",    c.target,           "-s",    "short-blobs",
+                                         "--json", dir.file("r.json"), "--csv", dir.file("r.csv")};
+        args.insert(args.end(), c.link.begin(), c.link.end());
+        test::CliProcess run(args, c.env, -1, unset);
+        const auto r = run.wait(std::chrono::seconds(120));
+        EXPECT_EQ(r.exitCode, 0) << c.what << ": " << r.err;
+        EXPECT_EQ(r.err.find("no password supplied"), std::string::npos) << c.what << ": " << r.err;
+        const std::string json = readAll(dir.file("r.json"));
+        EXPECT_NE(json.find("\"complete\""), std::string::npos) << c.what << ": no complete sample: " << r.err;
+        if (c.link.front() != "--no-tap") {
+            EXPECT_NE(json.find("\"relay\""), std::string::npos) << c.what << ": not measured through the relay";
+        }
+        expectNowhere({password}, dir, r, c.what);
+    }
+    admin.value("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM " + role);
+    admin.value("DROP ROLE " + role);
+}
+
+// Issue #21.9: after the session's backend went away in the middle of a project run, every later
+// scenario failed on its own, each naming the tap's internal connection string (host, hostaddr and
+// the relay's port) instead of the user's. Now the lost connection ends the run at once with one
+// line naming the user's connection, and no sample names the relay's.
+TEST(HostilePostgres, LostConnectionEndsTheRunNamingTheUsersConnection) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    const std::string pid = std::to_string(getpid());
+    const std::string role = "hostile_lost_" + pid;
+    const std::string password = "Lx4lost" + pid + "Wq";
+    test::PgConn admin(conninfo);
+    ASSERT_TRUE(admin.ok()) << admin.errorMessage();
+    admin.value("CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
+    struct DropRole {
+        test::PgConn& admin;
+        std::string role;
+        ~DropRole() { admin.value("DROP ROLE " + role); }
+    } dropRole{admin, role};
+    const std::string target = "postgresql://" + role + "@" + pg.host + ":" + pg.port + "/" + pg.dbname;
+
+    TempDir dir;
+    const std::string path = dir.file("lost.blobbench.json");
+    Project p = defaultProject(QStringLiteral("/nonexistent.sqlite"));
+    p.connections[0].engine = QStringLiteral("postgres");
+    p.connections[0].target = q(target);
+    p.connections[0].useWireTap = true;
+    p.currentConnection = 0;
+    auto scenario = [](const char* id, const char* sql) {
+        ScenarioDef s;
+        s.id = QString::fromUtf8(id);
+        s.title = s.id;
+        s.sql = QString::fromUtf8(sql);
+        return s;
+    };
+    p.scenarios = {scenario("before", "SELECT 1 AS id, 'x' AS content"),
+                   scenario("lost", "SELECT pg_terminate_backend(pg_backend_pid())::int AS id, 'x' AS content"),
+                   scenario("after1", "SELECT 2 AS id, 'y' AS content"),
+                   scenario("after2", "SELECT 3 AS id, 'z' AS content")};
+    saveProject(q(path), p);
+    const auto r = runCli({"run", path, "-q", "--json", dir.file("r.json")}, {"PGPASSWORD=" + password});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    const auto lines = cliLines(r.err);
+    ASSERT_FALSE(lines.empty()) << r.err;
+    EXPECT_TRUE(lines.front().starts_with("blobbench-cli: postgres:" + target + ": lost: ")) << r.err;
+    const Project after = loadProject(q(path));
+    ASSERT_EQ(after.history.size(), 1u);
+    const auto& samples = after.history.back().samples;
+    ASSERT_EQ(samples.size(), 2u) << "the run went on after the connection was lost";
+    EXPECT_EQ(samples[0].status, SampleStatus::Complete);
+    EXPECT_EQ(samples[1].status, SampleStatus::Failed);
+    for (const Sample& sample : samples) {
+        EXPECT_EQ(sample.error.find("hostaddr"), std::string::npos) << sample.error;
+        if (!sample.error.empty()) {
+            EXPECT_TRUE(sample.error.starts_with("postgres:" + target + ": ")) << sample.error;
+        }
+    }
+    EXPECT_EQ(r.err.find("hostaddr"), std::string::npos) << r.err;
+    expectNowhere({password}, dir, r, "lost connection");
+}
+
 }  // namespace

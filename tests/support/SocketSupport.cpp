@@ -2,6 +2,7 @@
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -29,33 +30,81 @@ void setTimeouts(int fd) {
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
 }
 
-int listenOnLoopback(int backlog, std::uint16_t& port) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        ::listen(fd, backlog) != 0 || ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+namespace {
+
+// The loopback address of the family at port 0 (an ephemeral one).
+socklen_t loopbackAddress(Loopback family, sockaddr_storage& storage) {
+    storage = {};
+    if (family == Loopback::V6) {
+        auto& a = reinterpret_cast<sockaddr_in6&>(storage);
+        a.sin6_family = AF_INET6;
+        a.sin6_addr = in6addr_loopback;
+        return sizeof a;
+    }
+    auto& a = reinterpret_cast<sockaddr_in&>(storage);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return sizeof a;
+}
+
+std::uint16_t portOf(const sockaddr_storage& storage) {
+    return ntohs(storage.ss_family == AF_INET6 ? reinterpret_cast<const sockaddr_in6&>(storage).sin6_port
+                                               : reinterpret_cast<const sockaddr_in&>(storage).sin_port);
+}
+
+}  // namespace
+
+int listenOnLoopback(int backlog, std::uint16_t& port, Loopback family) {
+    sockaddr_storage address{};
+    socklen_t length = loopbackAddress(family, address);
+    const int fd = ::socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), length) != 0 || ::listen(fd, backlog) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
         if (fd >= 0) {
             ::close(fd);
         }
         throw std::runtime_error("test server: cannot listen");
     }
-    port = ntohs(address.sin_port);
+    port = portOf(address);
     return fd;
 }
 
-std::uint16_t closedPort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+std::uint16_t closedPort(Loopback family) {
+    sockaddr_storage address{};
+    socklen_t length = loopbackAddress(family, address);
+    const int fd = ::socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&address), length);
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+    ::close(fd);
+    return portOf(address);
+}
+
+void forwardTo(int fd, std::uint16_t port) {
+    Socket upstream(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
+    address.sin_port = htons(port);
+    if (::connect(upstream.fd(), reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        return;  // the client sees its connection end
+    }
+    pollfd fds[2] = {{fd, POLLIN, 0}, {upstream.fd(), POLLIN, 0}};
+    char buffer[64 * 1024];
+    for (;;) {
+        if (::poll(fds, 2, -1) < 0 && errno != EINTR) {
+            return;
+        }
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].revents == 0) {
+                continue;
+            }
+            const ssize_t n = ::recv(fds[i].fd, buffer, sizeof buffer, 0);
+            if (n <= 0 || !writeAll(fds[1 - i].fd, std::string_view(buffer, static_cast<std::size_t>(n)))) {
+                ::shutdown(fds[1 - i].fd, SHUT_RDWR);
+                return;
+            }
+        }
+    }
 }
 
 int countSockets() {
@@ -129,8 +178,8 @@ std::string pattern(std::size_t size, unsigned seed) {
     return data;
 }
 
-ScriptedServer::ScriptedServer(std::function<void(int)> handler) : m_handler(std::move(handler)) {
-    m_listen = listenOnLoopback(256, m_port);
+ScriptedServer::ScriptedServer(std::function<void(int)> handler, Loopback family) : m_handler(std::move(handler)) {
+    m_listen = listenOnLoopback(256, m_port, family);
     m_acceptor = std::thread([this] { acceptLoop(); });
 }
 

@@ -32,11 +32,18 @@ private:
 // Receive and send timeouts of kSocketTimeoutSeconds, and TCP_NODELAY.
 void setTimeouts(int fd);
 
-// A listening socket on 127.0.0.1 at an ephemeral port; throws std::runtime_error when it cannot.
-int listenOnLoopback(int backlog, std::uint16_t& port);
+// Which loopback address: 127.0.0.1 or ::1.
+enum class Loopback { V4, V6 };
 
-// A 127.0.0.1 port nothing listens on: bound, then closed.
-std::uint16_t closedPort();
+// A listening socket on 127.0.0.1 (or ::1) at an ephemeral port; throws std::runtime_error when it cannot.
+int listenOnLoopback(int backlog, std::uint16_t& port, Loopback family = Loopback::V4);
+
+// A 127.0.0.1 (or ::1) port nothing listens on: bound, then closed.
+std::uint16_t closedPort(Loopback family = Loopback::V4);
+
+// Relays bytes between `fd` and a new connection to 127.0.0.1:`port` until either side closes (a
+// ScriptedServer handler: a stand-in on ::1 for a real server that listens on 127.0.0.1 only).
+void forwardTo(int fd, std::uint16_t port);
 
 // The sockets among this process's descriptors, and its threads (for leak checks before/after).
 int countSockets();
@@ -54,10 +61,10 @@ std::string readToEnd(int fd);
 // `size` pseudo-random bytes from `seed`.
 std::string pattern(std::size_t size, unsigned seed);
 
-// A server on an ephemeral 127.0.0.1 port that runs `handler` on each connection in its own thread.
+// A server on an ephemeral 127.0.0.1 (or ::1) port that runs `handler` on each connection in its own thread.
 class ScriptedServer {
 public:
-    explicit ScriptedServer(std::function<void(int)> handler);
+    explicit ScriptedServer(std::function<void(int)> handler, Loopback family = Loopback::V4);
     ~ScriptedServer();
     std::uint16_t port() const { return m_port; }
     int accepted() const { return m_accepted.load(); }

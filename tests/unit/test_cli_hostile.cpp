@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -395,4 +396,62 @@ TEST(HostileCli, UnsetHomeIsOneLine) {
     EXPECT_EQ(r.exitCode, 2) << r.err;
     EXPECT_NE(r.err.find("HOME is not set"), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// Issue #21.9: a write the database refuses while the data set is prepared ("database or disk is
+// full") was one line that named no connection. The database file is /dev/full (through a link, so
+// that SQLite's journal lands in the test's directory): every write fails with ENOSPC.
+TEST(HostileCli, FullDiskDuringPrepareNamesTheConnection) {
+    TempDir dir;
+    const std::string db = dir.file("full.db");
+    std::filesystem::create_symlink("/dev/full", db);
+    const auto r = runCli({"prepare", "sqlite:" + db, "--rows", "5", "-q"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.err, "blobbench-cli: sqlite:" + db + ": prepare: database or disk is full\n");
+}
+
+// Issue #21, the other commands: prepare and the storage studies kept the default action, so a
+// SIGINT / SIGTERM killed them with nothing said. Now they end 128 + the signal with one line; the
+// study's JSON is written with what was measured, prepare leaves no set marked complete.
+TEST(HostileCli, SignalCancelsPrepareAndTheStorageStudies) {
+    std::mt19937 random(std::random_device{}());
+    int signalled = 0;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        TempDir dir;
+        const int sig = attempt % 2 == 0 ? SIGINT : SIGTERM;
+        const bool prepare = attempt < 2;
+        const std::string db = dir.file("p.db");
+        const std::string work = dir.file("study");
+        const std::string json = dir.file("study.json");
+        CliProcess run(prepare ? std::vector<std::string>{"prepare", "sqlite:" + db, "--rows", "100000", "-q"}
+                               : std::vector<std::string>{"storage", "keyed-read", work, "--count", "100k", "--size",
+                                                          "2k", "--json", json, "-q"});
+        const std::string started = prepare ? db : work;  // exists once the command is under way
+        for (int i = 0; i < 3000 && !std::filesystem::exists(started) && run.running(); ++i) {
+            std::this_thread::sleep_for(10ms);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 300)(random)));
+        run.signal(sig);
+        const auto r = run.wait(120s);
+        if (r.exitCode == 0) {
+            continue;  // it finished before the signal
+        }
+        ++signalled;
+        ASSERT_EQ(r.exitCode, 128 + sig) << r.err;
+        const std::string line = std::string("blobbench-cli: ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + ": " +
+                                 (prepare ? "prepare sqlite:" + db : std::string("storage keyed-read")) +
+                                 " was cancelled; ";
+        EXPECT_TRUE(r.err.starts_with(line)) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        if (prepare) {
+            EXPECT_NE(r.err.find("not marked complete"), std::string::npos) << r.err;
+            const auto again = runCli({"run", "sqlite:" + db, "-q"});
+            EXPECT_NE(again.err.find("no complete reference data set"), std::string::npos) << again.err;
+        } else {
+            const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json)));
+            ASSERT_TRUE(doc.isObject()) << "no JSON written: " << r.err;
+            EXPECT_FALSE(doc.object().value(QStringLiteral("complete")).toBool());
+        }
+    }
+    EXPECT_GE(signalled, 2) << "the commands ended before the signals";
 }

@@ -194,6 +194,9 @@ ConnectionSpec FirebirdDriver::redirected(const ConnectionSpec& spec, const Endp
     }
     target.host = to.host;
     target.port = std::to_string(to.port);
+    if (target.scheme == "inet6" && to.host.find(':') == std::string::npos) {
+        target.scheme = "inet";  // the relay listens on IPv4 loopback; it dials the server over IPv6
+    }
     ConnectionSpec out = spec;
     out.target = target.toString();
     return out;

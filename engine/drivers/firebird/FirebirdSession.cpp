@@ -377,6 +377,7 @@ FirebirdSession::FirebirdSession(std::shared_ptr<FirebirdClient> client, const C
     m_info.clientVersion = m_client->versionText();
     m_info.embedded = !target.networked();
     const bool inlineClient = m_client->version() >= FbVersion{5, 0, 3};
+    auto attachStarted = std::chrono::steady_clock::now();
     try {
         Releaser<Firebird::IXpbBuilder> dpb{
             m_client->util()->getXpbBuilder(&m_status, Firebird::IXpbBuilder::DPB, nullptr, 0)};
@@ -407,6 +408,7 @@ FirebirdSession::FirebirdSession(std::shared_ptr<FirebirdClient> client, const C
                                   static_cast<int>(integerValue(values, "max_inline_blob_size")));
         }
         Releaser<Firebird::IProvider> provider{m_client->dispatcher()};
+        attachStarted = std::chrono::steady_clock::now();
         try {
             m_attachment = provider.object->attachDatabase(
                 &m_status, where.c_str(), dpb.object->getBufferLength(&m_status), dpb.object->getBuffer(&m_status));
@@ -423,7 +425,17 @@ FirebirdSession::FirebirdSession(std::shared_ptr<FirebirdClient> client, const C
             m_info.negotiated["created"] = "true";
         }
     } catch (const FbException& e) {
-        throw statusError(ErrorKind::Connect, context + ": connect", e.getStatus());
+        Error error = statusError(ErrorKind::Connect, context + ": connect", e.getStatus());
+        // The client reports a server that accepted the TCP connection but never answered within
+        // isc_dpb_connect_timeout as "connection rejected": a real rejection comes at once.
+        const auto timeout = std::chrono::seconds(integerValue(values, "connect_timeout"));
+        if (timeout.count() > 0 && statusHas(e.getStatus(), isc_connect_reject) &&
+            std::chrono::steady_clock::now() - attachStarted >= timeout - std::chrono::milliseconds(100)) {
+            throw Error(error.kind(), std::string(error.what()) + " (no answer from the server within the " +
+                                          "connect timeout, " + std::to_string(timeout.count()) +
+                                          " s: connect_timeout)");
+        }
+        throw error;
     }
     FirebirdClient::keepPluginsLoaded();
 

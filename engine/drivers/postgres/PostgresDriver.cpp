@@ -5,6 +5,9 @@
 #include <cctype>
 #include <cstdlib>
 #include <map>
+#include <memory>
+#include <optional>
+#include <string_view>
 
 #include "engine/drivers/postgres/PgCommon.h"
 #include "engine/drivers/postgres/PostgresSession.h"
@@ -115,6 +118,55 @@ std::string quoted(const std::string& value) {
         out.push_back(c);
     }
     out.push_back('\'');
+    return out;
+}
+
+// What libpq itself makes of a connection before it connects: the service file (service=,
+// PGSERVICE, PGSERVICEFILE), the environment, its defaults and the password file (PGPASSFILE,
+// ~/.pgpass), looked up for the host and port the user named. The relay's host and port would find
+// nothing in the password file, so redirected() passes on what the real ones find. No connection is
+// made: an invalid channel_binding, which libpq checks right after the password file, stops it
+// there (any other error means the options did not resolve, and the real connect reports it).
+struct Resolved {
+    std::string host, hostaddr, port, password;
+};
+
+std::optional<Resolved> resolvedByLibpq(const ConnectionSpec& spec) {
+    static constexpr const char* kStop = "blobbench-resolve-only";
+    std::vector<const char*> keywords{"dbname"}, values{spec.target.c_str()};
+    if (!spec.user.empty()) {
+        keywords.push_back("user");
+        values.push_back(spec.user.c_str());
+    }
+    if (!spec.password.empty()) {
+        keywords.push_back("password");
+        values.push_back(spec.password.c_str());
+    }
+    keywords.push_back("channel_binding");
+    values.push_back(kStop);
+    keywords.push_back(nullptr);
+    values.push_back(nullptr);
+    std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectStartParams(keywords.data(), values.data(), 1),
+                                                      &PQfinish);
+    const char* message = conn ? PQerrorMessage(conn.get()) : nullptr;
+    if (!conn || PQstatus(conn.get()) != CONNECTION_BAD || !message ||
+        std::string_view(message).find(kStop) == std::string_view::npos) {
+        return std::nullopt;
+    }
+    Resolved out;
+    Conninfo options(PQconninfo(conn.get()));
+    for (const PQconninfoOption* option = options.get(); option && option->keyword; ++option) {
+        const std::string_view keyword = option->keyword;
+        std::string value = option->val ? option->val : "";
+        if (keyword == "host") {
+            out.host = std::move(value);
+        } else if (keyword == "hostaddr") {
+            out.hostaddr = std::move(value);
+        } else if (keyword == "port") {
+            out.port = std::move(value);
+        }
+    }
+    out.password = PQpass(conn.get()) ? PQpass(conn.get()) : "";
     return out;
 }
 
@@ -279,14 +331,18 @@ std::unique_ptr<Session> PostgresDriver::connect(const ConnectionSpec& spec, con
 
 std::optional<Endpoint> PostgresDriver::endpoint(const ConnectionSpec& spec) const {
     auto given = parseTarget(spec.target);
-    auto pick = [&](const char* keyword, const char* variable) {
+    const auto resolved = resolvedByLibpq(spec);
+    auto pick = [&](const char* keyword, const char* variable, const std::string& libpqValue) {
+        if (resolved) {
+            return firstOfList(libpqValue);
+        }
         auto it = given.find(keyword);
         std::string value = it != given.end() ? it->second : fromEnvironment(variable);
         return firstOfList(value);
     };
-    std::string host = pick("hostaddr", "PGHOSTADDR");
+    std::string host = pick("hostaddr", "PGHOSTADDR", resolved ? resolved->hostaddr : "");
     if (host.empty()) {
-        host = pick("host", "PGHOST");
+        host = pick("host", "PGHOST", resolved ? resolved->host : "");
     }
     if (isSocketPath(host)) {
         return std::nullopt;  // a Unix-domain socket: nothing a TCP relay can stand in front of
@@ -294,7 +350,7 @@ std::optional<Endpoint> PostgresDriver::endpoint(const ConnectionSpec& spec) con
     if (host.empty()) {
         host = "localhost";  // libpq would use its default socket; the TCP equivalent is localhost
     }
-    std::string portText = pick("port", "PGPORT");
+    std::string portText = pick("port", "PGPORT", resolved ? resolved->port : "");
     Endpoint endpoint;
     endpoint.host = host;
     endpoint.port = 5432;
@@ -311,9 +367,17 @@ std::optional<Endpoint> PostgresDriver::endpoint(const ConnectionSpec& spec) con
 
 ConnectionSpec PostgresDriver::redirected(const ConnectionSpec& spec, const Endpoint& to) const {
     auto given = parseTarget(spec.target);
-    // Keep a host *name* as host: libpq then still uses it for .pgpass, SSL verify-full and SNI while
-    // hostaddr decides where the TCP connection goes. hostaddr also beats a PGHOSTADDR in the environment.
-    std::string host = firstOfList(given.count("host") ? given["host"] : fromEnvironment("PGHOST"));
+    const auto resolved = resolvedByLibpq(spec);
+    // Keep a host *name* as host: libpq then still uses it for SSL verify-full and SNI while hostaddr
+    // decides where the TCP connection goes. hostaddr also beats a PGHOSTADDR in the environment.
+    std::string host = firstOfList(resolved              ? resolved->host
+                                   : given.count("host") ? given["host"]
+                                                         : fromEnvironment("PGHOST"));
+    // The password file is looked up under the real host and port (libpq would ask it for the relay's).
+    if (resolved && !resolved->password.empty() && spec.password.empty() &&
+        (given.find("password") == given.end() || given["password"].empty())) {
+        given["password"] = resolved->password;
+    }
     if (host.empty() || isSocketPath(host)) {
         host = to.host;
     }

@@ -313,7 +313,12 @@ std::string PostgresSession::scrub(std::string text) const {
 
 Error PostgresSession::sqlError(const std::string& what, const PGresult* result) const {
     const bool cancelled = result && pg::sqlState(result) == pg::CancelledState && m_cancelRequested.load();
-    return Error(cancelled ? ErrorKind::Cancelled : ErrorKind::Sql,
+    // A lost connection (the backend terminated, the server gone) ends the run: every later
+    // statement would fail on it too.
+    const bool lost = !cancelled && PQstatus(m_conn) == CONNECTION_BAD;
+    return Error(cancelled ? ErrorKind::Cancelled
+                 : lost    ? ErrorKind::Connect
+                           : ErrorKind::Sql,
                  m_label + ": " + what + ": " + scrub(pg::messageOf(m_conn, result)));
 }
 
