@@ -43,6 +43,7 @@
 #include "engine/core/Error.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
+#include "model/EngineScenarios.h"
 #include "model/Presets.h"
 #include "model/ProjectFile.h"
 #include "model/SampleJson.h"
@@ -196,8 +197,8 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
 
     m_connections->refresh();
     refreshParameters();
-    m_scenarios->refresh();
     m_scenarios->setDriver(currentDriver());
+    logEngineFollow(m_scenarios->followEngine(currentDriver(), false));
     reloadResults();
     setRunning(false);
     m_files->updateTitle();
@@ -448,9 +449,13 @@ void MainWindow::connectDocument() {
     connect(m_document, &ProjectDocument::projectReset, this, [this] {
         m_connections->refresh();
         refreshParameters();
-        m_scenarios->refresh();
         m_scenarios->setDriver(currentDriver());
+        logEngineFollow(m_scenarios->followEngine(currentDriver(), false));
         reloadResults();
+        // What the old project showed (its error, its server) is not this one's.
+        clearError();
+        m_connections->clearServerLabel();
+        testInBackground();
     });
     connect(m_document, &ProjectDocument::connectionsChanged, this, [this] {
         m_connections->refresh();
@@ -467,8 +472,10 @@ void MainWindow::connectDocument() {
         m_connections->refresh();
         refreshParameters();
         m_scenarios->setDriver(currentDriver());
+        logEngineFollow(m_scenarios->followEngine(currentDriver(), true));
         m_connections->clearServerLabel();
         m_appliedEffects.clear();
+        testInBackground();
     });
     connect(m_document, &ProjectDocument::sampleAppended, this,
             [this](const QString&, const Sample& sample) { addSampleToViews(sample); });
@@ -492,6 +499,7 @@ void MainWindow::connectDocument() {
 
 void MainWindow::refreshParameters() {
     m_appliedEffects.clear();
+    m_sweepEditor->setNotInEffect({});
     const Driver* driver = currentDriver();
     m_link->setProfile(m_document->project().current(), driver != nullptr && driver->networked(),
                        driver != nullptr
@@ -555,6 +563,12 @@ void MainWindow::applyEffects(const std::vector<ParameterEffect>& effects) {
     if (key != m_appliedEffects) {
         m_appliedEffects = key;
         m_parameters->setEffects(effects);
+        QMap<QString, QString> off;
+        for (const ParameterEffect& e : effects) {
+            if (!e.inEffect)
+                off.insert(qs(e.id), readableEffectReason(qs(e.reason)));
+        }
+        m_sweepEditor->setNotInEffect(off);
     }
 }
 
@@ -765,13 +779,44 @@ void MainWindow::runSweep(int index) {
     startRun(chosen, index);
 }
 
-void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios, int sweepIndex) {
+// A networked connection is tested as soon as it is chosen: the server's and the client's versions
+// tell which tunables can take effect, and the panel shows that before the first run.
+void MainWindow::testInBackground() {
+    const Driver* driver = currentDriver();
+    if (driver != nullptr && driver->networked() && !isRunning())
+        testConnection();
+}
+
+void MainWindow::logEngineFollow(const QString& note) {
+    if (!note.isEmpty())
+        log(note);
+}
+
+void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex) {
     if (m_controller->isRunning()) {
         return;
     }
     const ConnectionProfile* profile = m_document->project().current();
     if (profile == nullptr) {
         showError(tr("No connection: add one with Edit… → New connection."));
+        return;
+    }
+    // Never another engine's SQL: scenarios written for the engine before the switch stay out.
+    std::vector<ScenarioDef> scenarios;
+    QString refused;
+    for (const ScenarioDef& s : chosen) {
+        if (const std::optional<Dialect> other = m_scenarios->writtenForOtherEngine(s)) {
+            refused = tr("“%1” was written for %2: not run on %3. Edit its SQL for %3 (the mark then goes), or add "
+                         "the %3 reference suite from Presets.")
+                          .arg(s.title, dialectName(*other),
+                               dialectName(currentDriver() != nullptr ? currentDriver()->dialect() : Dialect::None));
+            log(refused, true);
+            continue;
+        }
+        scenarios.push_back(s);
+    }
+    if (scenarios.empty()) {
+        showError(refused);
         return;
     }
     for (const ScenarioDef& s : scenarios) {

@@ -160,7 +160,9 @@ private:
     void flushChart(std::size_t index);
     void applyEffects(const std::vector<ParameterEffect>& effects);
 
-    void startRun(const std::vector<ScenarioDef>& scenarios, int sweepIndex = -1);
+    void startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex = -1);
+    void logEngineFollow(const QString& note);
+    void testInBackground();
     void applyLinkEdit(bool useWireTap, const LinkSettings& link);
     void setRunning(bool running);
     void onProgress(const RunProgress& progress);

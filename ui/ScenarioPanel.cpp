@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "engine/data/ReferenceSuite.h"
+#include "model/EngineScenarios.h"
 #include "model/SampleJson.h"
 #include "ui/SqlEditor.h"
 #include "ui/Units.h"
@@ -113,13 +114,20 @@ QWidget* ScenarioPanel::buildSqlPanel() {
     split->setSizes({50, 200});
     layout->addWidget(split, 1);
 
+    // Editing a scenario's statements makes it the current engine's: a "written for" mark goes.
     connect(m_sqlEditor, &QPlainTextEdit::textChanged, this, [this] {
         if (!m_loadingScenario)
-            editCurrentScenario([this](ScenarioDef& d) { d.sql = m_sqlEditor->toPlainText(); });
+            editCurrentScenario([this](ScenarioDef& d) {
+                d.sql = m_sqlEditor->toPlainText();
+                m_writtenFor.remove(d.id);
+            });
     });
     connect(m_setupEditor, &QPlainTextEdit::textChanged, this, [this] {
         if (!m_loadingScenario)
-            editCurrentScenario([this](ScenarioDef& d) { d.setupSql = m_setupEditor->toPlainText(); });
+            editCurrentScenario([this](ScenarioDef& d) {
+                d.setupSql = m_setupEditor->toPlainText();
+                m_writtenFor.remove(d.id);
+            });
     });
     connect(m_kind, &QComboBox::activated, this,
             [this] { editCurrentScenario([this](ScenarioDef& d) { d.kind = m_kind->currentData().toString(); }); });
@@ -153,6 +161,51 @@ void ScenarioPanel::setDriver(const Driver* driver) {
     });
 }
 
+QString ScenarioPanel::followEngine(const Driver* driver, bool switched) {
+    const Dialect before = m_dialect;
+    m_dialect = driver != nullptr ? driver->dialect() : Dialect::None;
+    if (!switched)
+        m_writtenFor.clear();
+    QStringList translated;
+    QStringList marked;
+    const std::vector<ScenarioDef> scenarios = m_document->project().scenarios;
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+        const ScenarioDef& def = scenarios[i];
+        if (const std::optional<ScenarioDef> ours = translatedReference(def, m_dialect)) {
+            m_writtenFor.remove(def.id);
+            if (*ours != def) {
+                m_loadingScenario = true;
+                m_document->setScenario(static_cast<int>(i), *ours);
+                m_loadingScenario = false;
+                translated << def.title;
+            }
+            continue;
+        }
+        const bool custom = !def.isStudy() && !def.sql.trimmed().isEmpty() && !referenceDialectOf(def);
+        if (switched && custom && before != Dialect::None && before != m_dialect && !m_writtenFor.contains(def.id)) {
+            m_writtenFor.insert(def.id, before);
+            marked << def.title;
+        }
+    }
+    refresh();
+    showScenario(currentIndex());
+    QStringList lines;
+    if (!translated.isEmpty())
+        lines << tr("%n reference scenario(s) now use the %1 statements", nullptr, static_cast<int>(translated.size()))
+                     .arg(dialectName(m_dialect));
+    if (!marked.isEmpty())
+        lines << tr("written for %1, not run on %2: %3")
+                     .arg(dialectName(before), dialectName(m_dialect), marked.join(QStringLiteral(", ")));
+    return lines.join(QStringLiteral("; "));
+}
+
+std::optional<Dialect> ScenarioPanel::writtenForOtherEngine(const ScenarioDef& scenario) const {
+    const auto it = m_writtenFor.constFind(scenario.id);
+    if (it == m_writtenFor.constEnd() || *it == m_dialect)
+        return std::nullopt;
+    return *it;
+}
+
 void ScenarioPanel::refresh() {
     const auto& scenarios = m_document->project().scenarios;
     m_refreshingList = true;
@@ -168,8 +221,18 @@ void ScenarioPanel::refresh() {
         QListWidgetItem* item = m_list->item(static_cast<int>(i));
         const ScenarioDef& def = scenarios[i];
         item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
-        item->setText(def.title.isEmpty() ? tr("(untitled)") : def.title);
+        const QString title = def.title.isEmpty() ? tr("(untitled)") : def.title;
         item->setCheckState(def.enabled ? Qt::Checked : Qt::Unchecked);
+        if (const std::optional<Dialect> other = writtenForOtherEngine(def)) {
+            item->setText(tr("%1 (written for %2)").arg(title, dialectName(*other)));
+            item->setForeground(palette().brush(QPalette::Disabled, QPalette::Text));
+            item->setToolTip(tr("Written for %1: not run on %2 until its SQL is edited for %2 (or add the %2 "
+                                "reference suite from Presets).\n%3")
+                                 .arg(dialectName(*other), dialectName(m_dialect), def.sql));
+            continue;
+        }
+        item->setText(title);
+        item->setData(Qt::ForegroundRole, QVariant());
         item->setToolTip(def.sql.trimmed().isEmpty() ? tr("No measured statement yet") : def.sql);
     }
     m_refreshingList = false;

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <QHash>
 #include <QWidget>
 #include <functional>
+#include <optional>
 
 #include "engine/drivers/Driver.h"
 #include "model/Project.h"
@@ -32,6 +34,12 @@ public:
     void refresh();
     // The Presets menu offers the reference suite of this engine (none for nullptr).
     void setDriver(const Driver* driver);
+    // The connection's engine changed (or a project was opened, `switched` false): reference
+    // scenarios of another dialect become this engine's; on a switch, the scenarios the user wrote
+    // are marked as written for the engine before. Returns a line for the log, empty if nothing changed.
+    QString followEngine(const Driver* driver, bool switched);
+    // The engine a scenario was written for when that is not the current one (it is then not run).
+    std::optional<Dialect> writtenForOtherEngine(const ScenarioDef& scenario) const;
 
 public slots:
     void addScenario();
@@ -54,6 +62,8 @@ private:
     QComboBox* m_fetch = nullptr;
     SqlEditor* m_setupEditor = nullptr;
     SqlEditor* m_sqlEditor = nullptr;
+    Dialect m_dialect = Dialect::None;     // the current connection's
+    QHash<QString, Dialect> m_writtenFor;  // scenario id -> the dialect it was written for
     bool m_loadingScenario = false;
     bool m_refreshingList = false;
 };

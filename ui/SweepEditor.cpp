@@ -276,6 +276,13 @@ void SweepEditor::setCurrentSweep(int index) {
     load(index);
 }
 
+void SweepEditor::setNotInEffect(const QMap<QString, QString>& reasons) {
+    if (reasons == m_notInEffect)
+        return;
+    m_notInEffect = reasons;
+    load(m_current);
+}
+
 void SweepEditor::setRunEnabled(bool enabled) {
     m_runEnabled = enabled;
     m_run->setEnabled(enabled && m_runnable);
@@ -445,6 +452,13 @@ void SweepEditor::updatePreview(const SweepDef& def, const QString& problem) {
     if (m_current < 0) {
         m_preview->setText(tr("No sweep: press New to sweep a tunable."));
         m_preview->setStyleSheet({});
+    } else if (const auto off =
+                   std::find_if(def.axes.begin(), def.axes.end(),
+                                [this](const SweepAxis& a) { return m_notInEffect.contains(a.parameter); });
+               problem.isEmpty() && off != def.axes.end()) {
+        m_preview->setText(tr("Not swept: %1 cannot take effect on this connection. %2")
+                               .arg(off->parameter, m_notInEffect.value(off->parameter)));
+        m_preview->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; }"));
     } else if (!problem.isEmpty()) {
         m_preview->setText(problem);
         m_preview->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; }"));

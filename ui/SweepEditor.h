@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QMap>
+
 #include <QWidget>
 #include <vector>
 
@@ -73,6 +75,9 @@ public:
     int currentSweep() const;  // index in the project's sweeps, -1 for none
     void setCurrentSweep(int index);
     void setRunEnabled(bool enabled);
+    // Tunables the connection cannot apply (id -> one-sentence reason): a sweep over one is refused,
+    // with the reason in the preview, since every point would measure the same thing.
+    void setNotInEffect(const QMap<QString, QString>& reasons);
 
     // The points the current sweep expands to ("7 points: 0, 1024, ...") or what is wrong with it.
     QString previewText() const;
@@ -131,6 +136,7 @@ private:
     bool m_loading = false;
     bool m_second = false;  // the second axis is shown (and stored when valid)
     bool m_runEnabled = true;
+    QMap<QString, QString> m_notInEffect;
     bool m_runnable = false;  // the fields make a sweep the engine accepts
 };
 
