@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QToolBar>
 #include <QToolButton>
@@ -65,6 +66,7 @@ ConnectionController::ConnectionController(ProjectDocument* document, RunControl
                     showSession(info, detail);
                 } else {
                     m_serverLabel->setText(tr("Connection failed"));
+                    noteConnectFailure(detail);
                     emit failed(detail);
                 }
             });
@@ -201,6 +203,12 @@ void ConnectionController::testConnection(const ParameterValues& values) {
 }
 
 QString ConnectionController::passwordFor(const ConnectionProfile& profile) {
+    const QString password = lookUpPassword(profile);
+    m_lastGiven[profile.name] = password;
+    return password;
+}
+
+QString ConnectionController::lookUpPassword(const ConnectionProfile& profile) {
     const QString session = m_passwords.value(profile.name);
     if (!session.isEmpty())
         return session;
@@ -230,6 +238,22 @@ QString ConnectionController::passwordFor(const ConnectionProfile& profile) {
         return {};
     rememberPassword(profile, answer->password, answer->remember);
     return answer->password;
+}
+
+void ConnectionController::noteConnectFailure(const QString& error) {
+    // Firebird: "Your user name and password are not defined"; PostgreSQL: "password
+    // authentication failed", "no password supplied".
+    static const QRegularExpression refused(QStringLiteral("user name and password|password authentication|"
+                                                           "no password supplied|authentication failed"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    const ConnectionProfile* profile = m_document->project().current();
+    // Only the password that connect was given: one typed in since then has not been tried yet.
+    if (profile == nullptr || !error.contains(refused) || !m_passwords.contains(profile->name) ||
+        m_passwords.value(profile->name) != m_lastGiven.value(profile->name))
+        return;
+    m_passwords.remove(profile->name);
+    emit message(tr("The server refused the password for %1: it is asked again at the next connect").arg(profile->name),
+                 false);
 }
 
 void ConnectionController::rememberPassword(const ConnectionProfile& profile, const QString& password, bool remember) {

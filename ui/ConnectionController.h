@@ -60,6 +60,10 @@ public:
     // connection name -> password, this session only (storage studies connect by name).
     const QHash<QString, QString>& sessionPasswords() const { return m_passwords; }
 
+    // A connect failed with `error`: when the server refused the password, the session forgets it
+    // and the next connect asks again (as pgAdmin and DBeaver do) instead of reusing it silently.
+    void noteConnectFailure(const QString& error);
+
     // Shows what a connect or a Test found (versions, what was negotiated, what is not in effect).
     void showSession(const SessionInfo& info, const QString& detail);
 
@@ -78,6 +82,7 @@ signals:
     void effectsReported(const std::vector<ParameterEffect>& effects);
 
 private:
+    QString lookUpPassword(const ConnectionProfile& profile);
     void rememberRecent(const ConnectionProfile& profile);
     void refreshRecentMenu();
 
@@ -90,6 +95,7 @@ private:
     QAction* m_testAction = nullptr;
 
     QHash<QString, QString> m_passwords;  // connection name -> password, this session only
+    QHash<QString, QString> m_lastGiven;  // connection name -> the password the last connect was given
     Keyring m_keyring;
     QHash<QString, bool> m_keyringLooked;  // keyring keys looked up (true: an entry exists)
     QString m_keyringNotice;

@@ -25,6 +25,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QRandomGenerator>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -204,7 +205,8 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_files->updateTitle();
 
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(defaultWindowSize());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
     m_topSplitter->restoreState(settings.value(QStringLiteral("window/topSplitter")).toByteArray());
@@ -267,18 +269,18 @@ void MainWindow::buildToolbar() {
     bar->setObjectName(QStringLiteral("runToolbar"));
     bar->setMovable(false);
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_connections->addToToolbar(bar);
-    auto* spacer = new QWidget;
-    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    bar->addWidget(spacer);
-    bar->addWidget(new QLabel(tr("Repeat ")));
+    // Run, Run all and Stop come first: a narrow window pushes the end of a toolbar into its overflow
+    // menu, and Stop must never hide there during a run.
+    bar->addAction(m_runAction);
+    bar->addAction(m_runAllAction);
+    bar->addAction(m_stopAction);
+    bar->addWidget(new QLabel(tr(" Repeat ")));
     m_repetitions = new QSpinBox;
     m_repetitions->setRange(1, 100000);
     m_repetitions->setToolTip(tr("Measured executions per scenario"));
     bar->addWidget(m_repetitions);
-    bar->addAction(m_runAction);
-    bar->addAction(m_runAllAction);
-    bar->addAction(m_stopAction);
+    bar->addSeparator();
+    m_connections->addToToolbar(bar);
 }
 
 void MainWindow::buildMenus() {
@@ -723,6 +725,7 @@ void MainWindow::connectController() {
             log(tr("Run stopped: %1").arg(error));
         } else {
             m_progressText->setText(tr("Failed"));
+            m_connections->noteConnectFailure(error);
             showError(error);
         }
         flushLog();
@@ -1078,6 +1081,16 @@ void MainWindow::flushLog() {
         m_log->appendHtml(m_pendingLog.join(QStringLiteral("<br>")));
         m_pendingLog.clear();
     }
+}
+
+// Most of the screen's available area (a laptop's 1366x768 gets about 1280x690, not Qt's 2/3),
+// at most 1700x1050 on a large screen.
+QSize MainWindow::defaultWindowSize() const {
+    const QScreen* where = screen() != nullptr ? screen() : QGuiApplication::primaryScreen();
+    if (where == nullptr)
+        return {1280, 860};
+    const QSize available = where->availableGeometry().size();
+    return {std::min(1700, available.width() * 94 / 100), std::min(1050, available.height() * 92 / 100)};
 }
 
 // ---- files (ui/DocumentController) and exports ------------------------------------------------

@@ -163,6 +163,7 @@ private:
     void startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex = -1);
     void logEngineFollow(const QString& note);
     void testInBackground();
+    QSize defaultWindowSize() const;
     void applyLinkEdit(bool useWireTap, const LinkSettings& link);
     void setRunning(bool running);
     void onProgress(const RunProgress& progress);

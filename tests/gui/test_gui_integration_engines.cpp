@@ -210,3 +210,44 @@ TEST(GuiIntegrationEngines, OnFirebird5InlineBlobsStayAvailable) {
     EXPECT_TRUE(note->isHidden());
     qunsetenv("ISC_PASSWORD");
 }
+
+// A password the server refused is not reused silently: the next connect asks again.
+TEST(GuiIntegrationEngines, ARefusedPasswordIsAskedAgainAtTheNextRun) {
+    BLOBBENCH_REQUIRE_ENV(database, "BLOBBENCH_FB_DATABASE");
+    BLOBBENCH_REQUIRE_ENV(user, "BLOBBENCH_FB_USER");
+    BLOBBENCH_REQUIRE_ENV(password, "BLOBBENCH_FB_PASSWORD");
+    qunsetenv("ISC_PASSWORD");
+    TempDir dir;
+    auto* document = new ProjectDocument;
+    Project project = defaultProject(QString::fromStdString(dir.file("unused.sqlite")));
+    project.scenarios.clear();
+    for (const Scenario& s : referenceSuite(Dialect::Firebird)) {
+        if (s.id == "blob-ids")
+            project.scenarios.push_back(ScenarioDef::fromScenario(s));
+    }
+    project.connections.push_back(firebirdProfile(database, user, {}));
+    document->reset(project);
+    MainWindow window(document);
+    test::adoptAndShow(window, document);
+    window.setRepetitions(1);
+    QStringList answers = {QStringLiteral("not-the-password"), QString::fromStdString(password)};
+    int asked = 0;
+    window.setPasswordPrompt([&](const ConnectionProfile&) -> std::optional<MainWindow::PasswordAnswer> {
+        ++asked;
+        return MainWindow::PasswordAnswer{answers.value(asked - 1), false};
+    });
+    QSignalSpy tested(window.controller(), &RunController::connectionTested);
+    document->setCurrentConnection(1);  // the background test asks, and is refused
+    ASSERT_TRUE(tested.wait(60000));
+    EXPECT_FALSE(tested.value(0).value(0).toBool());
+    EXPECT_EQ(asked, 1);
+
+    ASSERT_TRUE(runAndWait(window, [&] { window.runAll(); }));
+    EXPECT_EQ(asked, 2) << "the refused password is asked again";
+    EXPECT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
+    ASSERT_FALSE(document->project().history.empty());
+    EXPECT_EQ(document->project().history.back().samples.front().status, SampleStatus::Complete);
+    ASSERT_TRUE(runAndWait(window, [&] { window.runAll(); }));
+    EXPECT_EQ(asked, 2) << "an accepted password stays for the session";
+    EXPECT_FALSE(window.logView()->toPlainText().contains(QString::fromStdString(password)));
+}

@@ -1,0 +1,70 @@
+// The window's own layout on the offscreen screen: the run controls never fall into the toolbar's
+// overflow, and the default size follows the screen.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QScreen>
+#include <QSettings>
+#include <QToolBar>
+
+#include "GuiTestSupport.h"
+#include "support/TestSupport.h"
+#include "ui/MainWindow.h"
+
+using namespace blobbench;
+using blobbench::test::TempDir;
+
+namespace {
+
+std::unique_ptr<MainWindow> freshWindow(const TempDir& dir) {
+    QSettings().remove(QStringLiteral("window"));  // no size saved by an earlier window
+    auto* document = new ProjectDocument;
+    document->reset(defaultProject(QString::fromStdString(dir.file("unused.sqlite"))));
+    auto window = std::make_unique<MainWindow>(document);
+    document->setParent(window.get());
+    window->setSuppressUnsavedPrompt(true);
+    return window;
+}
+
+QAction* actionNamed(QToolBar* bar, const QString& text) {
+    for (QAction* a : bar->actions()) {
+        if (a->text().remove(QLatin1Char('&')) == text)
+            return a;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(WindowLayout, DefaultSizeFollowsTheScreensAvailableArea) {
+    TempDir dir;
+    auto window = freshWindow(dir);
+    const QSize available = QGuiApplication::primaryScreen()->availableGeometry().size();
+    EXPECT_EQ(window->width(), std::min(1700, available.width() * 94 / 100));
+    EXPECT_EQ(window->height(), std::min(1050, available.height() * 92 / 100));
+}
+
+TEST(WindowLayout, RunAllAndStopStayOnTheToolbarWithALongServerLabel) {
+    TempDir dir;
+    auto window = freshWindow(dir);
+    window->show();
+    auto* server = window->findChild<QLabel*>(QStringLiteral("connectionInfo"));
+    ASSERT_NE(server, nullptr);
+    server->setText(QString(60, QLatin1Char('x')) + QStringLiteral(" server 5.0.4, client 5.0.4 · negotiated: …"));
+    auto* bar = window->findChild<QToolBar*>(QStringLiteral("runToolbar"));
+    ASSERT_NE(bar, nullptr);
+    for (const QString& name : {QStringLiteral("Run"), QStringLiteral("Run all"), QStringLiteral("Stop")}) {
+        for (int width : {window->width(), 900, 640}) {
+            window->resize(width, window->height());
+            QCoreApplication::processEvents();
+            QAction* action = actionNamed(bar, name);
+            ASSERT_NE(action, nullptr) << name.toStdString();
+            QWidget* button = bar->widgetForAction(action);
+            ASSERT_NE(button, nullptr);
+            EXPECT_TRUE(button->isVisible()) << name.toStdString() << " at width " << width;
+            EXPECT_LE(button->geometry().right(), bar->width()) << name.toStdString() << " at width " << width;
+        }
+    }
+}
