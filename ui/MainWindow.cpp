@@ -7,6 +7,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -59,6 +60,7 @@
 #include "ui/StorageChart.h"
 #include "ui/SweepEditor.h"
 #include "ui/Units.h"
+#include "ui/UserGuide.h"
 
 namespace blobbench {
 namespace {
@@ -353,6 +355,18 @@ void MainWindow::buildMenus() {
     view->addAction(tr("&History"), this, &MainWindow::showHistory);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User guide"), QKeySequence::HelpContents, this, [this] {
+        const QString path = userGuidePath();
+        if (path.isEmpty()) {
+            showError(tr("The user guide is not installed: looked for %1.")
+                          .arg(userGuideCandidates().join(QStringLiteral(", "))));
+            return;
+        }
+        if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+            showError(tr("No program to open %1 was found.").arg(path));
+    });
+    guide->setObjectName(QStringLiteral("userGuide"));
+    guide->setShortcutContext(Qt::ApplicationShortcut);
     help->addAction(tr("&About BlobBench"), this, [this] {
         QMessageBox::about(this, tr("About BlobBench"),
                            tr("<b>BlobBench %1</b><p>Measures how databases move large values over the wire: "

@@ -12,6 +12,7 @@
 #include "GuiTestSupport.h"
 #include "support/TestSupport.h"
 #include "ui/MainWindow.h"
+#include "ui/UserGuide.h"
 
 using namespace blobbench;
 using blobbench::test::TempDir;
@@ -67,4 +68,17 @@ TEST(WindowLayout, RunAllAndStopStayOnTheToolbarWithALongServerLabel) {
             EXPECT_LE(button->geometry().right(), bar->width()) << name.toStdString() << " at width " << width;
         }
     }
+}
+
+// F1 and Help > User guide open docs/user-guide.md (found in the source tree of this build).
+TEST(WindowLayout, HelpHasTheUserGuideOnF1) {
+    TempDir dir;
+    auto window = freshWindow(dir);
+    auto* guide = window->findChild<QAction*>(QStringLiteral("userGuide"));
+    ASSERT_NE(guide, nullptr);
+    EXPECT_EQ(guide->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    EXPECT_EQ(guide->shortcut(), QKeySequence(Qt::Key_F1));
+    const QString path = userGuidePath();
+    ASSERT_FALSE(path.isEmpty()) << userGuideCandidates().join(QStringLiteral(", ")).toStdString();
+    EXPECT_TRUE(path.endsWith(QStringLiteral("docs/user-guide.md"))) << path.toStdString();
 }
