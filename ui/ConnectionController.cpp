@@ -16,6 +16,7 @@
 #include "engine/drivers/Registry.h"
 #include "model/SampleJson.h"
 #include "ui/ConnectionDialog.h"
+#include "ui/ParameterPanel.h"
 #include "ui/RunController.h"
 #include "ui/Units.h"
 
@@ -281,7 +282,7 @@ void ConnectionController::showSession(const SessionInfo& info, const QString& d
     emit effectsReported(info.effects);
     for (const ParameterEffect& e : info.effects) {
         if (!e.inEffect) {
-            emit message(tr("Not in effect: %1 = %2 (%3)").arg(qs(e.id), qs(e.requested), qs(e.reason)), false);
+            emit message(tr("%1 = %2: %3").arg(qs(e.id), qs(e.requested), readableEffectReason(qs(e.reason))), false);
         }
     }
     if (const ConnectionProfile* profile = m_document->project().current()) {
