@@ -21,6 +21,9 @@ namespace blobbench {
 
 // One axis of a sweep: the tunable (from the engine's ParameterSpecs) and its values as a list or
 // a range (from, to, points, log). Emits edited() on every change by the user.
+// A sweep axis over `spec` with values it surely accepts.
+SweepAxis defaultAxisFor(const ParameterSpec& spec);
+
 class SweepAxisEditor : public QWidget {
     Q_OBJECT
 public:

@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QComboBox>
 #include <QGuiApplication>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QToolBar>
@@ -12,6 +15,7 @@
 #include "GuiTestSupport.h"
 #include "support/TestSupport.h"
 #include "ui/MainWindow.h"
+#include "ui/SweepEditor.h"
 #include "ui/UserGuide.h"
 
 using namespace blobbench;
@@ -81,4 +85,31 @@ TEST(WindowLayout, HelpHasTheUserGuideOnF1) {
     const QString path = userGuidePath();
     ASSERT_FALSE(path.isEmpty()) << userGuideCandidates().join(QStringLiteral(", ")).toStdString();
     EXPECT_TRUE(path.endsWith(QStringLiteral("docs/user-guide.md"))) << path.toStdString();
+}
+
+// Choosing another tunable starts from that tunable's own values; byte tunables take "64k", "1M".
+TEST(WindowLayout, SweepEditorResetsValuesPerTunableAndReadsByteSuffixes) {
+    TempDir dir;
+    auto window = freshWindow(dir);
+    SweepEditor* editor = window->sweepEditor();
+    editor->newSweep();
+    QComboBox* tunable = editor->parameterBox();
+    ASSERT_EQ(tunable->currentData().toString(), QStringLiteral("page_size"));
+    editor->valuesEdit()->setText(QStringLiteral("1024, 4096"));
+    emit editor->valuesEdit()->textEdited(editor->valuesEdit()->text());
+    const int mmap = tunable->findData(QStringLiteral("mmap_size"));
+    ASSERT_GE(mmap, 0);
+    tunable->setCurrentIndex(mmap);
+    emit tunable->activated(mmap);
+    EXPECT_EQ(editor->valuesEdit()->text(), QStringLiteral("0, %1").arg(1LL << 40));
+    const SweepDef& stored = window->document()->project().sweeps.front();
+    EXPECT_EQ(stored.axes.front().parameter, QStringLiteral("mmap_size"));
+
+    editor->valuesEdit()->setText(QStringLiteral("0, 64k, 1M, 2 MiB"));
+    emit editor->valuesEdit()->textEdited(editor->valuesEdit()->text());
+    EXPECT_EQ(window->document()->project().sweeps.front().axes.front().values,
+              (QStringList{QStringLiteral("0"), QStringLiteral("65536"), QStringLiteral("1048576"),
+                           QStringLiteral("2097152")}))
+        << editor->previewText().toStdString();
+    EXPECT_TRUE(editor->runButton()->isEnabled()) << editor->previewText().toStdString();
 }
