@@ -7,6 +7,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -25,6 +26,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QRandomGenerator>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -43,24 +45,26 @@
 #include "engine/core/Error.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
+#include "model/EngineScenarios.h"
 #include "model/Presets.h"
 #include "model/ProjectFile.h"
 #include "model/SampleJson.h"
-#include "ui/ConnectionDialog.h"
+#include "ui/ConnectionController.h"
+#include "ui/DocumentController.h"
 #include "ui/HistoryPanel.h"
 #include "ui/LinkPanel.h"
 #include "ui/ParameterPanel.h"
 #include "ui/ResultsModel.h"
+#include "ui/ScenarioPanel.h"
 #include "ui/SqlEditor.h"
 #include "ui/StorageChart.h"
 #include "ui/SweepEditor.h"
 #include "ui/Units.h"
+#include "ui/UserGuide.h"
 
 namespace blobbench {
 namespace {
 
-constexpr int kMaxRecent = 8;
-constexpr int kMaxRecentFiles = 8;
 constexpr std::array kChartKinds = {ChartKind::TimeVsBytes, ChartKind::TimeVsRoundTrips, ChartKind::Phases,
                                     ChartKind::LiveThroughput, ChartKind::Sweep};
 
@@ -79,33 +83,6 @@ QString droppedProject(const QMimeData* mime) {
     }
     return {};
 }
-
-QString uniqueScenarioId(const Project& project, const QString& base) {
-    QString id = base;
-    for (int n = 2;; ++n) {
-        const bool taken = std::any_of(project.scenarios.begin(), project.scenarios.end(),
-                                       [&](const ScenarioDef& s) { return s.id == id; });
-        if (!taken) {
-            return id;
-        }
-        id = base + QLatin1Char('-') + QString::number(n);
-    }
-}
-
-QString sessionSummary(const SessionInfo& info) {
-    QString text = qs(info.engine) + QLatin1Char(' ');
-    text += info.embedded ? QObject::tr("%1 (embedded)").arg(qs(info.clientVersion))
-                          : QObject::tr("server %1, client %2").arg(qs(info.serverVersion), qs(info.clientVersion));
-    QStringList negotiated;
-    for (const auto& [key, value] : info.negotiated) {
-        negotiated << qs(key) + QLatin1Char('=') + qs(value);
-    }
-    text += QStringLiteral(" · ") + (negotiated.isEmpty()
-                                         ? QObject::tr("nothing negotiated")
-                                         : QObject::tr("negotiated: %1").arg(negotiated.join(QStringLiteral(", "))));
-    return text;
-}
-
 }  // namespace
 
 MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
@@ -115,7 +92,6 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
       m_results(new ResultsModel(this)),
       m_resultsProxy(new QSortFilterProxyModel(this)),
       m_defaultDatasetPath(defaultSqlitePath()) {
-    setWindowTitle(tr("BlobBench"));
     setObjectName(QStringLiteral("BlobBenchMainWindow"));
     if (document == nullptr) {
         m_document->reset(defaultProject(m_defaultDatasetPath));
@@ -123,6 +99,9 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_resultsProxy->setSourceModel(m_results);
     m_resultsProxy->setSortRole(ResultsModel::SortRole);
 
+    m_connections = new ConnectionController(m_document, m_controller, this);
+    m_files = new DocumentController(m_document, this, [this] { return isRunning(); });
+    m_files->setDefaultDatasetPath(m_defaultDatasetPath);
     buildActions();
     buildToolbar();
 
@@ -140,8 +119,9 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     layout->addWidget(m_errorBanner);
 
     m_topSplitter = new QSplitter(Qt::Horizontal);
-    m_topSplitter->addWidget(buildScenarioPanel());
-    m_topSplitter->addWidget(buildSqlPanel());
+    m_scenarios = new ScenarioPanel(m_document);
+    m_topSplitter->addWidget(m_scenarios);
+    m_topSplitter->addWidget(m_scenarios->sqlPanel());
     auto* parameterBox = new QWidget;
     auto* parameterLayout = new QVBoxLayout(parameterBox);
     parameterLayout->setContentsMargins(0, 0, 0, 0);
@@ -218,25 +198,25 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     connectDocument();
     connectController();
 
-    refreshConnections();
+    m_connections->refresh();
     refreshParameters();
-    refreshScenarioList();
-    refreshTemplates();
+    m_scenarios->setDriver(currentDriver());
+    logEngineFollow(m_scenarios->followEngine(currentDriver(), false));
     reloadResults();
     setRunning(false);
+    m_files->updateTitle();
 
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(defaultWindowSize());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
     m_topSplitter->restoreState(settings.value(QStringLiteral("window/topSplitter")).toByteArray());
     m_bottomSplitter->restoreState(settings.value(QStringLiteral("window/bottomSplitter")).toByteArray());
     m_chartTabs->setCurrentIndex(settings.value(QStringLiteral("window/chartTab"), 0).toInt());
-    refreshRecentMenu();
-    refreshRecentFilesMenu();
     setAcceptDrops(true);
-    if (m_scenarioList->count() > 0) {
-        m_scenarioList->setCurrentRow(0);
+    if (scenarioList()->count() > 0) {
+        scenarioList()->setCurrentRow(0);
     }
 }
 
@@ -247,7 +227,7 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (!maybeKeepChanges()) {
+    if (!m_files->maybeKeepChanges()) {
         event->ignore();
         return;
     }
@@ -279,9 +259,7 @@ void MainWindow::buildActions() {
     m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_stopAction->setToolTip(tr("Stop the run (Esc)"));
     connect(m_stopAction, &QAction::triggered, this, &MainWindow::stop);
-    m_testAction = new QAction(tr("&Test"), this);
-    m_testAction->setToolTip(tr("Connect in the background and show versions and what was negotiated"));
-    connect(m_testAction, &QAction::triggered, this, &MainWindow::testConnection);
+    connect(m_connections->testAction(), &QAction::triggered, this, &MainWindow::testConnection);
     for (QAction* a : {m_runAction, m_runAllAction, m_stopAction}) {
         a->setShortcutContext(Qt::WindowShortcut);
         addAction(a);
@@ -293,74 +271,30 @@ void MainWindow::buildToolbar() {
     bar->setObjectName(QStringLiteral("runToolbar"));
     bar->setMovable(false);
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    bar->addWidget(new QLabel(tr(" Connection: ")));
-    m_connections = new QComboBox;
-    m_connections->setObjectName(QStringLiteral("connections"));
-    m_connections->setMinimumContentsLength(28);
-    m_connections->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    connect(m_connections, &QComboBox::activated, this, [this](int index) { m_document->setCurrentConnection(index); });
-    bar->addWidget(m_connections);
-    bar->addAction(m_testAction);
-    auto* edit = new QToolButton;
-    edit->setText(tr("Edit…"));
-    edit->setPopupMode(QToolButton::MenuButtonPopup);
-    auto* connectionMenu = new QMenu(edit);
-    connectionMenu->addAction(tr("&New connection…"), this, &MainWindow::newConnection);
-    connectionMenu->addAction(tr("&Edit connection…"), this, &MainWindow::editConnection);
-    connectionMenu->addAction(tr("&Delete connection"), this, &MainWindow::deleteConnection);
-    m_recentMenu = connectionMenu->addMenu(tr("&Recent connections"));
-    edit->setMenu(connectionMenu);
-    connect(edit, &QToolButton::clicked, this, &MainWindow::editConnection);
-    bar->addWidget(edit);
-    m_connectionInfo = new QLabel;
-    m_connectionInfo->setObjectName(QStringLiteral("connectionInfo"));
-    m_connectionInfo->setContentsMargins(8, 0, 8, 0);
-    m_connectionInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    bar->addWidget(m_connectionInfo);
-    auto* spacer = new QWidget;
-    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    bar->addWidget(spacer);
-    bar->addWidget(new QLabel(tr("Repeat ")));
+    // Run, Run all and Stop come first: a narrow window pushes the end of a toolbar into its overflow
+    // menu, and Stop must never hide there during a run.
+    bar->addAction(m_runAction);
+    bar->addAction(m_runAllAction);
+    bar->addAction(m_stopAction);
+    bar->addWidget(new QLabel(tr(" Repeat ")));
     m_repetitions = new QSpinBox;
     m_repetitions->setRange(1, 100000);
     m_repetitions->setToolTip(tr("Measured executions per scenario"));
     bar->addWidget(m_repetitions);
-    bar->addAction(m_runAction);
-    bar->addAction(m_runAllAction);
-    bar->addAction(m_stopAction);
+    bar->addSeparator();
+    m_connections->addToToolbar(bar);
 }
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New project"), QKeySequence::New, this, &MainWindow::newProject);
     file->addAction(tr("&Open project…"), QKeySequence::Open, this, &MainWindow::openProject);
-    m_recentFilesMenu = file->addMenu(tr("Open &recent"));
-    m_recentFilesMenu->setObjectName(QStringLiteral("recentProjects"));
-    // The shipped presets (installed or in the source tree), opened as a new, unsaved project.
+    QMenu* recentFiles = file->addMenu(tr("Open &recent"));
+    recentFiles->setObjectName(QStringLiteral("recentProjects"));
+    m_files->setRecentFilesMenu(recentFiles);
     QMenu* presets = file->addMenu(tr("Open &preset"));
     presets->setObjectName(QStringLiteral("presetProjects"));
-    connect(presets, &QMenu::aboutToShow, this, [this, presets] {
-        presets->clear();
-        const QStringList files = presetFiles();
-        if (files.isEmpty()) {
-            presets->addAction(tr("(no presets found)"))->setEnabled(false);
-        }
-        for (const QString& path : files) {
-            presets->addAction(QFileInfo(path).fileName(), this, [this, path] {
-                if (isRunning() || !maybeKeepChanges()) {
-                    return;
-                }
-                try {
-                    m_document->reset(loadProject(path));
-                } catch (const Error& e) {
-                    showError(tr("Cannot open the preset: %1").arg(qs(e.what())));
-                    return;
-                }
-                log(tr("Opened the preset %1 as a new project (Save as keeps it and its runs)").arg(path));
-                updateTitle();
-            });
-        }
-    });
+    m_files->fillPresetsMenu(presets);
     file->addAction(tr("&Save project"), QKeySequence::Save, this, &MainWindow::saveProject);
     file->addAction(tr("Save project &as…"), QKeySequence::SaveAs, this, &MainWindow::saveProjectAs);
     file->addSeparator();
@@ -406,7 +340,7 @@ void MainWindow::buildMenus() {
     run->addAction(m_stopAction);
     run->addAction(tr("Run s&weep"), this, [this] { runSweep(m_sweepEditor->currentSweep()); });
     run->addSeparator();
-    run->addAction(m_testAction);
+    run->addAction(m_connections->testAction());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* logAction = view->addAction(tr("&Logarithmic axes"));
@@ -421,6 +355,18 @@ void MainWindow::buildMenus() {
     view->addAction(tr("&History"), this, &MainWindow::showHistory);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User guide"), QKeySequence::HelpContents, this, [this] {
+        const QString path = userGuidePath();
+        if (path.isEmpty()) {
+            showError(tr("The user guide is not installed: looked for %1.")
+                          .arg(userGuideCandidates().join(QStringLiteral(", "))));
+            return;
+        }
+        if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+            showError(tr("No program to open %1 was found.").arg(path));
+    });
+    guide->setObjectName(QStringLiteral("userGuide"));
+    guide->setShortcutContext(Qt::ApplicationShortcut);
     help->addAction(tr("&About BlobBench"), this, [this] {
         QMessageBox::about(this, tr("About BlobBench"),
                            tr("<b>BlobBench %1</b><p>Measures how databases move large values over the wire: "
@@ -428,104 +374,6 @@ void MainWindow::buildMenus() {
                               "them.</p>")
                                .arg(QLatin1String(BLOBBENCH_VERSION)));
     });
-}
-
-QWidget* MainWindow::buildScenarioPanel() {
-    auto* panel = new QWidget;
-    auto* layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(new QLabel(tr("<b>Scenarios</b>")));
-    m_scenarioList = new QListWidget;
-    m_scenarioList->setObjectName(QStringLiteral("scenarios"));
-    m_scenarioList->setToolTip(tr("Checked scenarios run with Run all; double-click to rename"));
-    connect(m_scenarioList, &QListWidget::currentRowChanged, this, &MainWindow::showScenario);
-    connect(m_scenarioList, &QListWidget::itemDoubleClicked, this, &MainWindow::renameScenario);
-    connect(m_scenarioList, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
-        if (m_refreshingList)
-            return;
-        const int row = m_scenarioList->row(item);
-        const auto& scenarios = m_document->project().scenarios;
-        if (row < 0 || row >= static_cast<int>(scenarios.size()))
-            return;
-        ScenarioDef def = scenarios[static_cast<std::size_t>(row)];
-        def.enabled = item->checkState() == Qt::Checked;
-        m_document->setScenario(row, def);
-    });
-    layout->addWidget(m_scenarioList, 1);
-
-    auto* bar = new QToolBar;
-    bar->setIconSize(QSize(16, 16));
-    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    bar->addAction(tr("Add"), this, &MainWindow::addScenario)->setToolTip(tr("Add an empty scenario"));
-    bar->addAction(tr("Copy"), this, &MainWindow::duplicateScenario)->setToolTip(tr("Duplicate the scenario"));
-    bar->addAction(QStringLiteral("▲"), this, &MainWindow::moveScenarioUp)->setToolTip(tr("Move up"));
-    bar->addAction(QStringLiteral("▼"), this, &MainWindow::moveScenarioDown)->setToolTip(tr("Move down"));
-    bar->addAction(tr("Del"), this, &MainWindow::deleteScenario)->setToolTip(tr("Delete the scenario"));
-    auto* templates = new QToolButton;
-    templates->setText(tr("Presets"));
-    templates->setToolTip(tr("Add a reference scenario of the connection's engine"));
-    templates->setPopupMode(QToolButton::InstantPopup);
-    m_templatesMenu = new QMenu(templates);
-    templates->setMenu(m_templatesMenu);
-    bar->addWidget(templates);
-    layout->addWidget(bar);
-    return panel;
-}
-
-QWidget* MainWindow::buildSqlPanel() {
-    auto* panel = new QWidget;
-    auto* layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(0, 0, 0, 0);
-    auto* header = new QHBoxLayout;
-    header->addWidget(new QLabel(tr("<b>SQL</b>")));
-    header->addStretch(1);
-    header->addWidget(new QLabel(tr("Kind")));
-    m_kind = new QComboBox;
-    m_kind->addItem(tr("query: every row"), QStringLiteral("query"));
-    m_kind->addItem(tr("scalar: one value"), QStringLiteral("scalar"));
-    header->addWidget(m_kind);
-    header->addWidget(new QLabel(tr("Fetch")));
-    m_fetch = new QComboBox;
-    m_fetch->addItem(tr("content"), QStringLiteral("content"));
-    m_fetch->addItem(tr("ids only (LOBs unopened)"), QStringLiteral("ids-only"));
-    header->addWidget(m_fetch);
-    layout->addLayout(header);
-
-    auto* split = new QSplitter(Qt::Vertical);
-    auto* setupBox = new QWidget;
-    auto* setupLayout = new QVBoxLayout(setupBox);
-    setupLayout->setContentsMargins(0, 0, 0, 0);
-    setupLayout->addWidget(new QLabel(tr("Setup (run first, not measured)")));
-    m_setupEditor = new SqlEditor;
-    m_setupEditor->setObjectName(QStringLiteral("setupSql"));
-    m_setupEditor->setPlaceholderText(tr("optional, e.g. PRAGMA or SET statements"));
-    setupLayout->addWidget(m_setupEditor);
-    auto* measuredBox = new QWidget;
-    auto* measuredLayout = new QVBoxLayout(measuredBox);
-    measuredLayout->setContentsMargins(0, 0, 0, 0);
-    measuredLayout->addWidget(new QLabel(tr("Measured statement")));
-    m_sqlEditor = new SqlEditor;
-    m_sqlEditor->setObjectName(QStringLiteral("measuredSql"));
-    m_sqlEditor->setPlaceholderText(tr("SELECT ID, CONTENT FROM BLOB_TEST"));
-    measuredLayout->addWidget(m_sqlEditor);
-    split->addWidget(setupBox);
-    split->addWidget(measuredBox);
-    split->setSizes({50, 200});
-    layout->addWidget(split, 1);
-
-    connect(m_sqlEditor, &QPlainTextEdit::textChanged, this, [this] {
-        if (!m_loadingScenario)
-            editCurrentScenario([this](ScenarioDef& d) { d.sql = m_sqlEditor->toPlainText(); });
-    });
-    connect(m_setupEditor, &QPlainTextEdit::textChanged, this, [this] {
-        if (!m_loadingScenario)
-            editCurrentScenario([this](ScenarioDef& d) { d.setupSql = m_setupEditor->toPlainText(); });
-    });
-    connect(m_kind, &QComboBox::activated, this,
-            [this] { editCurrentScenario([this](ScenarioDef& d) { d.kind = m_kind->currentData().toString(); }); });
-    connect(m_fetch, &QComboBox::activated, this,
-            [this] { editCurrentScenario([this](ScenarioDef& d) { d.fetch = m_fetch->currentData().toString(); }); });
-    return panel;
 }
 
 QWidget* MainWindow::buildChartsPanel() {
@@ -615,15 +463,18 @@ QWidget* MainWindow::buildResultsPanel() {
 
 void MainWindow::connectDocument() {
     connect(m_document, &ProjectDocument::projectReset, this, [this] {
-        updateTitle();
-        refreshConnections();
+        m_connections->refresh();
         refreshParameters();
-        refreshScenarioList();
-        refreshTemplates();
+        m_scenarios->setDriver(currentDriver());
+        logEngineFollow(m_scenarios->followEngine(currentDriver(), false));
         reloadResults();
+        // What the old project showed (its error, its server) is not this one's.
+        clearError();
+        m_connections->clearServerLabel();
+        testInBackground();
     });
     connect(m_document, &ProjectDocument::connectionsChanged, this, [this] {
-        refreshConnections();
+        m_connections->refresh();
         if (m_applyingLink)
             return;  // the link group's own edit: it already shows it
         const Driver* driver = currentDriver();
@@ -634,16 +485,23 @@ void MainWindow::connectDocument() {
     connect(m_document, &ProjectDocument::currentConnectionChanged, this, [this] {
         if (m_applyingLink)
             return;  // same engine, same tunables, same session: only the link changed
-        refreshConnections();
+        m_connections->refresh();
         refreshParameters();
-        refreshTemplates();
-        m_connectionInfo->clear();
+        m_scenarios->setDriver(currentDriver());
+        logEngineFollow(m_scenarios->followEngine(currentDriver(), true));
+        m_connections->clearServerLabel();
         m_appliedEffects.clear();
+        testInBackground();
     });
-    connect(m_document, &ProjectDocument::scenariosChanged, this, &MainWindow::refreshScenarioList);
     connect(m_document, &ProjectDocument::sampleAppended, this,
             [this](const QString&, const Sample& sample) { addSampleToViews(sample); });
-    connect(m_document, &ProjectDocument::dirtyChanged, this, [this](bool) { updateTitle(); });
+    const auto logLine = [this](const QString& text, bool error) { log(text, error); };
+    connect(m_connections, &ConnectionController::message, this, logLine);
+    connect(m_files, &DocumentController::message, this, logLine);
+    connect(m_connections, &ConnectionController::failed, this, &MainWindow::showError);
+    connect(m_files, &DocumentController::failed, this, &MainWindow::showError);
+    connect(m_connections, &ConnectionController::errorCleared, this, &MainWindow::clearError);
+    connect(m_connections, &ConnectionController::effectsReported, this, &MainWindow::applyEffects);
     connect(m_link, &LinkPanel::changed, this, &MainWindow::applyLinkEdit);
     connect(m_sweepEditor, &SweepEditor::runRequested, this, &MainWindow::runSweep);
     connect(m_history, &HistoryPanel::compareRequested, this,
@@ -655,33 +513,9 @@ void MainWindow::connectDocument() {
     });
 }
 
-void MainWindow::refreshConnections() {
-    const QSignalBlocker block(m_connections);
-    m_connections->clear();
-    for (const ConnectionProfile& p : m_document->project().connections) {
-        m_connections->addItem(p.name, p.target);
-        m_connections->setItemData(m_connections->count() - 1, QString(p.engine + QLatin1Char(':') + p.target),
-                                   Qt::ToolTipRole);
-    }
-    m_connections->setCurrentIndex(m_document->project().currentConnection);
-    const QString title = m_document->project().name.isEmpty() ? tr("BlobBench") : m_document->project().name;
-    setWindowTitle(title + QStringLiteral("[*] — BlobBench"));
-}
-
-const Driver* MainWindow::currentDriver() const {
-    const ConnectionProfile* profile = m_document->project().current();
-    if (profile == nullptr) {
-        return nullptr;
-    }
-    try {
-        return &driverById(profile->engine.toStdString());
-    } catch (const Error&) {
-        return nullptr;
-    }
-}
-
 void MainWindow::refreshParameters() {
     m_appliedEffects.clear();
+    m_sweepEditor->setNotInEffect({});
     const Driver* driver = currentDriver();
     m_link->setProfile(m_document->project().current(), driver != nullptr && driver->networked(),
                        driver != nullptr
@@ -699,96 +533,6 @@ void MainWindow::refreshParameters() {
     const auto it = all.find(QString::fromStdString(driver->id()));
     m_parameters->setSpecs(driver->parameters(), it != all.end() ? it->second : ParameterValues{});
     m_parametersTitle->setText(tr("<b>Parameters</b> — %1").arg(qs(driver->displayName())));
-}
-
-void MainWindow::refreshTemplates() {
-    m_templatesMenu->clear();
-    const Driver* driver = currentDriver();
-    if (driver == nullptr || driver->dialect() == Dialect::None) {
-        m_templatesMenu->addAction(tr("(no presets for this engine)"))->setEnabled(false);
-        return;
-    }
-    const std::vector<Scenario> suite = referenceSuite(driver->dialect());
-    for (const Scenario& s : suite) {
-        m_templatesMenu->addAction(qs(s.title), this, [this, s] {
-            ScenarioDef def = ScenarioDef::fromScenario(s);
-            def.id = uniqueScenarioId(m_document->project(), def.id);
-            const int at = m_document->addScenario(def, currentScenarioIndex() + 1);
-            m_scenarioList->setCurrentRow(at);
-        });
-    }
-    m_templatesMenu->addSeparator();
-    m_templatesMenu->addAction(tr("The whole reference suite"), this, [this, suite] {
-        for (const Scenario& s : suite) {
-            ScenarioDef def = ScenarioDef::fromScenario(s);
-            def.id = uniqueScenarioId(m_document->project(), def.id);
-            m_document->addScenario(def);
-        }
-    });
-}
-
-void MainWindow::refreshScenarioList() {
-    const auto& scenarios = m_document->project().scenarios;
-    m_refreshingList = true;
-    const int current = m_scenarioList->currentRow();
-    if (m_scenarioList->count() != static_cast<int>(scenarios.size())) {
-        const QSignalBlocker block(m_scenarioList);
-        m_scenarioList->clear();
-        for (std::size_t i = 0; i < scenarios.size(); ++i) {
-            m_scenarioList->addItem(new QListWidgetItem);
-        }
-    }
-    for (std::size_t i = 0; i < scenarios.size(); ++i) {
-        QListWidgetItem* item = m_scenarioList->item(static_cast<int>(i));
-        const ScenarioDef& def = scenarios[i];
-        item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
-        item->setText(def.title.isEmpty() ? tr("(untitled)") : def.title);
-        item->setCheckState(def.enabled ? Qt::Checked : Qt::Unchecked);
-        item->setToolTip(def.sql.trimmed().isEmpty() ? tr("No measured statement yet") : def.sql);
-    }
-    m_refreshingList = false;
-    const int row = std::clamp(current, scenarios.empty() ? -1 : 0, static_cast<int>(scenarios.size()) - 1);
-    if (m_scenarioList->currentRow() != row) {
-        m_scenarioList->setCurrentRow(row);
-    } else if (!m_loadingScenario) {
-        showScenario(row);
-    }
-}
-
-int MainWindow::currentScenarioIndex() const {
-    return m_scenarioList->currentRow();
-}
-
-void MainWindow::showScenario(int index) {
-    const auto& scenarios = m_document->project().scenarios;
-    const bool valid = index >= 0 && index < static_cast<int>(scenarios.size());
-    m_loadingScenario = true;
-    const ScenarioDef def = valid ? scenarios[static_cast<std::size_t>(index)] : ScenarioDef{};
-    // Only replace text that differs: resetting an editor's text while the user types in it would
-    // move the cursor.
-    if (m_sqlEditor->toPlainText() != def.sql)
-        m_sqlEditor->setPlainText(def.sql);
-    if (m_setupEditor->toPlainText() != def.setupSql)
-        m_setupEditor->setPlainText(def.setupSql);
-    m_kind->setCurrentIndex(std::max(0, m_kind->findData(def.kind)));
-    m_fetch->setCurrentIndex(std::max(0, m_fetch->findData(def.fetch)));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_sqlEditor, m_setupEditor, m_kind, m_fetch}) {
-        w->setEnabled(valid);
-    }
-    m_loadingScenario = false;
-}
-
-void MainWindow::editCurrentScenario(const std::function<void(ScenarioDef&)>& change) {
-    const int index = currentScenarioIndex();
-    const auto& scenarios = m_document->project().scenarios;
-    if (index < 0 || index >= static_cast<int>(scenarios.size())) {
-        return;
-    }
-    ScenarioDef def = scenarios[static_cast<std::size_t>(index)];
-    change(def);
-    m_loadingScenario = true;  // the document's echo must not reload the editor being typed in
-    m_document->setScenario(index, def);
-    m_loadingScenario = false;
 }
 
 void MainWindow::reloadResults() {
@@ -835,6 +579,12 @@ void MainWindow::applyEffects(const std::vector<ParameterEffect>& effects) {
     if (key != m_appliedEffects) {
         m_appliedEffects = key;
         m_parameters->setEffects(effects);
+        QMap<QString, QString> off;
+        for (const ParameterEffect& e : effects) {
+            if (!e.inEffect)
+                off.insert(qs(e.id), readableEffectReason(qs(e.reason)));
+        }
+        m_sweepEditor->setNotInEffect(off);
     }
 }
 
@@ -865,272 +615,88 @@ void MainWindow::addSampleToViews(const Sample& sample) {
     }
 }
 
-// ---- scenarios --------------------------------------------------------------------------------
+// ---- scenarios (ui/ScenarioPanel) -------------------------------------------------------------
 
 void MainWindow::addScenario() {
-    ScenarioDef def;
-    def.id = uniqueScenarioId(m_document->project(), QStringLiteral("scenario"));
-    def.title = tr("New scenario");
-    const int at = m_document->addScenario(def, currentScenarioIndex() + 1);
-    m_scenarioList->setCurrentRow(at);
-    m_sqlEditor->setFocus();
+    m_scenarios->addScenario();
 }
 
 void MainWindow::duplicateScenario() {
-    const int index = currentScenarioIndex();
-    if (index < 0)
-        return;
-    ScenarioDef def = m_document->project().scenarios[static_cast<std::size_t>(index)];
-    def.id = uniqueScenarioId(m_document->project(), def.id);
-    def.title = tr("%1 (copy)").arg(def.title);
-    m_scenarioList->setCurrentRow(m_document->addScenario(def, index + 1));
+    m_scenarios->duplicateScenario();
 }
 
 void MainWindow::renameScenario() {
-    const int index = currentScenarioIndex();
-    if (index < 0)
-        return;
-    ScenarioDef def = m_document->project().scenarios[static_cast<std::size_t>(index)];
-    bool ok = false;
-    const QString title =
-        QInputDialog::getText(this, tr("Rename scenario"), tr("Title:"), QLineEdit::Normal, def.title, &ok);
-    if (ok && !title.trimmed().isEmpty()) {
-        def.title = title.trimmed();
-        m_document->setScenario(index, def);
-    }
+    m_scenarios->renameScenario();
 }
 
 void MainWindow::moveScenarioUp() {
-    const int index = currentScenarioIndex();
-    if (index <= 0)
-        return;
-    m_document->moveScenario(index, index - 1);
-    m_scenarioList->setCurrentRow(index - 1);
+    m_scenarios->moveScenarioUp();
 }
 
 void MainWindow::moveScenarioDown() {
-    const int index = currentScenarioIndex();
-    if (index < 0 || index + 1 >= m_scenarioList->count())
-        return;
-    m_document->moveScenario(index, index + 1);
-    m_scenarioList->setCurrentRow(index + 1);
+    m_scenarios->moveScenarioDown();
 }
 
 void MainWindow::deleteScenario() {
-    const int index = currentScenarioIndex();
-    if (index < 0)
-        return;
-    m_document->removeScenario(index);
+    m_scenarios->deleteScenario();
 }
 
-// ---- connections ------------------------------------------------------------------------------
+QListWidget* MainWindow::scenarioList() const {
+    return m_scenarios->list();
+}
+
+SqlEditor* MainWindow::sqlEditor() const {
+    return m_scenarios->sqlEditor();
+}
+
+SqlEditor* MainWindow::setupEditor() const {
+    return m_scenarios->setupEditor();
+}
+
+int MainWindow::currentScenarioIndex() const {
+    return m_scenarios->currentIndex();
+}
+
+// ---- connections (ui/ConnectionController) ----------------------------------------------------
 
 void MainWindow::newConnection() {
-    ConnectionDialog dialog(this);
-    ConnectionProfile blank;
-    blank.name = tr("New connection");
-    blank.engine = QString::fromStdString(allDrivers().front()->id());
-    dialog.setProfile(blank);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    const ConnectionProfile profile = dialog.profile();
-    rememberPassword(profile, dialog.password(), dialog.rememberPassword());
-    const int index = m_document->addConnection(profile);
-    m_document->setCurrentConnection(index);
+    m_connections->newConnection();
 }
 
 void MainWindow::editConnection() {
-    const int index = m_document->project().currentConnection;
-    const ConnectionProfile* current = m_document->project().current();
-    if (current == nullptr) {
-        newConnection();
-        return;
-    }
-    ConnectionDialog dialog(this);
-    dialog.setProfile(*current, m_passwords.value(current->name));
-    const QString oldKey = Keyring::keyFor(*current);
-    const bool inKeyring = m_keyringLooked.value(oldKey);
-    dialog.setRememberPassword(inKeyring);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    const ConnectionProfile profile = dialog.profile();
-    if (inKeyring && (!dialog.rememberPassword() || Keyring::keyFor(profile) != oldKey)) {
-        // Unticked (or another user or target): the old entry goes.
-        const Keyring::Result removed = m_keyring.remove(oldKey);
-        if (removed.ok) {
-            m_keyringLooked[oldKey] = false;
-            log(tr("Password for %1 removed from the system keyring").arg(oldKey));
-        } else {
-            log(tr("Cannot remove the password for %1 from the system keyring: %2").arg(oldKey, removed.error), true);
-        }
-    }
-    if (profile.name != current->name)
-        m_passwords.remove(current->name);
-    rememberPassword(profile, dialog.password(), dialog.rememberPassword());
-    m_document->setConnection(index, profile);
+    m_connections->editConnection();
 }
 
 void MainWindow::deleteConnection() {
-    const ConnectionProfile* current = m_document->project().current();
-    if (current == nullptr)
-        return;
-    if (QMessageBox::question(this, tr("Delete connection"), tr("Delete the connection “%1”?").arg(current->name)) !=
-        QMessageBox::Yes) {
-        return;
-    }
-    m_passwords.remove(current->name);
-    m_document->removeConnection(m_document->project().currentConnection);
+    m_connections->deleteConnection();
 }
 
 void MainWindow::testConnection() {
-    const ConnectionProfile* profile = m_document->project().current();
-    if (profile == nullptr) {
-        showError(tr("No connection: add one with Edit… → New connection."));
-        return;
-    }
-    clearError();
-    m_connectionInfo->setText(tr("Testing %1…").arg(profile->name));
-    log(tr("Testing %1 (%2)").arg(profile->name, qs(profile->toSpec().label())));
-    m_controller->testConnection(profile->toSpec(passwordFor(*profile)), m_parameters->values());
+    m_connections->testConnection(m_parameters->values());
 }
-
-namespace {
-
-// Whether the engine's client will find a password by itself: ISC_PASSWORD for Firebird,
-// PGPASSWORD, a password file or a password in the conninfo for PostgreSQL.
-bool engineHasOwnPassword(const ConnectionProfile& profile) {
-    if (profile.engine == QLatin1String("firebird"))
-        return qEnvironmentVariableIsSet("ISC_PASSWORD");
-    if (profile.engine == QLatin1String("postgres")) {
-        if (qEnvironmentVariableIsSet("PGPASSWORD") || profile.target.contains(QLatin1String("password=")))
-            return true;
-        const QString file = qEnvironmentVariableIsSet("PGPASSFILE") ? qEnvironmentVariable("PGPASSFILE")
-                                                                     : QDir::homePath() + QStringLiteral("/.pgpass");
-        return QFileInfo::exists(file);
-    }
-    return true;  // an engine we know nothing about: let its client try
-}
-
-}  // namespace
 
 QString MainWindow::passwordFor(const ConnectionProfile& profile) {
-    const QString session = m_passwords.value(profile.name);
-    if (!session.isEmpty())
-        return session;
-    const Driver* driver = nullptr;
-    for (const Driver* d : allDrivers()) {
-        if (qs(d->id()) == profile.engine)
-            driver = d;
-    }
-    if (driver == nullptr || !driver->networked())
-        return {};
-    const QString key = Keyring::keyFor(profile);
-    if (!m_keyringLooked.contains(key)) {
-        const Keyring::Result found = m_keyring.lookup(key);
-        m_keyringLooked[key] = found.ok && found.password.has_value();
-        if (!found.ok) {
-            log(Keyring::unavailableMessage(found.error));
-        } else if (found.password) {
-            log(tr("Password for %1 from the system keyring").arg(key));
-            m_passwords[profile.name] = *found.password;
-            return *found.password;
-        }
-    }
-    if (engineHasOwnPassword(profile) || !m_passwordPrompt)
-        return {};
-    const std::optional<PasswordAnswer> answer = m_passwordPrompt(profile);
-    if (!answer)
-        return {};
-    rememberPassword(profile, answer->password, answer->remember);
-    return answer->password;
+    return m_connections->passwordFor(profile);
 }
 
 void MainWindow::rememberPassword(const ConnectionProfile& profile, const QString& password, bool remember) {
-    m_passwords[profile.name] = password;
-    if (!remember || password.isEmpty())
-        return;
-    const QString key = Keyring::keyFor(profile);
-    const Keyring::Result stored = m_keyring.store(key, password);
-    if (stored.ok) {
-        m_keyringLooked[key] = true;
-        log(tr("Password for %1 remembered in the system keyring").arg(key));
-    } else {
-        m_keyringNotice = Keyring::unavailableMessage(stored.error);
-        showError(m_keyringNotice);
-    }
+    m_connections->rememberPassword(profile, password, remember);
 }
 
-void MainWindow::onSessionInfo(const SessionInfo& info, const QString& detail) {
-    const QString summary = sessionSummary(info);
-    // A long session summary is elided (the whole text is in the tooltip) rather than pushing Run
-    // and Stop into the toolbar's overflow menu.
-    m_connectionInfo->setText(m_connectionInfo->fontMetrics().elidedText(summary, Qt::ElideRight, 440));
-    m_connectionInfo->setToolTip(detail.isEmpty() ? summary : summary + QLatin1Char('\n') + detail);
-    log(summary + (detail.isEmpty() ? QString() : QStringLiteral("; ") + detail));
-    applyEffects(info.effects);
-    for (const ParameterEffect& e : info.effects) {
-        if (!e.inEffect) {
-            log(tr("Not in effect: %1 = %2 (%3)").arg(qs(e.id), qs(e.requested), qs(e.reason)));
-        }
-    }
-    if (const ConnectionProfile* profile = m_document->project().current()) {
-        rememberRecent(*profile);
-    }
+void MainWindow::setPasswordPrompt(PasswordPrompt prompt) {
+    m_connections->setPasswordPrompt(std::move(prompt));
 }
 
-void MainWindow::rememberRecent(const ConnectionProfile& profile) {
-    QSettings settings;
-    QVariantList recent = settings.value(QStringLiteral("recentConnections")).toList();
-    QVariantMap entry;
-    entry[QStringLiteral("name")] = profile.name;
-    entry[QStringLiteral("engine")] = profile.engine;
-    entry[QStringLiteral("target")] = profile.target;
-    entry[QStringLiteral("user")] = profile.user;
-    entry[QStringLiteral("role")] = profile.role;
-    entry[QStringLiteral("charset")] = profile.charset;
-    entry[QStringLiteral("clientLibrary")] = profile.clientLibrary;
-    recent.erase(std::remove_if(recent.begin(), recent.end(),
-                                [&](const QVariant& v) {
-                                    const QVariantMap m = v.toMap();
-                                    return m.value(QStringLiteral("engine")) == profile.engine &&
-                                           m.value(QStringLiteral("target")) == profile.target;
-                                }),
-                 recent.end());
-    recent.prepend(entry);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    settings.setValue(QStringLiteral("recentConnections"), recent);
-    refreshRecentMenu();
+void MainWindow::setKeyring(const Keyring& keyring) {
+    m_connections->setKeyring(keyring);
 }
 
-void MainWindow::refreshRecentMenu() {
-    m_recentMenu->clear();
-    const QVariantList recent = QSettings().value(QStringLiteral("recentConnections")).toList();
-    if (recent.isEmpty()) {
-        m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
-    }
-    for (const QVariant& v : recent) {
-        const QVariantMap m = v.toMap();
-        ConnectionProfile p;
-        p.name = m.value(QStringLiteral("name")).toString();
-        p.engine = m.value(QStringLiteral("engine")).toString();
-        p.target = m.value(QStringLiteral("target")).toString();
-        p.user = m.value(QStringLiteral("user")).toString();
-        p.role = m.value(QStringLiteral("role")).toString();
-        p.charset = m.value(QStringLiteral("charset")).toString();
-        p.clientLibrary = m.value(QStringLiteral("clientLibrary")).toString();
-        m_recentMenu->addAction(p.name + QStringLiteral(" — ") + p.engine + QLatin1Char(':') + p.target, this,
-                                [this, p] {
-                                    const auto& list = m_document->project().connections;
-                                    for (std::size_t i = 0; i < list.size(); ++i) {
-                                        if (list[i].engine == p.engine && list[i].target == p.target) {
-                                            m_document->setCurrentConnection(static_cast<int>(i));
-                                            return;
-                                        }
-                                    }
-                                    m_document->setCurrentConnection(m_document->addConnection(p));
-                                });
-    }
+QString MainWindow::keyringNotice() const {
+    return m_connections->keyringNotice();
+}
+
+const Driver* MainWindow::currentDriver() const {
+    return m_connections->currentDriver();
 }
 
 // ---- running ----------------------------------------------------------------------------------
@@ -1143,7 +709,7 @@ void MainWindow::connectController() {
     });
     connect(m_controller, &RunController::prepared, this, [this](const QString& message) { log(message); });
     connect(m_controller, &RunController::connected, this,
-            [this](const SessionInfo& info) { onSessionInfo(info, {}); });
+            [this](const SessionInfo& info) { m_connections->showSession(info, {}); });
     connect(m_controller, &RunController::scenarioStarted, this,
             [this](const QString& title, int repetition, const QString& sql) {
                 log(tr("%1 #%2: %3")
@@ -1156,13 +722,13 @@ void MainWindow::connectController() {
     connect(m_controller, &RunController::progressed, this, &MainWindow::onProgress);
     connect(m_controller, &RunController::sampleReady, this, [this](const QString& runId, const Sample& sample) {
         m_document->appendSample(runId, sample);
-        journal(sample);
+        m_files->journal(sample);
     });
     connect(m_controller, &RunController::finished, this, [this](bool ok, bool cancelled, const QString& error) {
         m_document->finishRun(m_currentRunId, ok          ? QStringLiteral("complete")
                                               : cancelled ? QStringLiteral("cancelled")
                                                           : QStringLiteral("failed: ") + error);
-        journalFinished();
+        m_files->journalFinished(m_currentRunId);
         setRunning(false);
         if (ok) {
             m_progress->setValue(1000);
@@ -1173,6 +739,7 @@ void MainWindow::connectController() {
             log(tr("Run stopped: %1").arg(error));
         } else {
             m_progressText->setText(tr("Failed"));
+            m_connections->noteConnectFailure(error);
             showError(error);
         }
         flushLog();
@@ -1180,23 +747,13 @@ void MainWindow::connectController() {
     });
     connect(m_controller, &RunController::stopped, this, [this] {
         m_document->finishRun(m_currentRunId, QStringLiteral("cancelled"));
-        journalFinished();
+        m_files->journalFinished(m_currentRunId);
         setRunning(false);
         m_progressText->setText(tr("Stopped; results so far are kept"));
         log(tr("Stopped by the user"));
         flushLog();
         emit runFinished(false);
     });
-    connect(m_controller, &RunController::connectionTested, this,
-            [this](bool ok, const SessionInfo& info, const QString& detail) {
-                if (ok) {
-                    clearError();
-                    onSessionInfo(info, detail);
-                } else {
-                    m_connectionInfo->setText(tr("Connection failed"));
-                    showError(detail);
-                }
-            });
 }
 
 void MainWindow::runCurrent() {
@@ -1239,13 +796,44 @@ void MainWindow::runSweep(int index) {
     startRun(chosen, index);
 }
 
-void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios, int sweepIndex) {
+// A networked connection is tested as soon as it is chosen: the server's and the client's versions
+// tell which tunables can take effect, and the panel shows that before the first run.
+void MainWindow::testInBackground() {
+    const Driver* driver = currentDriver();
+    if (driver != nullptr && driver->networked() && !isRunning())
+        testConnection();
+}
+
+void MainWindow::logEngineFollow(const QString& note) {
+    if (!note.isEmpty())
+        log(note);
+}
+
+void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex) {
     if (m_controller->isRunning()) {
         return;
     }
     const ConnectionProfile* profile = m_document->project().current();
     if (profile == nullptr) {
         showError(tr("No connection: add one with Edit… → New connection."));
+        return;
+    }
+    // Never another engine's SQL: scenarios written for the engine before the switch stay out.
+    std::vector<ScenarioDef> scenarios;
+    QString refused;
+    for (const ScenarioDef& s : chosen) {
+        if (const std::optional<Dialect> other = m_scenarios->writtenForOtherEngine(s)) {
+            refused = tr("“%1” was written for %2: not run on %3. Edit its SQL for %3 (the mark then goes), or add "
+                         "the %3 reference suite from Presets.")
+                          .arg(s.title, dialectName(*other),
+                               dialectName(currentDriver() != nullptr ? currentDriver()->dialect() : Dialect::None));
+            log(refused, true);
+            continue;
+        }
+        scenarios.push_back(s);
+    }
+    if (scenarios.empty()) {
+        showError(refused);
         return;
     }
     for (const ScenarioDef& s : scenarios) {
@@ -1290,8 +878,9 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios, int sweepIn
         if (sweepIndex >= 0)
             continue;  // storage studies take no part in sweeps (as in blobbench-cli)
         try {          // storage studies (ui/StorageChart shows them)
-            request.studies.push_back(studyJob(m_document->project(), s, plan.runId,
-                                               {m_passwords.keyValueBegin(), m_passwords.keyValueEnd()}));
+            request.studies.push_back(studyJob(
+                m_document->project(), s, plan.runId,
+                {m_connections->sessionPasswords().keyValueBegin(), m_connections->sessionPasswords().keyValueEnd()}));
         } catch (const Error& e) {
             showError(tr("Scenario “%1”: options.%2").arg(s.id, qs(e.what())));
             return;
@@ -1331,7 +920,7 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& scenarios, int sweepIn
     record.toolVersion = QStringLiteral(BLOBBENCH_VERSION);
     m_document->beginRun(record);
     m_currentRunId = record.runId;
-    startJournal(record);
+    m_files->startJournal(record);
 
     m_runEngine = profile->engine;
     m_lastThroughputAt = 0;
@@ -1368,7 +957,6 @@ void MainWindow::setRunning(bool running) {
     m_runAction->setEnabled(!running);
     m_runAllAction->setEnabled(!running);
     m_stopAction->setEnabled(running);
-    m_testAction->setEnabled(!running);  // it would wait behind the run on the worker thread
     m_connections->setEnabled(!running);
     m_parameters->setEnabled(!running);
     m_link->setEnabled(!running);
@@ -1427,6 +1015,7 @@ void MainWindow::setRepetitions(int repetitions) {
 void MainWindow::setDefaultDataset(const QString& path, quint64 rows) {
     m_defaultDatasetPath = path;
     m_defaultDatasetRows = rows;
+    m_files->setDefaultDatasetPath(path);
 }
 
 void MainWindow::showSweepEditor() {
@@ -1508,132 +1097,56 @@ void MainWindow::flushLog() {
     }
 }
 
-// ---- files and exports ------------------------------------------------------------------------
+// Most of the screen's available area (a laptop's 1366x768 gets about 1280x690, not Qt's 2/3),
+// at most 1700x1050 on a large screen.
+QSize MainWindow::defaultWindowSize() const {
+    const QScreen* where = screen() != nullptr ? screen() : QGuiApplication::primaryScreen();
+    if (where == nullptr)
+        return {1280, 860};
+    const QSize available = where->availableGeometry().size();
+    return {std::min(1700, available.width() * 94 / 100), std::min(1050, available.height() * 92 / 100)};
+}
+
+// ---- files (ui/DocumentController) and exports ------------------------------------------------
 
 void MainWindow::newProject() {
-    if (isRunning() || !maybeKeepChanges())
-        return;
-    m_document->reset(defaultProject(m_defaultDatasetPath));
-    log(tr("New project: the SQLite reference suite"));
+    m_files->newProject();
 }
 
 void MainWindow::openProject() {
-    if (isRunning() || !maybeKeepChanges()) {
-        return;
-    }
-    QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"),
-                                                      settings.value(QStringLiteral("files/lastProjectDir")).toString(),
-                                                      tr("BlobBench projects (*.blobbench.json);;All files (*)"));
-    if (!path.isEmpty()) {
-        openProjectFile(path);
-    }
+    m_files->openProject();
 }
 
 bool MainWindow::openProjectFile(const QString& path) {
-    QString recovered;
-    try {
-        Project project = loadProject(path);
-        // A run that crashed (or was killed) left its journal: its samples join the history.
-        recovered = recoverJournal(path, project);
-        if (!recovered.isEmpty()) {
-            blobbench::saveProject(path, project);  // only the history changed: keep it safe at once
-            removeJournal(path);
-        }
-        m_document->reset(std::move(project), path);
-    } catch (const Error& e) {
-        showError(tr("Cannot open the project: %1").arg(qs(e.what())));
-        return false;
-    }
-    if (!recovered.isEmpty()) {
-        log(tr("Recovered from the run journal and saved: %1").arg(recovered));
-    }
-    QSettings().setValue(QStringLiteral("files/lastProjectDir"), QFileInfo(path).absolutePath());
-    rememberRecentFile(path);
-    log(tr("Opened %1").arg(path));
-    updateTitle();
-    return true;
+    return m_files->openProjectFile(path);
 }
 
 bool MainWindow::saveProjectTo(const QString& path) {
-    try {
-        blobbench::saveProject(path, m_document->project());
-    } catch (const Error& e) {
-        // The old file is intact (atomic save); the project stays open and dirty.
-        showError(tr("Cannot save the project: %1").arg(qs(e.what())));
-        return false;
-    }
-    m_document->setFilePath(path);
-    m_document->markClean();
-    if (!isRunning()) {
-        dropJournal();  // the file now holds every sample the journal kept
-    }
-    QSettings().setValue(QStringLiteral("files/lastProjectDir"), QFileInfo(path).absolutePath());
-    rememberRecentFile(path);
-    log(tr("Saved %1").arg(path));
-    updateTitle();
-    return true;
+    return m_files->saveProjectTo(path);
+}
+
+void MainWindow::saveProject() {
+    m_files->saveProject();
+}
+
+void MainWindow::saveProjectAs() {
+    m_files->saveProjectAs();
 }
 
 QStringList MainWindow::recentProjects() const {
-    return QSettings().value(QStringLiteral("recentProjects")).toStringList();
-}
-
-void MainWindow::rememberRecentFile(const QString& path) {
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    QStringList recent = recentProjects();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > kMaxRecentFiles)
-        recent.removeLast();
-    QSettings().setValue(QStringLiteral("recentProjects"), recent);
-    refreshRecentFilesMenu();
-}
-
-void MainWindow::refreshRecentFilesMenu() {
-    m_recentFilesMenu->clear();
-    const QStringList recent = recentProjects();
-    if (recent.isEmpty()) {
-        m_recentFilesMenu->addAction(tr("(none yet)"))->setEnabled(false);
-        return;
-    }
-    for (int i = 0; i < recent.size(); ++i) {
-        const QString path = recent[i];
-        QAction* action =
-            m_recentFilesMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this,
-                                         [this, path] { openRecentProject(path); });
-        action->setToolTip(path);
-        action->setData(path);
-    }
-    m_recentFilesMenu->addSeparator();
-    m_recentFilesMenu->addAction(tr("Clear the list"), this, [this] {
-        QSettings().remove(QStringLiteral("recentProjects"));
-        refreshRecentFilesMenu();
-    });
+    return m_files->recentProjects();
 }
 
 bool MainWindow::openRecentProject(const QString& path) {
-    if (!QFileInfo::exists(path)) {
-        QStringList recent = recentProjects();
-        recent.removeAll(path);
-        QSettings().setValue(QStringLiteral("recentProjects"), recent);
-        refreshRecentFilesMenu();
-        showError(tr("%1 no longer exists: removed from the recent files.").arg(path));
-        return false;
-    }
-    if (isRunning() || !maybeKeepChanges())
-        return false;
-    return openProjectFile(path);
+    return m_files->openRecentProject(path);
 }
 
 bool MainWindow::openDroppedFile(const QString& path) {
-    if (isRunning()) {
-        showError(tr("A run is in progress: stop it before opening %1.").arg(QFileInfo(path).fileName()));
-        return false;
-    }
-    if (!maybeKeepChanges())
-        return false;
-    return openProjectFile(path);
+    return m_files->openDroppedFile(path);
+}
+
+void MainWindow::setSuppressUnsavedPrompt(bool suppress) {
+    m_files->setSuppressUnsavedPrompt(suppress);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -1655,116 +1168,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
     QTimer::singleShot(0, this, [this, path] { openDroppedFile(path); });
 }
 
-void MainWindow::saveProject() {
-    if (m_document->filePath().isEmpty()) {
-        saveProjectAs();
-        return;
-    }
-    saveProjectTo(m_document->filePath());
-}
-
-void MainWindow::saveProjectAs() {
-    const QString path =
-        askSavePath(tr("Save project"), tr("BlobBench projects (*.blobbench.json)"), QStringLiteral("blobbench.json"));
-    if (!path.isEmpty()) {
-        saveProjectTo(path);
-    }
-}
-
-bool MainWindow::maybeKeepChanges() {
-    if (!m_document->isDirty() || m_suppressUnsavedPrompt) {
-        return true;
-    }
-    const auto answer = QMessageBox::question(
-        this, tr("Unsaved changes"), tr("The project has unsaved changes (measured runs included). Save them?"),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Cancel) {
-        return false;
-    }
-    if (answer == QMessageBox::Save) {
-        saveProject();
-        return !m_document->isDirty();
-    }
-    if (!isRunning()) {
-        dropJournal();  // discarded on purpose: not recovered next time
-    }
-    return true;
-}
-
-// The run's samples go to "<project>.journal" as they arrive (see RunJournal), so a crash of the
-// workbench loses nothing measured even when the project is not saved. Not synced sample by sample
-// on this thread; an unsaved project (no file yet) has no journal.
-void MainWindow::startJournal(const RunRecord& record) {
-    try {
-        if (m_journal && m_journalPath == m_document->filePath()) {
-            m_journal->beginRun(record);  // earlier runs are still unsaved: they stay in the journal
-            return;
-        }
-        m_journal.reset();
-        if (m_document->filePath().isEmpty()) {
-            return;
-        }
-        m_journal = std::make_unique<RunJournal>(m_document->filePath(), record);
-        m_journalPath = m_document->filePath();
-    } catch (const Error& e) {
-        log(tr("No run journal (a crash would lose this run's samples): %1").arg(qs(e.what())));
-    }
-}
-
-void MainWindow::journal(const Sample& sample) {
-    if (!m_journal) {
-        return;
-    }
-    try {
-        m_journal->append({sample}, false);
-    } catch (const Error& e) {
-        log(tr("The run journal stopped: %1").arg(qs(e.what())));
-        m_journal.reset();
-    }
-}
-
-void MainWindow::journalFinished() {
-    if (!m_journal) {
-        return;
-    }
-    for (const RunRecord& r : m_document->project().history) {
-        if (r.runId == m_currentRunId) {
-            RunRecord header = r;
-            header.samples.clear();
-            try {
-                m_journal->beginRun(header);  // the same run again, now with its outcome
-            } catch (const Error& e) {
-                log(tr("The run journal stopped: %1").arg(qs(e.what())));
-                m_journal.reset();
-            }
-            return;
-        }
-    }
-}
-
-void MainWindow::dropJournal() {
-    if (m_journal) {
-        m_journal->discard();
-        m_journal.reset();
-    }
-    if (!m_journalPath.isEmpty()) {
-        removeJournal(m_journalPath);  // the last run's, or the one recovered at open
-        m_journalPath.clear();
-    }
-}
-
-void MainWindow::updateTitle() {
-    const QString path = m_document->filePath();
-    setWindowFilePath(path);
-    setWindowTitle((path.isEmpty() ? tr("Untitled project") : QFileInfo(path).fileName()) +
-                   (m_document->isDirty() ? QStringLiteral(" *") : QString()) + QStringLiteral(" - BlobBench"));
-}
-
 QString MainWindow::askSavePath(const QString& title, const QString& filter, const QString& suffix) {
-    QFileDialog dialog(this, title, QString(), filter);
-    dialog.setAcceptMode(QFileDialog::AcceptSave);
-    dialog.setDefaultSuffix(suffix);
-    return dialog.exec() == QDialog::Accepted ? dialog.selectedFiles().value(0) : QString();
+    return DocumentController::askSavePath(this, title, filter, suffix);
 }
 
 bool MainWindow::exportChart(const QString& path) {

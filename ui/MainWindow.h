@@ -14,6 +14,7 @@
 #include "model/Project.h"
 #include "model/ProjectFile.h"
 #include "ui/Charts.h"
+#include "ui/ConnectionController.h"
 #include "ui/Keyring.h"
 #include "ui/RunController.h"
 
@@ -37,6 +38,8 @@ class QTimer;
 namespace blobbench {
 
 class CompareDialog;
+class DocumentController;
+class ScenarioPanel;
 class HistoryPanel;
 class LinkPanel;
 class ParameterPanel;
@@ -60,13 +63,13 @@ public:
     LinkPanel* linkPanel() const { return m_link; }
     SweepEditor* sweepEditor() const { return m_sweepEditor; }
     HistoryPanel* historyPanel() const { return m_history; }
-    SqlEditor* setupEditor() const { return m_setupEditor; }
+    SqlEditor* setupEditor() const;
     ResultsModel* resultsModel() const { return m_results; }
     QSortFilterProxyModel* resultsProxy() const { return m_resultsProxy; }
     QTableView* resultsView() const { return m_table; }
     SampleChart* chart(ChartKind kind) const;
-    QListWidget* scenarioList() const { return m_scenarioList; }
-    SqlEditor* sqlEditor() const { return m_sqlEditor; }
+    QListWidget* scenarioList() const;
+    SqlEditor* sqlEditor() const;
     QPlainTextEdit* logView() const { return m_log; }
     QProgressBar* progressBar() const { return m_progress; }
     QString errorText() const;  // the banner's text; empty when no error is shown
@@ -85,21 +88,14 @@ public:
     // Where the default SQLite data set lives and how many rows it gets when it is prepared.
     void setDefaultDataset(const QString& path, quint64 rows);
 
-    // Passwords. At connect time: the session's, else the system keyring's entry, else the engine's
-    // own places (ISC_PASSWORD, PGPASSWORD, .pgpass; an empty password lets the client look),
-    // else the prompt (when one is set: the application sets a dialog, tests a function).
-    struct PasswordAnswer {
-        QString password;
-        bool remember = false;
-    };
-    using PasswordPrompt = std::function<std::optional<PasswordAnswer>(const ConnectionProfile&)>;
-    void setPasswordPrompt(PasswordPrompt prompt) { m_passwordPrompt = std::move(prompt); }
+    // Passwords: see ConnectionController.
+    using PasswordAnswer = ConnectionController::PasswordAnswer;
+    using PasswordPrompt = ConnectionController::PasswordPrompt;
+    void setPasswordPrompt(PasswordPrompt prompt);
     QString passwordFor(const ConnectionProfile& profile);
-    // Keeps the password for the session and, when asked, in the keyring (a one-line message when
-    // there is no keyring: the password then stays for this session only).
     void rememberPassword(const ConnectionProfile& profile, const QString& password, bool remember);
-    void setKeyring(const Keyring& keyring) { m_keyring = keyring; }
-    QString keyringNotice() const { return m_keyringNotice; }
+    void setKeyring(const Keyring& keyring);
+    QString keyringNotice() const;
 
 public slots:
     void runCurrent();
@@ -119,7 +115,7 @@ public slots:
     void moveScenarioDown();
     void deleteScenario();
 
-    // File menu. Project files belong to the projects issue: these are the slots it fills.
+    // File menu (ui/DocumentController).
     void newProject();
     void openProject();
     void saveProject();
@@ -133,7 +129,7 @@ public slots:
     // History > Compare: base vs candidate (history indexes), in a dialog the window keeps open.
     CompareDialog* compareRuns(int baseIndex, int candidateIndex);
     // Tests and scripted runs close the window without the unsaved-changes question.
-    void setSuppressUnsavedPrompt(bool suppress) { m_suppressUnsavedPrompt = suppress; }
+    void setSuppressUnsavedPrompt(bool suppress);
 
     // Exports; false (and the reason in the window and the log) on failure.
     bool exportChart(const QString& path);  // .png or .svg, the visible chart
@@ -153,44 +149,29 @@ private:
     void buildActions();
     void buildMenus();
     void buildToolbar();
-    QWidget* buildScenarioPanel();
-    QWidget* buildSqlPanel();
     QWidget* buildChartsPanel();
     QWidget* buildResultsPanel();
     void connectDocument();
     void connectController();
 
-    void refreshConnections();
     void refreshParameters();
-    void refreshScenarioList();
-    void refreshTemplates();
-    void showScenario(int index);
-    void editCurrentScenario(const std::function<void(ScenarioDef&)>& change);
     void reloadResults();
     void addSampleToViews(const Sample& sample);
     void flushChart(std::size_t index);
     void applyEffects(const std::vector<ParameterEffect>& effects);
 
-    void startRun(const std::vector<ScenarioDef>& scenarios, int sweepIndex = -1);
+    void startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex = -1);
+    void logEngineFollow(const QString& note);
+    void testInBackground();
+    QSize defaultWindowSize() const;
     void applyLinkEdit(bool useWireTap, const LinkSettings& link);
-    void rememberRecentFile(const QString& path);
-    void refreshRecentFilesMenu();
     void setRunning(bool running);
     void onProgress(const RunProgress& progress);
-    void onSessionInfo(const SessionInfo& info, const QString& detail);
 
     void showError(const QString& message);
-    bool maybeKeepChanges();  // asks about unsaved changes; false when the user cancels
-    void updateTitle();
-    void startJournal(const RunRecord& record);
-    void journal(const Sample& sample);
-    void journalFinished();
-    void dropJournal();
     void clearError();
     void log(const QString& text, bool error = false);
     void flushLog();
-    void rememberRecent(const ConnectionProfile& profile);
-    void refreshRecentMenu();
     const Driver* currentDriver() const;
     int currentScenarioIndex() const;
     QString askSavePath(const QString& title, const QString& filter, const QString& suffix);
@@ -200,14 +181,10 @@ private:
     ResultsModel* m_results;
     QSortFilterProxyModel* m_resultsProxy;
 
-    QComboBox* m_connections = nullptr;
-    QLabel* m_connectionInfo = nullptr;
+    ConnectionController* m_connections = nullptr;
+    DocumentController* m_files = nullptr;
+    ScenarioPanel* m_scenarios = nullptr;
     QLabel* m_errorBanner = nullptr;
-    QListWidget* m_scenarioList = nullptr;
-    QComboBox* m_kind = nullptr;
-    QComboBox* m_fetch = nullptr;
-    SqlEditor* m_setupEditor = nullptr;
-    SqlEditor* m_sqlEditor = nullptr;
     ParameterPanel* m_parameters = nullptr;
     QLabel* m_parametersTitle = nullptr;
     QTabWidget* m_chartTabs = nullptr;
@@ -226,9 +203,6 @@ private:
     QSplitter* m_mainSplitter = nullptr;
     QSplitter* m_topSplitter = nullptr;
     QSplitter* m_bottomSplitter = nullptr;
-    QMenu* m_templatesMenu = nullptr;
-    QMenu* m_recentMenu = nullptr;
-    QMenu* m_recentFilesMenu = nullptr;
     LinkPanel* m_link = nullptr;
     SweepEditor* m_sweepEditor = nullptr;
     HistoryPanel* m_history = nullptr;
@@ -239,13 +213,6 @@ private:
     QAction* m_runAction = nullptr;
     QAction* m_runAllAction = nullptr;
     QAction* m_stopAction = nullptr;
-    QAction* m_testAction = nullptr;
-
-    QHash<QString, QString> m_passwords;  // connection name -> password, this session only
-    Keyring m_keyring;
-    QHash<QString, bool> m_keyringLooked;  // keyring keys looked up (true: an entry exists)
-    QString m_keyringNotice;
-    PasswordPrompt m_passwordPrompt;
     std::map<QString, std::uint64_t> m_expectedRows;  // scenario id -> rows of its last sample
     QString m_defaultDatasetPath;
     quint64 m_defaultDatasetRows = 10000;
@@ -254,12 +221,7 @@ private:
     double m_lastThroughputAt = 0;
     std::uint64_t m_lastThroughputBytes = 0;
     int m_runCounter = 0;
-    bool m_loadingScenario = false;
     bool m_applyingLink = false;  // a link group edit on its way through the document
-    bool m_refreshingList = false;
-    bool m_suppressUnsavedPrompt = false;
-    std::unique_ptr<RunJournal> m_journal;  // the current run's samples, for crash recovery
-    QString m_journalPath;
 };
 
 }  // namespace blobbench

@@ -136,8 +136,13 @@ void ParameterPanel::setSpecs(const std::vector<ParameterSpec>& specs, const Par
         row.editor->setObjectName(QStringLiteral("param_") + qs(spec.id));
         row.label = new QLabel(qs(spec.label), this);
         row.label->setBuddy(row.editor);
-        applyTooltip(row);
         m_form->addRow(row.label, row.editor);
+        row.note = new QLabel(this);
+        row.note->setObjectName(QStringLiteral("note_") + qs(spec.id));
+        row.note->setWordWrap(true);
+        row.note->setStyleSheet(QStringLiteral("QLabel { color: #8a5a00; font-size: small; }"));
+        m_form->addRow(QString(), row.note);
+        applyTooltip(row);
     }
     if (specs.empty()) {
         m_form->addRow(new QLabel(tr("This engine declares no tunables."), this));
@@ -239,17 +244,38 @@ QWidget* ParameterPanel::makeEditor(Row& row, const QString& value) {
 
 void ParameterPanel::applyTooltip(Row& row) {
     QString tip = qs(row.spec.help);
-    if (!row.spec.needs.empty()) {
+    if (row.reason.isEmpty() && !row.spec.needs.empty()) {
         tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) + tr("Needs: %1").arg(qs(row.spec.needs));
     }
+    const QString sentence = readableEffectReason(row.reason);
     if (!row.reason.isEmpty()) {
-        tip = tr("Not in effect: %1").arg(row.reason) + (tip.isEmpty() ? QString() : QStringLiteral("\n\n") + tip);
+        tip = sentence + (tip.isEmpty() ? QString() : QStringLiteral("\n\n") + tip);
     }
     row.label->setToolTip(tip);
     row.editor->setToolTip(tip);
+    row.note->setText(sentence);
+    row.note->setVisible(!row.reason.isEmpty());
     const bool enabled = row.reason.isEmpty();
     row.editor->setEnabled(enabled);
     row.label->setEnabled(enabled);
+}
+
+QString readableEffectReason(const QString& reason) {
+    if (reason.isEmpty())
+        return {};
+    QString text = reason.trimmed();
+    const QString prefix = QStringLiteral("not in effect (");
+    if (text.startsWith(prefix, Qt::CaseInsensitive) && text.endsWith(QLatin1Char(')')))
+        text = text.mid(prefix.size(), text.size() - prefix.size() - 1);
+    else if (text.startsWith(QLatin1String("not in effect"), Qt::CaseInsensitive))
+        text = text.mid(13).trimmed();
+    // "needs X: the server Y is older" reads better the other way round.
+    const qsizetype colon = text.indexOf(QLatin1String(": "));
+    if (text.startsWith(QLatin1String("needs ")) && colon > 0)
+        text = text.mid(colon + 2) + QStringLiteral(" (") + text.left(colon) + QLatin1Char(')');
+    while (text.startsWith(QLatin1Char(':')) || text.startsWith(QLatin1Char(' ')))
+        text.remove(0, 1);
+    return QObject::tr("Not in effect: %1.").arg(text);
 }
 
 void ParameterPanel::setEffects(const std::vector<ParameterEffect>& effects) {

@@ -13,6 +13,11 @@ class QLabel;
 
 namespace blobbench {
 
+// A driver's reason for a tunable not in effect as one short sentence: "not in effect (needs client
+// and server >= 5.0.3: the server 3.0.12 is older)" becomes "Not in effect: the server 3.0.12 is
+// older (needs client and server >= 5.0.3)."
+QString readableEffectReason(const QString& reason);
+
 // Maps an integer tunable onto a slider's positions: every value for small linear ranges, powers
 // of two (plus the ends) for PowerOfTwo, 1,000 logarithmic steps for Log and for ranges too wide
 // for a slider. Kept apart from the widgets so it can be tested on its own.
@@ -62,6 +67,7 @@ private:
         ParameterSpec spec;
         QWidget* editor = nullptr;  // the container for integer rows
         QLabel* label = nullptr;
+        QLabel* note = nullptr;  // the reason it is not in effect, under the editor
         QString reason;
     };
     QWidget* makeEditor(Row& row, const QString& value);

@@ -1,5 +1,7 @@
 #include "ui/SweepEditor.h"
 
+#include <QRegularExpression>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -46,7 +48,46 @@ QStringList listValues(const QString& text) {
     return out;
 }
 
+// "64k", "1M", "2 MiB" -> "65536", "1048576", "2097152" for a tunable counted in bytes; any other
+// text unchanged (the engine's validation names what is wrong with it).
+QString expandByteSize(const QString& text) {
+    static const QRegularExpression size(QStringLiteral("^(\\d+)\\s*([kmg])(?:i?b)?$"),
+                                         QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = size.match(text.trimmed());
+    if (!m.hasMatch())
+        return text;
+    const int shift = QStringLiteral("kmg").indexOf(m.captured(2).toLower()) * 10 + 10;
+    return QString::number(m.captured(1).toLongLong() << shift);
+}
+
 }  // namespace
+
+// A tunable over values it surely accepts: a boolean both ways, an enum's choices, an integer's
+// minimum, default and maximum. The user edits from there.
+SweepAxis defaultAxisFor(const ParameterSpec& spec) {
+    SweepAxis axis;
+    axis.parameter = qs(spec.id);
+    switch (spec.type) {
+        case ParameterType::Boolean:
+            axis.values = {QStringLiteral("false"), QStringLiteral("true")};
+            break;
+        case ParameterType::Enum:
+            for (const std::string& c : spec.choices)
+                axis.values << qs(c);
+            break;
+        case ParameterType::Integer:
+            for (const QString& v :
+                 {QString::number(spec.minimum), qs(spec.defaultValue), QString::number(spec.maximum)}) {
+                if (!axis.values.contains(v))
+                    axis.values << v;
+            }
+            break;
+        case ParameterType::Text:
+            axis.values << qs(spec.defaultValue);
+            break;
+    }
+    return axis;
+}
 
 SweepAxisEditor::SweepAxisEditor(QWidget* parent) : QWidget(parent) {
     auto* form = new QFormLayout(this);
@@ -95,7 +136,15 @@ SweepAxisEditor::SweepAxisEditor(QWidget* parent) : QWidget(parent) {
         if (!m_loading)
             emit edited();
     };
-    connect(m_parameter, &QComboBox::activated, this, changed);
+    // Another tunable: the old values mean nothing to it, so it starts from its own.
+    connect(m_parameter, &QComboBox::activated, this, [this, changed] {
+        const QString id = m_parameter->currentData().toString();
+        for (const ParameterSpec& spec : m_specs) {
+            if (qs(spec.id) == id)
+                load(defaultAxisFor(spec), true);
+        }
+        changed();
+    });
     connect(m_list, &QRadioButton::toggled, this, [this, changed] {
         updateModeWidgets();
         changed();
@@ -142,11 +191,15 @@ void SweepAxisEditor::load(const SweepAxis& axis, bool enabled) {
 SweepAxis SweepAxisEditor::axis(QString* problem) const {
     SweepAxis axis;
     axis.parameter = m_parameter->currentData().toString();
+    const bool inBytes = std::any_of(m_specs.begin(), m_specs.end(), [&](const ParameterSpec& spec) {
+        return qs(spec.id) == axis.parameter && spec.unit == "B";
+    });
+    const auto bytes = [inBytes](const QString& text) { return inBytes ? expandByteSize(text) : text; };
     if (m_range->isChecked()) {
         SweepRangeDef r;
         bool fromOk = false, toOk = false;
-        r.from = m_from->text().trimmed().toLongLong(&fromOk);
-        r.to = m_to->text().trimmed().toLongLong(&toOk);
+        r.from = bytes(m_from->text()).trimmed().toLongLong(&fromOk);
+        r.to = bytes(m_to->text()).trimmed().toLongLong(&toOk);
         if ((!fromOk || !toOk) && problem != nullptr && problem->isEmpty()) {
             *problem = tr("The range's %1 is not a whole number: “%2”")
                            .arg(fromOk ? tr("end") : tr("start"), (fromOk ? m_to : m_from)->text());
@@ -155,7 +208,8 @@ SweepAxis SweepAxisEditor::axis(QString* problem) const {
         r.logarithmic = m_log->isChecked();
         axis.range = r;
     } else {
-        axis.values = listValues(m_values->text());
+        for (const QString& v : listValues(m_values->text()))
+            axis.values << bytes(v);
     }
     return axis;
 }
@@ -276,41 +330,23 @@ void SweepEditor::setCurrentSweep(int index) {
     load(index);
 }
 
+void SweepEditor::setNotInEffect(const QMap<QString, QString>& reasons) {
+    if (reasons == m_notInEffect)
+        return;
+    m_notInEffect = reasons;
+    load(m_current);
+}
+
 void SweepEditor::setRunEnabled(bool enabled) {
     m_runEnabled = enabled;
     m_run->setEnabled(enabled && m_runnable);
 }
 
-// The first tunable other than `notParameter`, over values it surely accepts: a boolean both ways,
-// an enum's choices, an integer's minimum, default and maximum. The user edits from there.
+// The first tunable other than `notParameter`, over values it surely accepts (defaultAxisFor).
 SweepAxis SweepEditor::defaultAxis(const QString& notParameter) const {
-    SweepAxis axis;
     const auto it = std::find_if(m_specs.begin(), m_specs.end(),
                                  [&](const ParameterSpec& spec) { return qs(spec.id) != notParameter; });
-    if (it == m_specs.end())
-        return axis;
-    const ParameterSpec& spec = *it;
-    axis.parameter = qs(spec.id);
-    switch (spec.type) {
-        case ParameterType::Boolean:
-            axis.values = {QStringLiteral("false"), QStringLiteral("true")};
-            break;
-        case ParameterType::Enum:
-            for (const std::string& c : spec.choices)
-                axis.values << qs(c);
-            break;
-        case ParameterType::Integer:
-            for (const QString& v :
-                 {QString::number(spec.minimum), qs(spec.defaultValue), QString::number(spec.maximum)}) {
-                if (!axis.values.contains(v))
-                    axis.values << v;
-            }
-            break;
-        case ParameterType::Text:
-            axis.values << qs(spec.defaultValue);
-            break;
-    }
-    return axis;
+    return it == m_specs.end() ? SweepAxis{} : defaultAxisFor(*it);
 }
 
 int SweepEditor::newSweep() {
@@ -445,6 +481,13 @@ void SweepEditor::updatePreview(const SweepDef& def, const QString& problem) {
     if (m_current < 0) {
         m_preview->setText(tr("No sweep: press New to sweep a tunable."));
         m_preview->setStyleSheet({});
+    } else if (const auto off =
+                   std::find_if(def.axes.begin(), def.axes.end(),
+                                [this](const SweepAxis& a) { return m_notInEffect.contains(a.parameter); });
+               problem.isEmpty() && off != def.axes.end()) {
+        m_preview->setText(tr("Not swept: %1 cannot take effect on this connection. %2")
+                               .arg(off->parameter, m_notInEffect.value(off->parameter)));
+        m_preview->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; }"));
     } else if (!problem.isEmpty()) {
         m_preview->setText(problem);
         m_preview->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; }"));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QMap>
+
 #include <QWidget>
 #include <vector>
 
@@ -19,6 +21,9 @@ namespace blobbench {
 
 // One axis of a sweep: the tunable (from the engine's ParameterSpecs) and its values as a list or
 // a range (from, to, points, log). Emits edited() on every change by the user.
+// A sweep axis over `spec` with values it surely accepts.
+SweepAxis defaultAxisFor(const ParameterSpec& spec);
+
 class SweepAxisEditor : public QWidget {
     Q_OBJECT
 public:
@@ -73,6 +78,9 @@ public:
     int currentSweep() const;  // index in the project's sweeps, -1 for none
     void setCurrentSweep(int index);
     void setRunEnabled(bool enabled);
+    // Tunables the connection cannot apply (id -> one-sentence reason): a sweep over one is refused,
+    // with the reason in the preview, since every point would measure the same thing.
+    void setNotInEffect(const QMap<QString, QString>& reasons);
 
     // The points the current sweep expands to ("7 points: 0, 1024, ...") or what is wrong with it.
     QString previewText() const;
@@ -131,6 +139,7 @@ private:
     bool m_loading = false;
     bool m_second = false;  // the second axis is shown (and stored when valid)
     bool m_runEnabled = true;
+    QMap<QString, QString> m_notInEffect;
     bool m_runnable = false;  // the fields make a sweep the engine accepts
 };
 

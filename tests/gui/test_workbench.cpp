@@ -406,6 +406,13 @@ TEST_F(WorkbenchTest, SweepEditorEditsASecondAxisAndTheGridRunsWithOneSeriesPerV
     EXPECT_EQ(document->project().sweeps.front().axes[1].parameter, QStringLiteral("mmap_size"));
     second->parameterBox()->setCurrentIndex(mmap);
     emit second->parameterBox()->activated(mmap);
+    // Another tunable starts from its own values: the range is entered again.
+    second->rangeMode()->setChecked(true);
+    second->fromEdit()->setText(QStringLiteral("0"));
+    emit second->fromEdit()->textEdited(second->fromEdit()->text());
+    second->toEdit()->setText(QStringLiteral("1M"));  // a byte tunable takes 1M = 1048576
+    emit second->toEdit()->textEdited(second->toEdit()->text());
+    second->pointsBox()->setValue(2);
     ASSERT_TRUE(editor->runButton()->isEnabled()) << editor->previewText().toStdString();
 
     // Saved and loaded: the editor shows both axes of the loaded grid.

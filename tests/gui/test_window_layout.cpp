@@ -1,0 +1,115 @@
+// The window's own layout on the offscreen screen: the run controls never fall into the toolbar's
+// overflow, and the default size follows the screen.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QComboBox>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScreen>
+#include <QSettings>
+#include <QToolBar>
+
+#include "GuiTestSupport.h"
+#include "support/TestSupport.h"
+#include "ui/MainWindow.h"
+#include "ui/SweepEditor.h"
+#include "ui/UserGuide.h"
+
+using namespace blobbench;
+using blobbench::test::TempDir;
+
+namespace {
+
+std::unique_ptr<MainWindow> freshWindow(const TempDir& dir) {
+    QSettings().remove(QStringLiteral("window"));  // no size saved by an earlier window
+    auto* document = new ProjectDocument;
+    document->reset(defaultProject(QString::fromStdString(dir.file("unused.sqlite"))));
+    auto window = std::make_unique<MainWindow>(document);
+    document->setParent(window.get());
+    window->setSuppressUnsavedPrompt(true);
+    return window;
+}
+
+QAction* actionNamed(QToolBar* bar, const QString& text) {
+    for (QAction* a : bar->actions()) {
+        if (a->text().remove(QLatin1Char('&')) == text)
+            return a;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(WindowLayout, DefaultSizeFollowsTheScreensAvailableArea) {
+    TempDir dir;
+    auto window = freshWindow(dir);
+    const QSize available = QGuiApplication::primaryScreen()->availableGeometry().size();
+    EXPECT_EQ(window->width(), std::min(1700, available.width() * 94 / 100));
+    EXPECT_EQ(window->height(), std::min(1050, available.height() * 92 / 100));
+}
+
+TEST(WindowLayout, RunAllAndStopStayOnTheToolbarWithALongServerLabel) {
+    TempDir dir;
+    auto window = freshWindow(dir);
+    window->show();
+    auto* server = window->findChild<QLabel*>(QStringLiteral("connectionInfo"));
+    ASSERT_NE(server, nullptr);
+    server->setText(QString(60, QLatin1Char('x')) + QStringLiteral(" server 5.0.4, client 5.0.4 · negotiated: …"));
+    auto* bar = window->findChild<QToolBar*>(QStringLiteral("runToolbar"));
+    ASSERT_NE(bar, nullptr);
+    for (const QString& name : {QStringLiteral("Run"), QStringLiteral("Run all"), QStringLiteral("Stop")}) {
+        for (int width : {window->width(), 900, 640}) {
+            window->resize(width, window->height());
+            QCoreApplication::processEvents();
+            QAction* action = actionNamed(bar, name);
+            ASSERT_NE(action, nullptr) << name.toStdString();
+            QWidget* button = bar->widgetForAction(action);
+            ASSERT_NE(button, nullptr);
+            EXPECT_TRUE(button->isVisible()) << name.toStdString() << " at width " << width;
+            EXPECT_LE(button->geometry().right(), bar->width()) << name.toStdString() << " at width " << width;
+        }
+    }
+}
+
+// F1 and Help > User guide open docs/user-guide.md (found in the source tree of this build).
+TEST(WindowLayout, HelpHasTheUserGuideOnF1) {
+    TempDir dir;
+    auto window = freshWindow(dir);
+    auto* guide = window->findChild<QAction*>(QStringLiteral("userGuide"));
+    ASSERT_NE(guide, nullptr);
+    EXPECT_EQ(guide->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    EXPECT_EQ(guide->shortcut(), QKeySequence(Qt::Key_F1));
+    const QString path = userGuidePath();
+    ASSERT_FALSE(path.isEmpty()) << userGuideCandidates().join(QStringLiteral(", ")).toStdString();
+    EXPECT_TRUE(path.endsWith(QStringLiteral("docs/user-guide.md"))) << path.toStdString();
+}
+
+// Choosing another tunable starts from that tunable's own values; byte tunables take "64k", "1M".
+TEST(WindowLayout, SweepEditorResetsValuesPerTunableAndReadsByteSuffixes) {
+    TempDir dir;
+    auto window = freshWindow(dir);
+    SweepEditor* editor = window->sweepEditor();
+    editor->newSweep();
+    QComboBox* tunable = editor->parameterBox();
+    ASSERT_EQ(tunable->currentData().toString(), QStringLiteral("page_size"));
+    editor->valuesEdit()->setText(QStringLiteral("1024, 4096"));
+    emit editor->valuesEdit()->textEdited(editor->valuesEdit()->text());
+    const int mmap = tunable->findData(QStringLiteral("mmap_size"));
+    ASSERT_GE(mmap, 0);
+    tunable->setCurrentIndex(mmap);
+    emit tunable->activated(mmap);
+    EXPECT_EQ(editor->valuesEdit()->text(), QStringLiteral("0, %1").arg(1LL << 40));
+    const SweepDef& stored = window->document()->project().sweeps.front();
+    EXPECT_EQ(stored.axes.front().parameter, QStringLiteral("mmap_size"));
+
+    editor->valuesEdit()->setText(QStringLiteral("0, 64k, 1M, 2 MiB"));
+    emit editor->valuesEdit()->textEdited(editor->valuesEdit()->text());
+    EXPECT_EQ(window->document()->project().sweeps.front().axes.front().values,
+              (QStringList{QStringLiteral("0"), QStringLiteral("65536"), QStringLiteral("1048576"),
+                           QStringLiteral("2097152")}))
+        << editor->previewText().toStdString();
+    EXPECT_TRUE(editor->runButton()->isEnabled()) << editor->previewText().toStdString();
+}

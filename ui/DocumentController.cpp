@@ -1,0 +1,307 @@
+#include "ui/DocumentController.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+
+#include "engine/core/Error.h"
+#include "model/Presets.h"
+#include "model/SampleJson.h"
+#include "ui/Units.h"
+
+namespace blobbench {
+namespace {
+
+constexpr int kMaxRecentFiles = 8;
+
+}  // namespace
+
+DocumentController::DocumentController(ProjectDocument* document, QMainWindow* window, std::function<bool()> isRunning)
+    : QObject(window), m_document(document), m_window(window), m_isRunning(std::move(isRunning)) {
+    connect(m_document, &ProjectDocument::projectReset, this, &DocumentController::updateTitle);
+    connect(m_document, &ProjectDocument::dirtyChanged, this, [this](bool) { updateTitle(); });
+}
+
+void DocumentController::setRecentFilesMenu(QMenu* menu) {
+    m_recentFilesMenu = menu;
+    refreshRecentFilesMenu();
+}
+
+// The shipped presets (installed or in the source tree), opened as a new, unsaved project.
+void DocumentController::fillPresetsMenu(QMenu* presets) {
+    connect(presets, &QMenu::aboutToShow, this, [this, presets] {
+        presets->clear();
+        const QStringList files = presetFiles();
+        if (files.isEmpty()) {
+            presets->addAction(tr("(no presets found)"))->setEnabled(false);
+        }
+        for (const QString& path : files) {
+            presets->addAction(QFileInfo(path).fileName(), this, [this, path] {
+                if (m_isRunning() || !maybeKeepChanges()) {
+                    return;
+                }
+                Project project;
+                try {
+                    project = loadProject(path);
+                } catch (const Error& e) {
+                    emit failed(tr("Cannot open the preset: %1").arg(qs(e.what())));
+                    return;
+                }
+                emit projectReplaced();
+                m_document->reset(std::move(project));
+                emit message(tr("Opened the preset %1 as a new project (Save as keeps it and its runs)").arg(path),
+                             false);
+            });
+        }
+    });
+}
+
+void DocumentController::newProject() {
+    if (m_isRunning() || !maybeKeepChanges())
+        return;
+    emit projectReplaced();
+    m_document->reset(defaultProject(m_defaultDatasetPath));
+    emit message(tr("New project: the SQLite reference suite"), false);
+}
+
+void DocumentController::openProject() {
+    if (m_isRunning() || !maybeKeepChanges()) {
+        return;
+    }
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(m_window, tr("Open project"),
+                                                      settings.value(QStringLiteral("files/lastProjectDir")).toString(),
+                                                      tr("BlobBench projects (*.blobbench.json);;All files (*)"));
+    if (!path.isEmpty()) {
+        openProjectFile(path);
+    }
+}
+
+bool DocumentController::openProjectFile(const QString& path) {
+    QString recovered;
+    try {
+        Project project = loadProject(path);
+        // A run that crashed (or was killed) left its journal: its samples join the history.
+        recovered = recoverJournal(path, project);
+        if (!recovered.isEmpty()) {
+            blobbench::saveProject(path, project);  // only the history changed: keep it safe at once
+            removeJournal(path);
+        }
+        emit projectReplaced();
+        m_document->reset(std::move(project), path);
+    } catch (const Error& e) {
+        emit failed(tr("Cannot open the project: %1").arg(qs(e.what())));
+        return false;
+    }
+    if (!recovered.isEmpty()) {
+        emit message(tr("Recovered from the run journal and saved: %1").arg(recovered), false);
+    }
+    QSettings().setValue(QStringLiteral("files/lastProjectDir"), QFileInfo(path).absolutePath());
+    rememberRecentFile(path);
+    emit message(tr("Opened %1").arg(path), false);
+    updateTitle();
+    return true;
+}
+
+bool DocumentController::saveProjectTo(const QString& path) {
+    try {
+        blobbench::saveProject(path, m_document->project());
+    } catch (const Error& e) {
+        // The old file is intact (atomic save); the project stays open and dirty.
+        emit failed(tr("Cannot save the project: %1").arg(qs(e.what())));
+        return false;
+    }
+    m_document->setFilePath(path);
+    m_document->markClean();
+    if (!m_isRunning()) {
+        dropJournal();  // the file now holds every sample the journal kept
+    }
+    QSettings().setValue(QStringLiteral("files/lastProjectDir"), QFileInfo(path).absolutePath());
+    rememberRecentFile(path);
+    emit message(tr("Saved %1").arg(path), false);
+    updateTitle();
+    return true;
+}
+
+QStringList DocumentController::recentProjects() const {
+    return QSettings().value(QStringLiteral("recentProjects")).toStringList();
+}
+
+void DocumentController::rememberRecentFile(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList recent = recentProjects();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecentFiles)
+        recent.removeLast();
+    QSettings().setValue(QStringLiteral("recentProjects"), recent);
+    refreshRecentFilesMenu();
+}
+
+void DocumentController::refreshRecentFilesMenu() {
+    if (m_recentFilesMenu == nullptr)
+        return;
+    m_recentFilesMenu->clear();
+    const QStringList recent = recentProjects();
+    if (recent.isEmpty()) {
+        m_recentFilesMenu->addAction(tr("(none yet)"))->setEnabled(false);
+        return;
+    }
+    for (int i = 0; i < recent.size(); ++i) {
+        const QString path = recent[i];
+        QAction* action =
+            m_recentFilesMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this,
+                                         [this, path] { openRecentProject(path); });
+        action->setToolTip(path);
+        action->setData(path);
+    }
+    m_recentFilesMenu->addSeparator();
+    m_recentFilesMenu->addAction(tr("Clear the list"), this, [this] {
+        QSettings().remove(QStringLiteral("recentProjects"));
+        refreshRecentFilesMenu();
+    });
+}
+
+bool DocumentController::openRecentProject(const QString& path) {
+    if (!QFileInfo::exists(path)) {
+        QStringList recent = recentProjects();
+        recent.removeAll(path);
+        QSettings().setValue(QStringLiteral("recentProjects"), recent);
+        refreshRecentFilesMenu();
+        emit failed(tr("%1 no longer exists: removed from the recent files.").arg(path));
+        return false;
+    }
+    if (m_isRunning() || !maybeKeepChanges())
+        return false;
+    return openProjectFile(path);
+}
+
+bool DocumentController::openDroppedFile(const QString& path) {
+    if (m_isRunning()) {
+        emit failed(tr("A run is in progress: stop it before opening %1.").arg(QFileInfo(path).fileName()));
+        return false;
+    }
+    if (!maybeKeepChanges())
+        return false;
+    return openProjectFile(path);
+}
+
+void DocumentController::saveProject() {
+    if (m_document->filePath().isEmpty()) {
+        saveProjectAs();
+        return;
+    }
+    saveProjectTo(m_document->filePath());
+}
+
+void DocumentController::saveProjectAs() {
+    const QString path = askSavePath(m_window, tr("Save project"), tr("BlobBench projects (*.blobbench.json)"),
+                                     QStringLiteral("blobbench.json"));
+    if (!path.isEmpty()) {
+        saveProjectTo(path);
+    }
+}
+
+bool DocumentController::maybeKeepChanges() {
+    if (!m_document->isDirty() || m_suppressUnsavedPrompt) {
+        return true;
+    }
+    const auto answer = QMessageBox::question(
+        m_window, tr("Unsaved changes"), tr("The project has unsaved changes (measured runs included). Save them?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) {
+        return false;
+    }
+    if (answer == QMessageBox::Save) {
+        saveProject();
+        return !m_document->isDirty();
+    }
+    if (!m_isRunning()) {
+        dropJournal();  // discarded on purpose: not recovered next time
+    }
+    return true;
+}
+
+// The run's samples go to "<project>.journal" as they arrive (see RunJournal), so a crash of the
+// workbench loses nothing measured even when the project is not saved. Not synced sample by sample
+// on this thread; an unsaved project (no file yet) has no journal.
+void DocumentController::startJournal(const RunRecord& record) {
+    try {
+        if (m_journal && m_journalPath == m_document->filePath()) {
+            m_journal->beginRun(record);  // earlier runs are still unsaved: they stay in the journal
+            return;
+        }
+        m_journal.reset();
+        if (m_document->filePath().isEmpty()) {
+            return;
+        }
+        m_journal = std::make_unique<RunJournal>(m_document->filePath(), record);
+        m_journalPath = m_document->filePath();
+    } catch (const Error& e) {
+        emit message(tr("No run journal (a crash would lose this run's samples): %1").arg(qs(e.what())), false);
+    }
+}
+
+void DocumentController::journal(const Sample& sample) {
+    if (!m_journal) {
+        return;
+    }
+    try {
+        m_journal->append({sample}, false);
+    } catch (const Error& e) {
+        emit message(tr("The run journal stopped: %1").arg(qs(e.what())), false);
+        m_journal.reset();
+    }
+}
+
+void DocumentController::journalFinished(const QString& runId) {
+    if (!m_journal) {
+        return;
+    }
+    for (const RunRecord& r : m_document->project().history) {
+        if (r.runId == runId) {
+            RunRecord header = r;
+            header.samples.clear();
+            try {
+                m_journal->beginRun(header);  // the same run again, now with its outcome
+            } catch (const Error& e) {
+                emit message(tr("The run journal stopped: %1").arg(qs(e.what())), false);
+                m_journal.reset();
+            }
+            return;
+        }
+    }
+}
+
+void DocumentController::dropJournal() {
+    if (m_journal) {
+        m_journal->discard();
+        m_journal.reset();
+    }
+    if (!m_journalPath.isEmpty()) {
+        removeJournal(m_journalPath);  // the last run's, or the one recovered at open
+        m_journalPath.clear();
+    }
+}
+
+void DocumentController::updateTitle() {
+    const QString path = m_document->filePath();
+    m_window->setWindowFilePath(path);
+    m_window->setWindowTitle((path.isEmpty() ? tr("Untitled project") : QFileInfo(path).fileName()) +
+                             (m_document->isDirty() ? QStringLiteral(" *") : QString()) +
+                             QStringLiteral(" - BlobBench"));
+}
+
+QString DocumentController::askSavePath(QWidget* parent, const QString& title, const QString& filter,
+                                        const QString& suffix) {
+    QFileDialog dialog(parent, title, QString(), filter);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(suffix);
+    return dialog.exec() == QDialog::Accepted ? dialog.selectedFiles().value(0) : QString();
+}
+
+}  // namespace blobbench
