@@ -62,12 +62,12 @@ LinkPanel::LinkPanel(QWidget* parent) : QGroupBox(tr("Link emulation"), parent) 
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(6, 4, 6, 4);
     grid->setVerticalSpacing(2);
-    m_tap = new QCheckBox(tr("Measure through WireTap"));
+    m_tap = new QCheckBox(tr("Measure the wire"));
     m_tap->setObjectName(QStringLiteral("useWireTap"));
     m_tap->setToolTip(
-        tr("Emulate the link below through BlobBench's relay (the wire tap), which then also counts bytes and "
-           "round trips. Unticked, or with an unshaped link, networked engines are counted in the client, at "
-           "its own socket calls, with no relay and almost no cost to the time measured."));
+        tr("Count bytes, reads/writes and round trips of every sample: in the client, at its own socket calls "
+           "(no relay, almost no cost to the time measured), or through BlobBench's relay (the wire tap) when "
+           "the link below is emulated. Unticked: connect directly, count nothing, emulate nothing."));
     grid->addWidget(m_tap, 0, 0, 1, 2);
 
     const auto makeRow = [&](int row, const QString& label, QSpinBox*& latency, QSlider*& slider, QLineEdit*& edit,
@@ -202,9 +202,9 @@ void LinkPanel::showLastCounting(const QString& method) {
 }
 
 QString LinkPanel::countingText() const {
-    const bool relay = m_networked && m_tap->isChecked() && toLinkProfile(m_link).emulating();
-    QString text =
-        relay ? tr("Counting: through the relay (link emulation)") : tr("Counting: in the client (no relay)");
+    QString text = !m_tap->isChecked()                   ? tr("Counting: off (no wire statistics)")
+                   : toLinkProfile(m_link).emulating() ? tr("Counting: through the relay (link emulation)")
+                                                       : tr("Counting: in the client (no relay)");
     if (!m_lastMethod.isNull()) {
         const QString last = m_lastMethod == QLatin1String("in-process") ? tr("in the client")
                              : m_lastMethod == QLatin1String("relay")    ? tr("through the relay")

@@ -26,7 +26,8 @@ public:
     static int positionOf(std::uint64_t bitsPerSecond);  // the nearest position
 };
 
-// "Link emulation": the wire tap and the link it emulates, bound to a connection profile's
+// "Link emulation": whether the wire is counted (in the client, or through the wire tap when a link
+// is emulated), the link the tap emulates, bound to a connection profile's
 // useWireTap and LinkSettings. Latency one-way per direction, bandwidth per direction on a log
 // slider or typed ("512k"). Disabled, with the reason as tooltip, for embedded engines.
 class LinkPanel : public QGroupBox {
