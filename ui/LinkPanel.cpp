@@ -202,7 +202,7 @@ void LinkPanel::showLastCounting(const QString& method) {
 }
 
 QString LinkPanel::countingText() const {
-    QString text = !m_tap->isChecked()                   ? tr("Counting: off (no wire statistics)")
+    QString text = !m_tap->isChecked()                 ? tr("Counting: off (no wire statistics)")
                    : toLinkProfile(m_link).emulating() ? tr("Counting: through the relay (link emulation)")
                                                        : tr("Counting: in the client (no relay)");
     if (!m_lastMethod.isNull()) {

@@ -130,7 +130,8 @@ int main(int argc, char** argv) {
     }
     std::printf("median of %d alternated rounds (%d warm-up each), elapsed = execute + fetch\n", rounds, warmups);
     std::printf(
-        "| query | round trips | --no-tap ms | default (in-process) ms | relay ms | default / --no-tap | relay / --no-tap "
+        "| query | round trips | --no-tap ms | default (in-process) ms | relay ms | default / --no-tap | relay / "
+        "--no-tap "
         "|\n");
     std::printf("|---|---|---|---|---|---|---|\n");
     for (const Case& c : cases) {
