@@ -142,6 +142,12 @@ void Runner::cancel() {
         m_counter->cutSilentCallsAfter(kCancelGrace);  // before the engine's cancel request, as above
     }
     if (m_session != nullptr) {
+        // The engine's own cancel connection (libpq's PQcancel, made on this thread) is adopted too, so
+        // the grace cuts it when the server never closes it, as the relay did with every connection.
+        std::optional<SocketCounter::Adopting> adopting;
+        if (m_counter != nullptr) {
+            adopting.emplace(*m_counter, m_counterPort);
+        }
         m_session->cancel();
     }
 }
@@ -240,6 +246,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 std::lock_guard lock(m_mutex);
                 m_tap = tap.get();
                 m_counter = counter.get();
+                m_counterPort = adoptPort.value_or(0);
             }
             try {
                 if (m_cancel.cancelled()) {

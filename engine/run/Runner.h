@@ -94,6 +94,7 @@ private:
     Session* m_session = nullptr;        // guarded by m_mutex, for cancel()
     WireTap* m_tap = nullptr;            // guarded by m_mutex: the relay of the connect or run under way, for cancel()
     SocketCounter* m_counter = nullptr;  // guarded by m_mutex: or the in-process counter, for cancel()
+    std::uint16_t m_counterPort = 0;     // guarded by m_mutex: the server port m_counter adopts connections to
 };
 
 }  // namespace blobbench
