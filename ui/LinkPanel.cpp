@@ -62,12 +62,12 @@ LinkPanel::LinkPanel(QWidget* parent) : QGroupBox(tr("Link emulation"), parent) 
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(6, 4, 6, 4);
     grid->setVerticalSpacing(2);
-    m_tap = new QCheckBox(tr("Measure through WireTap"));
+    m_tap = new QCheckBox(tr("Measure the wire"));
     m_tap->setObjectName(QStringLiteral("useWireTap"));
     m_tap->setToolTip(
-        tr("Relay the connection through BlobBench's wire tap: it counts bytes and round trips and emulates "
-           "the link below. Networked engines are always counted through the tap; the link is emulated "
-           "only when this is ticked."));
+        tr("Count bytes, reads/writes and round trips of every sample: in the client, at its own socket calls "
+           "(no relay, almost no cost to the time measured), or through BlobBench's relay (the wire tap) when "
+           "the link below is emulated. Unticked: connect directly, count nothing, emulate nothing."));
     grid->addWidget(m_tap, 0, 0, 1, 2);
 
     const auto makeRow = [&](int row, const QString& label, QSpinBox*& latency, QSlider*& slider, QLineEdit*& edit,
@@ -113,6 +113,14 @@ LinkPanel::LinkPanel(QWidget* parent) : QGroupBox(tr("Link emulation"), parent) 
     m_summary->setObjectName(QStringLiteral("linkSummary"));
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     grid->addWidget(m_summary, 0, 2, 1, 2);
+    m_counting = new QLabel;
+    m_counting->setObjectName(QStringLiteral("countingMethod"));
+    m_counting->setWordWrap(true);
+    m_counting->setToolTip(
+        tr("How the wire statistics are taken. In the client: at the client library's own socket calls, "
+           "nothing between it and the server. Through the relay: needed to emulate a link (or for the "
+           "compression estimate); the relay's hand-overs add to the time measured on round-trip-heavy work."));
+    grid->addWidget(m_counting, 3, 0, 1, 4);
     grid->setColumnStretch(2, 1);
     connect(m_tap, &QCheckBox::toggled, this, [this] {
         updateEnabled();
@@ -185,6 +193,30 @@ void LinkPanel::show(const LinkSettings& link) {
     m_loading = loading;
     const bool active = m_networked && m_tap->isChecked();
     m_summary->setText(active ? tr("Emulated: %1").arg(summary()) : tr("Not emulated"));
+    updateCounting();
+}
+
+void LinkPanel::showLastCounting(const QString& method) {
+    m_lastMethod = method.isNull() ? QStringLiteral("") : method;
+    updateCounting();
+}
+
+QString LinkPanel::countingText() const {
+    QString text = !m_tap->isChecked()                 ? tr("Counting: off (no wire statistics)")
+                   : toLinkProfile(m_link).emulating() ? tr("Counting: through the relay (link emulation)")
+                                                       : tr("Counting: in the client (no relay)");
+    if (!m_lastMethod.isNull()) {
+        const QString last = m_lastMethod == QLatin1String("in-process") ? tr("in the client")
+                             : m_lastMethod == QLatin1String("relay")    ? tr("through the relay")
+                                                                         : tr("not counted");
+        text += tr("; last run: %1").arg(last);
+    }
+    return text;
+}
+
+void LinkPanel::updateCounting() {
+    m_counting->setText(countingText());
+    m_counting->setVisible(m_networked);
 }
 
 void LinkPanel::updateEnabled() {
@@ -195,6 +227,7 @@ void LinkPanel::updateEnabled() {
         w->setEnabled(active);
     }
     m_summary->setText(active ? tr("Emulated: %1").arg(summary()) : tr("Not emulated"));
+    updateCounting();
 }
 
 void LinkPanel::applyEdit(bool up) {

@@ -26,7 +26,8 @@ public:
     static int positionOf(std::uint64_t bitsPerSecond);  // the nearest position
 };
 
-// "Link emulation": the wire tap and the link it emulates, bound to a connection profile's
+// "Link emulation": whether the wire is counted (in the client, or through the wire tap when a link
+// is emulated), the link the tap emulates, bound to a connection profile's
 // useWireTap and LinkSettings. Latency one-way per direction, bandwidth per direction on a log
 // slider or typed ("512k"). Disabled, with the reason as tooltip, for embedded engines.
 class LinkPanel : public QGroupBox {
@@ -54,12 +55,20 @@ public:
     QString bandwidthText(bool up) const;  // "2 Mbit/s", "unlimited"
     QString summary() const;               // the engine's describe(): "unshaped", "up 2 Mbit/s + 20 ms, ..."
 
+    // How the next run counts the wire, and how the last one did (a sample's tap.method: "in-process",
+    // "relay", or empty when it was not counted): "Counting: in the client (no relay)" or "Counting:
+    // through the relay (link emulation)", then "; last run: ...".
+    void showLastCounting(const QString& method);
+    QString countingText() const;
+    QLabel* countingLabel() const { return m_counting; }
+
 signals:
     void changed(bool useWireTap, const blobbench::LinkSettings& link);
 
 private:
     void show(const LinkSettings& link);
     void updateEnabled();
+    void updateCounting();
     void emitChanged();
     void applyEdit(bool up);
 
@@ -71,6 +80,8 @@ private:
     QLineEdit* m_upEdit = nullptr;
     QLineEdit* m_downEdit = nullptr;
     QLabel* m_summary = nullptr;
+    QLabel* m_counting = nullptr;
+    QString m_lastMethod;  // null: no run yet
     std::vector<QLabel*> m_rowLabels;
     LinkSettings m_link;
     bool m_networked = false;

@@ -723,6 +723,7 @@ void MainWindow::connectController() {
     connect(m_controller, &RunController::sampleReady, this, [this](const QString& runId, const Sample& sample) {
         m_document->appendSample(runId, sample);
         m_files->journal(sample);
+        m_link->showLastCounting(QString::fromStdString(sample.tap.method));
     });
     connect(m_controller, &RunController::finished, this, [this](bool ok, bool cancelled, const QString& error) {
         m_document->finishRun(m_currentRunId, ok          ? QStringLiteral("complete")

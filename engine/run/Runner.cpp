@@ -63,27 +63,35 @@ std::string sessionKey(const RunPlan& plan, const Driver& driver, const Paramete
     return key;
 }
 
-// The tap's stall timeout counts only while a driver call is outstanding: an idle kept session
-// between a sweep's points is no stall.
+// The stall timeout (the relay's or the in-process counter's) counts only while a driver call is
+// outstanding: an idle kept session between a sweep's points is no stall.
 // After a cancel the watch stays on (with the grace as timeout, see Runner::cancel): an engine's
-// cancel request to a silent server, still blocked in the tap, is cut too.
+// cancel request to a silent server, still waiting, is cut too.
 class StallWatch {
 public:
-    StallWatch(WireTap* tap, const CancelToken& cancel) : m_tap(tap), m_cancel(cancel) {
-        if (m_tap) {
-            m_tap->watchStalls(true);
-        }
+    StallWatch(WireTap* tap, SocketCounter* counter, const CancelToken& cancel)
+        : m_tap(tap), m_counter(counter), m_cancel(cancel) {
+        set(true);
     }
     ~StallWatch() {
-        if (m_tap && !m_cancel.cancelled()) {
-            m_tap->watchStalls(false);
+        if (!m_cancel.cancelled()) {
+            set(false);
         }
     }
     StallWatch(const StallWatch&) = delete;
     StallWatch& operator=(const StallWatch&) = delete;
 
 private:
+    void set(bool on) {
+        if (m_tap) {
+            m_tap->watchStalls(on);
+        }
+        if (m_counter) {
+            m_counter->watchStalls(on);
+        }
+    }
     WireTap* m_tap;
+    SocketCounter* m_counter;
     CancelToken m_cancel;
 };
 
@@ -130,7 +138,16 @@ void Runner::cancel() {
         m_tap->setStallTimeout(kCancelGrace);
         m_tap->watchStalls(true);
     }
+    if (m_counter != nullptr) {
+        m_counter->cutSilentCallsAfter(kCancelGrace);  // before the engine's cancel request, as above
+    }
     if (m_session != nullptr) {
+        // The engine's own cancel connection (libpq's PQcancel, made on this thread) is adopted too, so
+        // the grace cuts it when the server never closes it, as the relay did with every connection.
+        std::optional<SocketCounter::Adopting> adopting;
+        if (m_counter != nullptr) {
+            adopting.emplace(*m_counter, m_counterPort);
+        }
         m_session->cancel();
     }
 }
@@ -177,9 +194,10 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     ParameterValues resolved;
     Nanos connectTime{0};
     WireCounters connectWire;
-    // The relay's own words ("cannot connect to upstream ...") explain a driver's bare "connection reset".
+    // The relay's own words ("cannot connect to upstream ...", or either's "no data for 30 s (stall
+    // timeout)") explain a driver's bare "connection reset".
     auto tapContext = [&](const Error& e) {
-        const std::string last = tap ? tap->stats().lastError : std::string();
+        const std::string last = tap ? tap->stats().lastError : counter ? counter->lastError() : std::string();
         return last.empty() ? e : Error(e.kind(), std::string(e.what()) + " (" + last + ")");
     };
     // A failure after cancel() is the cancel (the tap cut a call the server did not answer).
@@ -224,6 +242,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             std::optional<std::uint16_t> adoptPort;
             if (const auto endpoint = wire.tap ? driver.endpoint(spec) : std::nullopt; endpoint && wire.inProcess) {
                 counter = std::make_unique<SocketCounter>();
+                counter->setStallTimeout(wire.stallTimeout);
                 adoptPort = endpoint->port;
             } else if (endpoint) {
                 tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, wire.link,
@@ -236,12 +255,14 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             {
                 std::lock_guard lock(m_mutex);
                 m_tap = tap.get();
+                m_counter = counter.get();
+                m_counterPort = adoptPort.value_or(0);
             }
             try {
                 if (m_cancel.cancelled()) {
                     throw Error(ErrorKind::Cancelled, "cancelled");
                 }
-                StallWatch watch(tap.get(), m_cancel);
+                StallWatch watch(tap.get(), counter.get(), m_cancel);
                 std::optional<SocketCounter::Adopting> adopting;
                 if (counter) {
                     adopting.emplace(*counter, *adoptPort);
@@ -250,6 +271,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             } catch (const Error& e) {
                 std::lock_guard lock(m_mutex);
                 m_tap = nullptr;
+                m_counter = nullptr;
                 throw cancelledOr(tapContext(e));
             }
             connectTime = Clock::now() - t0;
@@ -259,6 +281,9 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 connectWire = counter->snapshot();
             }
         }
+        if (counter) {
+            counter->setStallTimeout(wire.stallTimeout);  // a kept counter: the timeout may differ between runs
+        }
         if (tap) {
             tap->setStallTimeout(wire.stallTimeout);  // a kept tap: the timeout may differ between runs
             observer.wireTapReady("127.0.0.1:" + std::to_string(tap->port()) + " -> " + tap->upstream(), wire.link);
@@ -266,6 +291,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     } catch (const Error& e) {
         std::lock_guard lock(m_mutex);
         m_tap = nullptr;
+        m_counter = nullptr;
         fail(e, "connect");
         return outcome;
     }
@@ -297,6 +323,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         std::lock_guard lock(m_mutex);
         m_session = session.get();
         m_tap = tap.get();
+        m_counter = counter.get();
     }
     struct Detach {
         Runner* runner;
@@ -304,11 +331,12 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             std::lock_guard lock(runner->m_mutex);
             runner->m_session = nullptr;
             runner->m_tap = nullptr;
+            runner->m_counter = nullptr;
         }
     } detach{this};
 
     try {
-        StallWatch watch(tap.get(), m_cancel);
+        StallWatch watch(tap.get(), counter.get(), m_cancel);
         observer.checkSession(*session);
     } catch (const Error& e) {
         fail(cancelledOr(tapContext(e)), "data set");
@@ -341,7 +369,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             MeasuringSink sink(
                 [&](std::uint64_t rows, std::uint64_t bytes) { observer.progress(scenario, rows, bytes); });
             try {
-                StallWatch watch(tap.get(), m_cancel);
+                StallWatch watch(tap.get(), counter.get(), m_cancel);
                 if (!scenario.setupSql.empty()) {
                     session->execute(scenario.setupSql);
                 }

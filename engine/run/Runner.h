@@ -70,9 +70,10 @@ public:
     ~Runner();  // out of line: WireTap is only declared here
     RunOutcome run(const RunPlan& plan, RunObserver& observer);
 
-    // From any thread: stops the run at the next row or chunk, interrupting the engine call. Through
-    // the tap, a connect or call on which nothing moves for kCancelGrace after the cancel (a server
-    // that does not answer the cancel) is cut; the run ends with ErrorKind::Cancelled either way.
+    // From any thread: stops the run at the next row or chunk, interrupting the engine call. A
+    // connect or call on which nothing moves for kCancelGrace after the cancel (a server that does
+    // not answer the cancel) is cut, by the relay or the in-process counter; the run ends with
+    // ErrorKind::Cancelled either way.
     void cancel();
 
     // For sweeps: keep the session open after run() and reuse it in the next run() when the
@@ -91,8 +92,10 @@ private:
     std::string m_keptSessionLabel;  // the label the kept session was connected with (the tap's)
     Nanos m_keptConnectTime{0};
     std::mutex m_mutex;
-    Session* m_session = nullptr;  // guarded by m_mutex, for cancel()
-    WireTap* m_tap = nullptr;      // guarded by m_mutex: the relay of the connect or run under way, for cancel()
+    Session* m_session = nullptr;        // guarded by m_mutex, for cancel()
+    WireTap* m_tap = nullptr;            // guarded by m_mutex: the relay of the connect or run under way, for cancel()
+    SocketCounter* m_counter = nullptr;  // guarded by m_mutex: or the in-process counter, for cancel()
+    std::uint16_t m_counterPort = 0;     // guarded by m_mutex: the server port m_counter adopts connections to
 };
 
 }  // namespace blobbench

@@ -185,4 +185,9 @@ std::string formatLatency(std::chrono::nanoseconds latency) {
     return formatNumber(static_cast<double>(latency.count()) / 1e6) + " ms";
 }
 
+std::string formatTimeout(std::chrono::nanoseconds timeout) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count();
+    return ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
+}
+
 }  // namespace blobbench

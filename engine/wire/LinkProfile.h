@@ -46,4 +46,7 @@ std::string formatBitRate(std::uint64_t bitsPerSecond);
 // "20 ms", "0.5 ms", "0 ms".
 std::string formatLatency(std::chrono::nanoseconds latency);
 
+// A timeout as the stall errors name it: "30 s", "300 ms" (whole milliseconds).
+std::string formatTimeout(std::chrono::nanoseconds timeout);
+
 }  // namespace blobbench

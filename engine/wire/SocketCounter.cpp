@@ -1,13 +1,18 @@
 #include "engine/wire/SocketCounter.h"
 
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "engine/wire/ImportHook.h"
+#include "engine/wire/LinkProfile.h"
 
 namespace blobbench {
 namespace {
@@ -15,6 +20,16 @@ namespace {
 constexpr int kUp = 0;    // client -> server
 constexpr int kDown = 1;  // server -> client
 constexpr int kMaxFds = 65536;
+
+// How often a waiting call of the client library wakes up to look at the stall timeout and a
+// cancel: the receive timeout (SO_RCVTIMEO) of every registered socket and the longest slice of a
+// poll() on one. Only waits pay it (a few wake-ups a second); a call that finds data does not.
+constexpr auto kWake = std::chrono::milliseconds(250);
+
+std::int64_t nowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 
 // Descriptor -> the connection that counts it. One relaxed load per call of the client library:
 // the whole cost for a descriptor nobody registered.
@@ -25,6 +40,10 @@ thread_local std::uint16_t t_adoptPort = 0;
 
 SocketCounter::Connection* lookup(int fd) {
     return fd >= 0 && fd < kMaxFds ? g_slots[fd].load(std::memory_order_acquire) : nullptr;
+}
+
+bool wouldBlock(ssize_t result) {
+    return result < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
 }
 
 void count(int fd, int direction, ssize_t result) {
@@ -52,11 +71,71 @@ struct Originals {
     std::atomic<void*> writev{nullptr};
     std::atomic<void*> recvChk{nullptr};
     std::atomic<void*> readChk{nullptr};
+    std::atomic<void*> poll{nullptr};
+    std::atomic<void*> pollChk{nullptr};
 } g_original;
 
 template <typename F>
 F real(const std::atomic<void*>& p) {
     return reinterpret_cast<F>(p.load(std::memory_order_acquire));
+}
+
+// A receive on a registered socket: `call` is the real function. A blocking socket's receive comes
+// back with EAGAIN after kWake without data (its SO_RCVTIMEO, set at registration): then it is
+// retried until data comes, the socket is shut down by the stall timeout or the cancel grace (the
+// retry then returns end-of-file), or an error; the client library never sees that EAGAIN. A
+// non-blocking socket's EAGAIN (libpq's; it waits in poll()) goes back as it is.
+template <typename Call>
+ssize_t received(int fd, bool dontWait, Call call) {
+    ssize_t r = call();
+    if (wouldBlock(r) && !dontWait) {
+        const int saved = errno;
+        SocketCounter::Connection* c = lookup(fd);
+        const int fl = c != nullptr ? fcntl(fd, F_GETFL) : O_NONBLOCK;
+        if (fl == -1 || (fl & O_NONBLOCK) != 0) {
+            errno = saved;
+            return r;
+        }
+        const std::int64_t since = nowNs() - std::chrono::nanoseconds(kWake).count();
+        do {
+            c->watch->cutIfExpired(fd, since, nowNs());
+            r = call();
+        } while (wouldBlock(r));
+    }
+    count(fd, kDown, r);
+    return r;
+}
+
+// A poll() that includes a registered socket waits in slices of kWake at most, so the stall timeout
+// and the cancel grace can cut the socket (the next slice then reports it readable, the client's
+// read sees end-of-file); the caller's own timeout is kept. Same number of poll() calls otherwise.
+template <typename Call>
+int polled(pollfd* fds, nfds_t n, int timeout, Call call) {
+    SocketCounter::Connection* c = nullptr;
+    int fd = -1;
+    for (nfds_t i = 0; i < n && c == nullptr; ++i) {
+        c = lookup(fds[i].fd);
+        fd = fds[i].fd;
+    }
+    if (c == nullptr) {
+        return call(timeout);
+    }
+    const std::int64_t start = nowNs();
+    const std::int64_t wakeMs = kWake.count();
+    for (;;) {
+        const std::int64_t elapsedMs = (nowNs() - start) / 1'000'000;
+        const int slice =
+            static_cast<int>(timeout < 0 ? wakeMs : std::clamp<std::int64_t>(timeout - elapsedMs, 0, wakeMs));
+        const int r = call(slice);
+        if (r != 0) {
+            return r;
+        }
+        const std::int64_t now = nowNs();
+        if (timeout >= 0 && now - start >= std::int64_t{timeout} * 1'000'000) {
+            return 0;
+        }
+        c->watch->cutIfExpired(fd, start, now);
+    }
 }
 
 bool portMatches(const sockaddr* addr, socklen_t len, std::uint16_t port) {
@@ -96,9 +175,8 @@ ssize_t countingSend(int fd, const void* buf, size_t len, int flags) {
 }
 
 ssize_t countingRecv(int fd, void* buf, size_t len, int flags) {
-    const ssize_t r = real<ssize_t (*)(int, void*, size_t, int)>(g_original.recv)(fd, buf, len, flags);
-    count(fd, kDown, r);
-    return r;
+    const auto f = real<ssize_t (*)(int, void*, size_t, int)>(g_original.recv);
+    return received(fd, (flags & MSG_DONTWAIT) != 0, [&] { return f(fd, buf, len, flags); });
 }
 
 ssize_t countingSendto(int fd, const void* buf, size_t len, int flags, const sockaddr* to, socklen_t tolen) {
@@ -109,10 +187,8 @@ ssize_t countingSendto(int fd, const void* buf, size_t len, int flags, const soc
 }
 
 ssize_t countingRecvfrom(int fd, void* buf, size_t len, int flags, sockaddr* from, socklen_t* fromlen) {
-    const ssize_t r = real<ssize_t (*)(int, void*, size_t, int, sockaddr*, socklen_t*)>(g_original.recvfrom)(
-        fd, buf, len, flags, from, fromlen);
-    count(fd, kDown, r);
-    return r;
+    const auto f = real<ssize_t (*)(int, void*, size_t, int, sockaddr*, socklen_t*)>(g_original.recvfrom);
+    return received(fd, (flags & MSG_DONTWAIT) != 0, [&] { return f(fd, buf, len, flags, from, fromlen); });
 }
 
 ssize_t countingSendmsg(int fd, const msghdr* msg, int flags) {
@@ -122,15 +198,13 @@ ssize_t countingSendmsg(int fd, const msghdr* msg, int flags) {
 }
 
 ssize_t countingRecvmsg(int fd, msghdr* msg, int flags) {
-    const ssize_t r = real<ssize_t (*)(int, msghdr*, int)>(g_original.recvmsg)(fd, msg, flags);
-    count(fd, kDown, r);
-    return r;
+    const auto f = real<ssize_t (*)(int, msghdr*, int)>(g_original.recvmsg);
+    return received(fd, (flags & MSG_DONTWAIT) != 0, [&] { return f(fd, msg, flags); });
 }
 
 ssize_t countingRead(int fd, void* buf, size_t len) {
-    const ssize_t r = real<ssize_t (*)(int, void*, size_t)>(g_original.read)(fd, buf, len);
-    count(fd, kDown, r);
-    return r;
+    const auto f = real<ssize_t (*)(int, void*, size_t)>(g_original.read);
+    return received(fd, false, [&] { return f(fd, buf, len); });
 }
 
 ssize_t countingWrite(int fd, const void* buf, size_t len) {
@@ -140,9 +214,8 @@ ssize_t countingWrite(int fd, const void* buf, size_t len) {
 }
 
 ssize_t countingReadv(int fd, const iovec* iov, int n) {
-    const ssize_t r = real<ssize_t (*)(int, const iovec*, int)>(g_original.readv)(fd, iov, n);
-    count(fd, kDown, r);
-    return r;
+    const auto f = real<ssize_t (*)(int, const iovec*, int)>(g_original.readv);
+    return received(fd, false, [&] { return f(fd, iov, n); });
 }
 
 ssize_t countingWritev(int fd, const iovec* iov, int n) {
@@ -153,16 +226,23 @@ ssize_t countingWritev(int fd, const iovec* iov, int n) {
 
 // _FORTIFY_SOURCE builds of a client library import these instead of recv() and read().
 ssize_t countingRecvChk(int fd, void* buf, size_t len, size_t buflen, int flags) {
-    const ssize_t r =
-        real<ssize_t (*)(int, void*, size_t, size_t, int)>(g_original.recvChk)(fd, buf, len, buflen, flags);
-    count(fd, kDown, r);
-    return r;
+    const auto f = real<ssize_t (*)(int, void*, size_t, size_t, int)>(g_original.recvChk);
+    return received(fd, (flags & MSG_DONTWAIT) != 0, [&] { return f(fd, buf, len, buflen, flags); });
 }
 
 ssize_t countingReadChk(int fd, void* buf, size_t len, size_t buflen) {
-    const ssize_t r = real<ssize_t (*)(int, void*, size_t, size_t)>(g_original.readChk)(fd, buf, len, buflen);
-    count(fd, kDown, r);
-    return r;
+    const auto f = real<ssize_t (*)(int, void*, size_t, size_t)>(g_original.readChk);
+    return received(fd, false, [&] { return f(fd, buf, len, buflen); });
+}
+
+int countingPoll(pollfd* fds, nfds_t n, int timeout) {
+    const auto f = real<int (*)(pollfd*, nfds_t, int)>(g_original.poll);
+    return polled(fds, n, timeout, [&](int slice) { return f(fds, n, slice); });
+}
+
+int countingPollChk(pollfd* fds, nfds_t n, int timeout, size_t fdslen) {
+    const auto f = real<int (*)(pollfd*, nfds_t, int, size_t)>(g_original.pollChk);
+    return polled(fds, n, timeout, [&](int slice) { return f(fds, n, slice, fdslen); });
 }
 
 template <typename F>
@@ -185,6 +265,8 @@ const ImportRedirect kRedirects[] = {
     {"writev", fn(&countingWritev), &g_original.writev},
     {"__recv_chk", fn(&countingRecvChk), &g_original.recvChk},
     {"__read_chk", fn(&countingReadChk), &g_original.readChk},
+    {"poll", fn(&countingPoll), &g_original.poll},
+    {"__poll_chk", fn(&countingPollChk), &g_original.pollChk},
 };
 
 // The client libraries whose sockets can be counted: both are loaded by the executables (libpq
@@ -200,6 +282,24 @@ void SocketCounter::Connection::count(int direction, std::uint64_t size) {
     if (direction == kDown && last == kUp) {
         roundTrips.fetch_add(1, std::memory_order_relaxed);
     }
+}
+
+void SocketCounter::Watch::cutIfExpired(int fd, std::int64_t since, std::int64_t now) {
+    const std::int64_t cancelledAt = cancelledAtNs.load(std::memory_order_acquire);
+    const std::int64_t timeout = timeoutNs.load(std::memory_order_relaxed);
+    std::string why;
+    if (cancelledAt != 0 && now - std::max(since, cancelledAt) >= graceNs.load(std::memory_order_relaxed)) {
+        why = "no data for " + formatTimeout(std::chrono::nanoseconds(graceNs.load(std::memory_order_relaxed))) +
+              " after the cancel (cancel grace)";
+    } else if (watching.load(std::memory_order_relaxed) && timeout > 0 && now - since >= timeout) {
+        why = "no data for " + formatTimeout(std::chrono::nanoseconds(timeout)) + " (stall timeout)";
+    } else {
+        return;
+    }
+    ::shutdown(fd, SHUT_RDWR);
+    cuts.fetch_add(1, std::memory_order_relaxed);
+    std::lock_guard lock(mutex);
+    lastError = "in-process counting: " + why;
 }
 
 SocketCounter::SocketCounter() = default;
@@ -246,13 +346,40 @@ bool SocketCounter::registerSocket(int fd) {
     }
     std::lock_guard lock(m_mutex);
     auto connection = std::make_unique<Connection>();
+    connection->watch = &m_watch;
     Connection* expected = nullptr;
     if (!g_slots[fd].compare_exchange_strong(expected, connection.get(), std::memory_order_acq_rel)) {
         return false;
     }
     m_connections.push_back(std::move(connection));
     m_fds.push_back(fd);
+    // Lets a blocking receive wake up to look at the stall timeout (received() above). Not on the
+    // client library's path: one call per connection.
+    const timeval wake{0, static_cast<suseconds_t>(std::chrono::microseconds(kWake).count())};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wake, sizeof wake);
     return true;
+}
+
+void SocketCounter::setStallTimeout(std::chrono::nanoseconds timeout) {
+    m_watch.timeoutNs.store(std::max<std::int64_t>(0, timeout.count()), std::memory_order_relaxed);
+}
+
+void SocketCounter::watchStalls(bool on) {
+    m_watch.watching.store(on, std::memory_order_relaxed);
+}
+
+void SocketCounter::cutSilentCallsAfter(std::chrono::nanoseconds grace) {
+    m_watch.graceNs.store(grace.count(), std::memory_order_relaxed);
+    m_watch.cancelledAtNs.store(nowNs(), std::memory_order_release);
+}
+
+std::uint64_t SocketCounter::stallTimeouts() const {
+    return m_watch.cuts.load(std::memory_order_relaxed);
+}
+
+std::string SocketCounter::lastError() const {
+    std::lock_guard lock(m_watch.mutex);
+    return m_watch.lastError;
 }
 
 std::uint64_t SocketCounter::socketsAdopted() const {

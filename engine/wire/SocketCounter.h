@@ -1,9 +1,11 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "engine/core/Sample.h"
@@ -55,16 +57,44 @@ public:
     WireCounters snapshot() const;
     WireCounters since(const WireCounters& earlier) const { return snapshot() - earlier; }
 
+    // The relay's stall timeout, enforced in the calling thread instead (docs/wire.md): while
+    // watching (a driver call is outstanding), a receive or poll() of the client library on a
+    // registered descriptor that gets no data for `timeout` shuts that socket down, so the call
+    // returns end-of-file and the client library fails; lastError() then says "in-process
+    // counting: no data for N s (stall timeout)". 0 = off.
+    void setStallTimeout(std::chrono::nanoseconds timeout);
+    void watchStalls(bool on);
+    // After a cancel, from any thread: a call still waiting `grace` after now (or after it began,
+    // when later) is cut the same way, watching or not. Sticky: the counter's session is done.
+    void cutSilentCallsAfter(std::chrono::nanoseconds grace);
+    std::uint64_t stallTimeouts() const;  // sockets cut by the stall timeout or the cancel grace
+    std::string lastError() const;        // why the last one was cut; empty when none was
+
+    // What the wrappers need to time a wait out; one per counter, shared by its connections.
+    struct Watch {
+        std::atomic<std::int64_t> timeoutNs{0};
+        std::atomic<bool> watching{false};
+        std::atomic<std::int64_t> graceNs{0};
+        std::atomic<std::int64_t> cancelledAtNs{0};  // steady clock; 0 = not cancelled
+        std::atomic<std::uint64_t> cuts{0};
+        mutable std::mutex mutex;
+        std::string lastError;  // guarded by mutex
+        // Shuts `fd` down when a wait that began at `since` has outlasted the timeout or the grace.
+        void cutIfExpired(int fd, std::int64_t since, std::int64_t now);
+    };
+
     // One registered connection; public for the wrappers in SocketCounter.cpp.
     struct Connection {
         std::atomic<std::uint64_t> bytes[2]{};
         std::atomic<std::uint64_t> packets[2]{};
         std::atomic<std::uint64_t> roundTrips{0};
         std::atomic<int> lastDirection{-1};
+        Watch* watch = nullptr;  // the owning counter's, set before the descriptor is published
         void count(int direction, std::uint64_t size);
     };
 
 private:
+    Watch m_watch;
     mutable std::mutex m_mutex;
     std::vector<std::unique_ptr<Connection>> m_connections;  // guarded; kept after close for the totals
     std::vector<int> m_fds;                                  // guarded; descriptors registered, for the destructor

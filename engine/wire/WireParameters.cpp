@@ -77,9 +77,10 @@ std::uint64_t bandwidthOf(const std::string& id, const std::string& value) {
 std::vector<ParameterSpec> wireParameters() {
     std::vector<ParameterSpec> specs;
     specs.push_back(booleanSpec(wireparam::WireTap, "Measure through WireTap", true,
-                                "Relay the connection through a counting TCP relay on 127.0.0.1: bytes, segments "
-                                "and round trips of every sample, and the link emulation below. Not applicable "
-                                "to embedded databases and Unix-domain sockets."));
+                                "Count the connection's bytes, reads/writes and round trips of every sample: at "
+                                "the client's own socket calls, or through a counting TCP relay on 127.0.0.1 when "
+                                "the link emulation below or the compression estimate needs it (wire_counting). "
+                                "Not applicable to embedded databases and Unix-domain sockets."));
     specs.push_back(latencySpec(wireparam::LatencyUp, "Link: latency up", "client->server"));
     specs.push_back(latencySpec(wireparam::LatencyDown, "Link: latency down", "server->client"));
     specs.push_back(bandwidthSpec(wireparam::BandwidthUp, "Link: bandwidth up", "client->server"));
@@ -98,9 +99,10 @@ std::vector<ParameterSpec> wireParameters() {
         p.maximum = 3600;
         p.unit = "s";
         p.help =
-            "While a statement or connect is outstanding, the wire tap cuts the connection when nothing has moved "
-            "to or from the server for this long (a hung server or a dead link), and the run ends with \"no data "
-            "for N s (stall timeout)\". 0 = off. Needs the tap: without it, not in effect.";
+            "While a statement or connect is outstanding, the connection is cut when nothing has come from the "
+            "server for this long (a hung server or a dead link), and the run ends with \"no data for N s (stall "
+            "timeout)\": by the in-process counter at the client's own socket calls, or by the relay. 0 = off. "
+            "Without wire counting (wire_tap=false), not in effect.";
         specs.push_back(p);
     }
     {
@@ -109,11 +111,11 @@ std::vector<ParameterSpec> wireParameters() {
         p.label = "Wire: counting";
         p.type = ParameterType::Enum;
         p.choices = {"relay", "in-process"};
-        p.defaultValue = "relay";
+        p.defaultValue = "in-process";
         p.help =
-            "How the wire statistics are taken: through the relay (WireTap), or in-process at the client "
-            "library's own socket calls, which adds almost nothing to the time measured. The emulated link, the "
-            "compression estimate and the stall timeout need the relay: with them, the relay counts.";
+            "How the wire statistics are taken: in-process at the client library's own socket calls (the "
+            "default; adds almost nothing to the time measured), or through the relay (WireTap). The emulated "
+            "link and the compression estimate need the relay: with them, the relay counts.";
         specs.push_back(p);
     }
     return specs;
@@ -169,10 +171,14 @@ WireSettings resolveWireSettings(bool typedTap, const LinkProfile& typedLink, bo
     } else {
         s.tap = typedTap || s.link.emulating() || s.estimateCompression;
     }
-    if (auto v = givenValue(specs, given, wireparam::Counting)) {
-        s.inProcessAsked = *v == "in-process";
+    if (auto it = given.find(wireparam::Counting); it != given.end()) {
+        const auto spec = std::find_if(specs.begin(), specs.end(),
+                                       [](const ParameterSpec& p) { return p.id == wireparam::Counting; });
+        const std::string v = normaliseParameter(*spec, it->second);
+        s.inProcessAsked = v == "in-process";
+        s.relayAsked = v == "relay";
     }
-    s.inProcess = s.inProcessAsked && s.tap && !s.link.emulating() && !s.estimateCompression;
+    s.inProcess = !s.relayAsked && s.tap && !s.link.emulating() && !s.estimateCompression;
     return s;
 }
 
@@ -219,11 +225,8 @@ std::vector<ParameterEffect> wireEffects(const WireSettings& settings, const Par
     ParameterEffect stall;
     stall.id = wireparam::StallTimeout;
     stall.requested = resolved.at(wireparam::StallTimeout);
-    if (settings.stallTimeout.count() == 0 || (settings.tap && !settings.inProcess && !embedded)) {
+    if (settings.stallTimeout.count() == 0 || (settings.tap && !embedded)) {
         stall.actual = stall.requested;
-    } else if (settings.inProcess && !embedded) {
-        stall.inEffect = false;
-        stall.reason = "not in effect with in-process counting (wire_counting=in-process): the relay enforces it";
     } else {
         stall.inEffect = false;
         stall.reason = embedded ? "not in effect (no TCP connection to relay: embedded database or Unix-domain socket; "

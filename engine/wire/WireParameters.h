@@ -31,11 +31,13 @@ struct WireSettings {
     bool tap = false;
     LinkProfile link;
     bool estimateCompression = false;
-    // Count at the client library's own socket calls (SocketCounter) instead of relaying: asked for
-    // with wire_counting=in-process, and only when nothing needs the relay (no link, no estimate).
+    // Count at the client library's own socket calls (SocketCounter) instead of relaying: the
+    // default (wire_counting=in-process) whenever nothing needs the relay (no link, no estimate);
+    // wire_counting=relay asks for the relay.
     bool inProcess = false;
-    bool inProcessAsked = false;
-    // Idle stall timeout the tap enforces while a driver call is outstanding (0 = off).
+    bool inProcessAsked = false;  // wire_counting=in-process given explicitly
+    bool relayAsked = false;      // wire_counting=relay given
+    // Idle stall timeout the counter or the relay enforces while a driver call is outstanding (0 = off).
     std::chrono::seconds stallTimeout{kDefaultStallTimeout};
 
     static constexpr std::chrono::seconds kDefaultStallTimeout{30};
@@ -60,7 +62,7 @@ WireSettings resolveWireSettings(bool typedTap, const LinkProfile& typedLink, bo
 void storeWireSettings(const WireSettings& settings, ParameterValues& resolved);
 
 // What each wire parameter did: in effect, or not applicable when there is no wire (embedded). The
-// stall timeout is in effect only when the tap relays the connection (settings.tap and not embedded).
+// stall timeout is in effect whenever the wire is counted (settings.tap, either way, and not embedded).
 std::vector<ParameterEffect> wireEffects(const WireSettings& settings, const ParameterValues& resolved, bool embedded);
 
 }  // namespace blobbench

@@ -940,10 +940,8 @@ bool WireTap::Relay::stallTimedOut(Connection& c, Clock::time_point now) {
     if (now - c.lastServerActivity < m_activeStallTimeout) {
         return false;
     }
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(m_activeStallTimeout).count();
-    const std::string span = ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
     m_stallTimeouts.fetch_add(1);
-    recordError("wire tap: no data for " + span + " (stall timeout)");
+    recordError("wire tap: no data for " + formatTimeout(m_activeStallTimeout) + " (stall timeout)");
     close(c, false);
     return true;
 }

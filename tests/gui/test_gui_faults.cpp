@@ -78,6 +78,7 @@ TEST(GuiFaults, ErrorLineLikeTheCliWindowUsableSamplesKept) {
     ConnectionProfile tapped = closed;
     tapped.name = QStringLiteral("Nobody listens, through the tap");
     tapped.useWireTap = true;
+    tapped.link.latencyUpMs = 1;  // an emulated link: the relay, not the default in-process counting
     const int tappedIndex = document->addConnection(tapped);
 
     Project project = document->project();

@@ -133,6 +133,31 @@ TEST_F(WorkbenchTest, LinkGroupIsDisabledWithAReasonForTheEmbeddedEngine) {
     EXPECT_TRUE(link->toolTip().isEmpty());
 }
 
+TEST_F(WorkbenchTest, LinkGroupSaysHowTheWireIsCountedAndHowTheLastRunWas) {
+    LinkPanel* link = window->linkPanel();
+    EXPECT_FALSE(link->countingLabel()->isVisibleTo(link)) << "embedded: nothing to count";
+    usePostgresProfile();
+    ASSERT_TRUE(link->tapBox()->isChecked());
+    EXPECT_TRUE(link->countingLabel()->isVisibleTo(link));
+    EXPECT_EQ(link->countingLabel()->text(), QStringLiteral("Counting: in the client (no relay)"));
+    link->latencyBox(true)->setValue(20);
+    EXPECT_EQ(link->countingLabel()->text(), QStringLiteral("Counting: through the relay (link emulation)"));
+    link->showLastCounting(QStringLiteral("relay"));
+    EXPECT_EQ(link->countingLabel()->text(),
+              QStringLiteral("Counting: through the relay (link emulation); last run: through the relay"));
+    link->tapBox()->click();  // not measured at all
+    EXPECT_EQ(link->countingLabel()->text(),
+              QStringLiteral("Counting: off (no wire statistics); last run: through the relay"));
+    link->tapBox()->click();
+    link->latencyBox(true)->setValue(0);  // the link is no longer emulated
+    EXPECT_EQ(link->countingLabel()->text(),
+              QStringLiteral("Counting: in the client (no relay); last run: through the relay"));
+    link->showLastCounting(QStringLiteral("in-process"));
+    EXPECT_EQ(link->countingText(), QStringLiteral("Counting: in the client (no relay); last run: in the client"));
+    link->showLastCounting(QString());
+    EXPECT_EQ(link->countingText(), QStringLiteral("Counting: in the client (no relay); last run: not counted"));
+}
+
 TEST_F(WorkbenchTest, LinkGroupEditsTheCurrentConnectionProfile) {
     usePostgresProfile();
     document->markClean();

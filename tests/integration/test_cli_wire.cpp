@@ -42,7 +42,9 @@ TEST(CliWire, PostgresThroughTheTap) {
         ASSERT_EQ(runCli({"prepare", conninfo, "--rows", "300", "-q"}).exitCode, 0);
     }
     const std::string json = dir.file("pg.json");
-    const auto r = runCli({"run", conninfo, "-s", "all-blobs", "--wire-tap", "--json", json, "-q"});
+    // The relay asked for (the default counts in-process: below).
+    const auto r =
+        runCli({"run", conninfo, "-s", "all-blobs", "--wire-tap", "-P", "wire_counting=relay", "--json", json, "-q"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("Wire tap: 127.0.0.1:"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Wire statistics (measured by the wire tap):\n  send packets = "), std::string::npos);
@@ -60,6 +62,20 @@ TEST(CliWire, PostgresThroughTheTap) {
     EXPECT_TRUE(phases.contains(QStringLiteral("connect")));
     EXPECT_TRUE(phases.contains(QStringLiteral("prepare")));
     EXPECT_TRUE(phases.contains(QStringLiteral("fetch")));
+
+    // The default measured run: counted in the client, no relay, the same bytes and round trip.
+    const std::string byDefault = dir.file("pg-default.json");
+    const auto d = runCli({"run", conninfo, "-s", "all-blobs", "--json", byDefault, "-q"});
+    ASSERT_EQ(d.exitCode, 0) << d.err;
+    EXPECT_EQ(d.out.find("Wire tap: 127.0.0.1:"), std::string::npos) << d.out;
+    EXPECT_NE(d.out.find("Wire statistics (in-process counters):\n  send packets = "), std::string::npos) << d.out;
+    const QJsonArray counted = samplesOf(byDefault);
+    ASSERT_EQ(counted.size(), 1);
+    const QJsonObject c = tapOf(counted[0].toObject());
+    EXPECT_EQ(c[QStringLiteral("method")].toString(), QStringLiteral("in-process"));
+    EXPECT_EQ(tap[QStringLiteral("method")].toString(), QStringLiteral("relay"));
+    EXPECT_EQ(field(c, "recvBytes"), field(tap, "recvBytes"));
+    EXPECT_EQ(field(c, "roundTrips"), 1);
 }
 
 TEST(CliWire, FirebirdThreePaysRoundTripsPerBlob) {

@@ -373,14 +373,20 @@ protected:
 };
 
 TEST_F(FaultMatrixFb, ServerRefuses) {
-    const std::string line = errorLine(run(closedPort(), {"-s", "warm-up"}));
+    const std::uint16_t closed = closedPort();
+    // Counted in-process (the default): fbclient's own words about its own connect.
+    const std::string line = errorLine(run(closed, {"-s", "warm-up"}));
     EXPECT_NE(line.find("firebird:"), std::string::npos) << line;
     EXPECT_NE(line.find(": connect: "), std::string::npos) << line;
-    // Through the CLI's tap, fbclient sees the relay accept and then drop it; the tap says why.
-    EXPECT_TRUE(line.find("Failed to establish a connection") != std::string::npos ||
-                line.find("connection rejected by remote interface") != std::string::npos)
-        << "fbclient's words: " << line;
-    EXPECT_NE(line.find("Connection refused"), std::string::npos) << "the refusal: " << line;
+    EXPECT_NE(line.find("Unable to complete network request to host"), std::string::npos) << line;
+    EXPECT_NE(line.find("Failed to establish a connection"), std::string::npos) << "fbclient's words: " << line;
+    // Through the CLI's relay, fbclient sees the relay accept and then drop it; the relay says why.
+    const std::string relayed = errorLine(run(closed, {"-s", "warm-up", "-P", "wire_counting=relay"}));
+    EXPECT_NE(relayed.find(": connect: "), std::string::npos) << relayed;
+    EXPECT_TRUE(relayed.find("Failed to establish a connection") != std::string::npos ||
+                relayed.find("connection rejected by remote interface") != std::string::npos)
+        << "fbclient's words: " << relayed;
+    EXPECT_NE(relayed.find("Connection refused"), std::string::npos) << "the refusal: " << relayed;
 }
 
 TEST_F(FaultMatrixFb, ResetDuringConnect) {

@@ -1,12 +1,14 @@
 // In-process wire counting (engine/wire/SocketCounter.h) with the real libpq against scripted
 // servers on 127.0.0.1: exact bytes both ways, round trips by the relay's definition, only the
 // adopted descriptor counted (a second libpq connection, the test's own sockets), and a counter's
-// figures equal to a WireTap's in front of the same conversation.
+// figures equal to a WireTap's in front of the same conversation; the stall timeout and the cancel
+// grace cut a silent server, and a wait longer than the counter's wake-up is otherwise invisible.
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
 #include <sys/socket.h>
 
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <thread>
 
@@ -182,6 +184,86 @@ TEST(SocketCounter, ADestroyedCounterReleasesItsDescriptors) {
     SocketCounter later;
     EXPECT_TRUE(later.registerSocket(PQsocket(conn)));  // released with its counter
     PQfinish(conn);
+}
+
+// A server that accepts and never says a word (until the client goes away).
+struct SilentServer {
+    ScriptedServer server{[](int fd) { test::readToEnd(fd); }};
+    std::string conninfo() const {
+        return "host=127.0.0.1 port=" + std::to_string(server.port()) +
+               " dbname=x user=x sslmode=disable gssencmode=disable connect_timeout=60";
+    }
+};
+
+std::string failedConnect(const std::string& conninfo) {
+    PGconn* conn = PQconnectdb(conninfo.c_str());
+    const std::string message = PQstatus(conn) == CONNECTION_OK ? std::string("connected") : PQerrorMessage(conn);
+    PQfinish(conn);
+    return message;
+}
+
+TEST(SocketCounter, TheStallTimeoutCutsASilentServerWhileWatching) {
+    SilentServer silent;
+    SocketCounter counter;
+    counter.setStallTimeout(std::chrono::milliseconds(300));
+    counter.watchStalls(true);
+    std::string message;
+    {
+        SocketCounter::Adopting adopting(counter, silent.server.port());
+        message = failedConnect(silent.conninfo());
+    }
+    EXPECT_NE(message.find("server closed the connection unexpectedly"), std::string::npos) << message;
+    EXPECT_EQ(counter.stallTimeouts(), 1u);
+    EXPECT_EQ(counter.lastError(), "in-process counting: no data for 300 ms (stall timeout)");
+}
+
+TEST(SocketCounter, TheCancelGraceCutsASilentServerWithTheTimeoutOff) {
+    SilentServer silent;
+    SocketCounter counter;
+    counter.setStallTimeout(std::chrono::nanoseconds(0));
+    counter.watchStalls(true);
+    std::thread canceller([&] {
+        while (silent.server.accepted() == 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        counter.cutSilentCallsAfter(std::chrono::milliseconds(200));
+    });
+    std::string message;
+    {
+        SocketCounter::Adopting adopting(counter, silent.server.port());
+        message = failedConnect(silent.conninfo());
+    }
+    canceller.join();
+    EXPECT_NE(message.find("server closed the connection unexpectedly"), std::string::npos) << message;
+    EXPECT_EQ(counter.stallTimeouts(), 1u);
+    EXPECT_EQ(counter.lastError(), "in-process counting: no data for 200 ms after the cancel (cancel grace)");
+}
+
+// Not watching (an idle kept session) or a timeout of 0: a server that answers after several of the
+// counter's wake-ups is only slow; the client sees its answer, counted to the byte.
+TEST(SocketCounter, ASlowAnswerIsNoStallWhenNotWatchingOrOff) {
+    const std::string reply = FakePostgres::errorResponse();
+    ScriptedServer slow([&](int fd) {
+        test::readUpTo(fd, 8);
+        std::this_thread::sleep_for(std::chrono::milliseconds(700));
+        test::writeAll(fd, reply);
+        ::shutdown(fd, SHUT_WR);
+        test::readToEnd(fd);
+    });
+    const std::string conninfo = "host=127.0.0.1 port=" + std::to_string(slow.port()) +
+                                 " dbname=x user=x sslmode=disable gssencmode=disable connect_timeout=60";
+    for (const bool watching : {false, true}) {
+        SocketCounter counter;
+        counter.setStallTimeout(std::chrono::milliseconds(watching ? 0 : 100));
+        counter.watchStalls(watching);
+        {
+            SocketCounter::Adopting adopting(counter, slow.port());
+            connectOnce(conninfo);
+        }
+        EXPECT_EQ(counter.stallTimeouts(), 0u) << watching;
+        EXPECT_EQ(counter.lastError(), "") << watching;
+        EXPECT_EQ(counter.snapshot().recvBytes, reply.size()) << watching;
+    }
 }
 
 }  // namespace
