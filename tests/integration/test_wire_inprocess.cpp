@@ -36,25 +36,6 @@ std::vector<Scenario> scenarios(Dialect dialect, std::initializer_list<const cha
     return chosen;
 }
 
-// The reference data set on a Firebird server when it is there, a small one (300 rows) made by
-// blobbench-cli prepare otherwise: a fresh Firebird 5 database of scripts/services has none, and
-// this test may run before the ones that prepare it.
-void ensureFirebirdData(const ConnectionSpec& spec) {
-    std::vector<std::string> args = {spec.target, "-u", spec.user, "-q"};
-    if (!spec.clientLibrary.empty()) {
-        args.insert(args.end(), {"--client-library", spec.clientLibrary});
-    }
-    const std::vector<std::string> env = {"ISC_PASSWORD=" + spec.password};
-    std::vector<std::string> check = {"run", "-s", "warm-up"};
-    check.insert(check.end(), args.begin(), args.end());
-    if (test::runCli(check, env).exitCode != 0) {
-        std::vector<std::string> prepare = {"prepare", "--rows", "300"};
-        prepare.insert(prepare.end(), args.begin(), args.end());
-        const test::ProcessResult prepared = test::runCli(prepare, env);
-        ASSERT_EQ(prepared.exitCode, 0) << prepared.err;
-    }
-}
-
 std::map<std::string, Sample> run(const ConnectionSpec& spec, const std::vector<Scenario>& chosen,
                                   const std::string& counting, RunObserver& observer) {
     RunPlan plan;
@@ -134,7 +115,7 @@ TEST(InProcessCounting, FirebirdEqualsTheRelay) {
     spec.target = database;
     spec.user = test::envOrEmpty("BLOBBENCH_FB_USER");
     spec.password = test::envOrEmpty("BLOBBENCH_FB_PASSWORD");
-    ensureFirebirdData(spec);
+    ASSERT_EQ(test::ensureFirebirdData(spec.target, spec.user, spec.password, spec.clientLibrary), "");
     const auto chosen = scenarios(Dialect::Firebird, {"short-blobs", "all-blobs", "varchar"});
     ASSERT_FALSE(chosen.empty());
     SideTraffic quiet;
@@ -159,7 +140,7 @@ TEST(InProcessCounting, Firebird5EqualsItsOwnPhysicalCountersAndTheRelaysBytes) 
     spec.user = test::envOrEmpty("BLOBBENCH_FB5_USER");
     spec.password = test::envOrEmpty("BLOBBENCH_FB5_PASSWORD");
     spec.clientLibrary = client;
-    ensureFirebirdData(spec);
+    ASSERT_EQ(test::ensureFirebirdData(spec.target, spec.user, spec.password, spec.clientLibrary), "");
     const auto chosen = scenarios(Dialect::Firebird, {"short-blobs", "all-blobs"});
     SideTraffic quiet;
     const auto relay = run(spec, chosen, "relay", quiet);

@@ -39,6 +39,25 @@ ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std
     return runProgram(BLOBBENCH_CLI_PATH, args, env);
 }
 
+std::string ensureFirebirdData(const std::string& target, const std::string& user, const std::string& password,
+                               const std::string& clientLibrary, int rows) {
+    std::vector<std::string> args = {target, "-u", user, "-q"};
+    if (!clientLibrary.empty()) {
+        args.insert(args.end(), {"--client-library", clientLibrary});
+    }
+    const std::vector<std::string> env = {"ISC_PASSWORD=" + password};
+    std::vector<std::string> check = {"run", "-s", "warm-up"};
+    check.insert(check.end(), args.begin(), args.end());
+    if (runCli(check, env).exitCode == 0) {
+        return {};
+    }
+    std::vector<std::string> prepare = {"prepare", "--rows", std::to_string(rows)};
+    prepare.insert(prepare.end(), args.begin(), args.end());
+    const ProcessResult prepared = runCli(prepare, env);
+    return prepared.exitCode == 0 ? std::string()
+                                  : "prepare failed (" + std::to_string(prepared.exitCode) + "): " + prepared.err;
+}
+
 ProcessResult runProgram(const std::string& program, const std::vector<std::string>& args,
                          const std::vector<std::string>& env) {
     TempDir io;

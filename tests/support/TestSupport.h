@@ -37,6 +37,14 @@ ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std
 ProcessResult runProgram(const std::string& program, const std::vector<std::string>& args,
                          const std::vector<std::string>& env = {});
 
+// The reference data set on a Firebird server (`target`: a connection string blobbench-cli takes):
+// left alone when `run -s warm-up` can read it, else made by `blobbench-cli prepare --rows ROWS`.
+// Tests that read the shared database call it: a fresh database of scripts/services has no
+// data set, and ctest may run them before the tests that prepare one. Returns prepare's error
+// output, empty when the data set is there.
+std::string ensureFirebirdData(const std::string& target, const std::string& user, const std::string& password,
+                               const std::string& clientLibrary = {}, int rows = 300);
+
 // blobbench-cli started in the background, for tests that signal it or run several at once:
 // stdout and stderr to files (stdout to `stdoutFd` when given: a pipe, /dev/full); `env` adds or
 // replaces variables ("NAME=value"), `unset` removes them. Killed and reaped if still running
