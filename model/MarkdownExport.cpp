@@ -81,10 +81,12 @@ QString contextLines(const RunRecord& run) {
         // What holds for the whole run: a value that differs between samples (a storage step's MB/s)
         // is the sample's, not the run's.
         QStringList negotiated;
-        for (const auto& [k, v] : s.negotiated) {
-            const bool shared = std::all_of(run.samples.begin(), run.samples.end(), [&](const Sample& other) {
-                const auto it = other.negotiated.find(k);
-                return it != other.negotiated.end() && it->second == v;
+        for (const auto& entry : s.negotiated) {
+            const auto& [k, v] = entry;
+            // (the lambda captures `entry`: clang 14 cannot capture structured bindings)
+            const bool shared = std::all_of(run.samples.begin(), run.samples.end(), [&entry](const Sample& other) {
+                const auto it = other.negotiated.find(entry.first);
+                return it != other.negotiated.end() && it->second == entry.second;
             });
             if (shared) {
                 negotiated << qs(k) + QLatin1Char('=') + qs(v);
