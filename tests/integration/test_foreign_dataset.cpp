@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "engine/drivers/firebird/FirebirdDriver.h"
@@ -54,6 +56,41 @@ TEST(ForeignDataset, FirebirdArticleDatabaseRunsWithItsCounts) {
     EXPECT_NE(r.out.find(kCounts), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Record count: 25"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Content size: 227500 bytes"), std::string::npos) << r.out;
+    std::filesystem::remove(file);
+}
+
+// A database created without a default character set (NONE, as isql and most tools make it): a
+// VARCHAR(8191) there holds 8191 bytes, and the synthetic data set's row 1357 is a short value of
+// 8,190 characters that takes more bytes in UTF-8. prepare declares its text columns UTF8, so the
+// value fits and the short-value scenario reads every short row.
+TEST(ForeignDataset, FirebirdDatabaseWithCharacterSetNoneIsPrepared) {
+    BLOBBENCH_REQUIRE_ENV(shared, "BLOBBENCH_FB_DATABASE");
+    const std::string folder = std::filesystem::path(shared.substr(shared.find("//", 6) + 1)).parent_path().string();
+    const std::string file = folder + "/charset-none-" + std::to_string(getpid()) + ".fdb";
+    const std::string target = shared.substr(0, shared.find("//", 6) + 1) + file;
+    const std::string user = test::envOrEmpty("BLOBBENCH_FB_USER");
+    const std::string password = test::envOrEmpty("BLOBBENCH_FB_PASSWORD");
+    std::filesystem::remove(file);
+    const std::string sql = "/tmp/blobbench-charset-none-" + std::to_string(getpid()) + ".sql";
+    {
+        std::FILE* f = std::fopen(sql.c_str(), "w");
+        ASSERT_NE(f, nullptr);
+        std::fprintf(f, "CREATE DATABASE '%s' USER '%s' PASSWORD '%s' PAGE_SIZE 16384;\n", target.c_str(), user.c_str(),
+                     password.c_str());
+        std::fclose(f);
+    }
+    const int created = std::system(("isql-fb -q -i " + sql + " >/dev/null 2>&1").c_str());
+    std::filesystem::remove(sql);
+    ASSERT_EQ(created, 0) << "isql-fb (firebird3.0-utils, installed by start-firebird) could not create " << target;
+    const std::vector<std::string> env = {"ISC_PASSWORD=" + password};
+    auto r = runCli({"prepare", target, "-u", user, "--rows", "1400"}, env);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto at = r.out.find(" short rows");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const std::string shortRows = r.out.substr(r.out.rfind(", ", at) + 2, at - r.out.rfind(", ", at) - 2);
+    r = runCli({"run", target, "-u", user, "-s", "varchar", "-w", "0", "-r", "1"}, env);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("Record count: " + shortRows + "\n"), std::string::npos) << shortRows << "\n" << r.out;
     std::filesystem::remove(file);
 }
 
