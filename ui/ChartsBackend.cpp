@@ -11,8 +11,10 @@
 #include <QCursor>
 #include <QFile>
 #include <QGraphicsPathItem>
+#include <QGraphicsSimpleTextItem>
 #include <QGridLayout>
 #include <QLabel>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -63,6 +65,9 @@ public:
             QStringLiteral("QLabel { background: palette(base); border: 1px solid palette(mid); "
                            "border-radius: 4px; padding: 8px; }"));
         m_notice->hide();
+        // A new size (the window's, or an export's) fits another number of legend entries.
+        QObject::connect(
+            m_chart, &QChart::plotAreaChanged, this, [this] { arrangeLegend(); }, Qt::QueuedConnection);
         layout->addWidget(m_view, 0, 0);
         layout->addWidget(m_notice, 0, 0, Qt::AlignCenter);
     }
@@ -81,7 +86,71 @@ public:
         else if (series > 10)
             font.setPointSizeF(font.pointSizeF() * 0.8);
         m_chart->legend()->setFont(font);
+        arrangeLegend(true);
     }
+    // The legend stays on the right and never takes the plot's place: at most a third of the
+    // width (a long name is elided, its full text in the tooltip), and where its entries do not
+    // fit the height, the last line says how many more there are ("+6 more series", their names
+    // in its tooltip) instead of the entries running off the bottom. Follows the chart's size
+    // (on screen and when exported).
+    void arrangeLegend(bool force = false) {
+        // Hiding entries narrows the legend and moves the plot area: only a new chart size or new
+        // entries call for another arrangement, or the two would take turns for ever.
+        if (m_arranging || (!force && m_chart->size() == m_arrangedAt))
+            return;
+        m_arranging = true;
+        m_arrangedAt = m_chart->size();
+        QLegend* legend = m_chart->legend();
+        legend->setShowToolTips(true);
+        legend->setMaximumWidth(std::max(200.0, m_chart->size().width() / 3));
+        QList<QLegendMarker*> listed;
+        for (QLegendMarker* marker : legend->markers()) {
+            if (marker->property(kOverflowProperty).toBool()) {
+                marker->setVisible(true);
+                marker->setProperty(kOverflowProperty, false);
+            }
+            if (marker->isVisible())
+                listed << marker;
+        }
+        if (m_chart->layout() != nullptr)
+            m_chart->layout()->activate();
+        qreal left = 0, top = 0, right = 0, bottom = 0;
+        legend->getContentsMargins(&left, &top, &right, &bottom);
+        const qreal available = legend->geometry().height() - top - bottom;
+        const qreal needed = legend->effectiveSizeHint(Qt::PreferredSize).height() - top - bottom;
+        const qreal entry = listed.isEmpty() ? 0 : needed / static_cast<qreal>(listed.size());
+        QStringList hidden;
+        if (entry > 0 && needed > available + 1 && listed.size() > 1) {
+            const auto fit = std::max<qsizetype>(1, static_cast<qsizetype>(available / entry) - 1);
+            for (qsizetype i = fit; i < listed.size(); ++i) {
+                listed[i]->setVisible(false);
+                listed[i]->setProperty(kOverflowProperty, true);
+                hidden << listed[i]->label();
+            }
+            if (m_chart->layout() != nullptr)
+                m_chart->layout()->activate();
+            if (m_more == nullptr) {
+                m_more = new QGraphicsSimpleTextItem(m_chart);
+                m_more->setAcceptHoverEvents(true);
+            }
+            m_more->setFont(legend->font());
+            m_more->setBrush(legend->labelColor());
+            m_more->setText(tr("+%n more series", nullptr, static_cast<int>(hidden.size())));
+            constexpr qsizetype kTipNames = 40;
+            m_more->setToolTip(hidden.mid(0, kTipNames).join(QLatin1Char('\n')) +
+                               (hidden.size() > kTipNames ? QStringLiteral("\n…") : QString()));
+            const QRectF box = legend->geometry();
+            m_more->setPos(box.left() + left + entry * 0.3, box.top() + top + entry * static_cast<qreal>(fit));
+            m_more->setZValue(legend->zValue() + 1);
+            m_more->show();
+        } else if (m_more != nullptr) {
+            m_more->hide();
+        }
+        m_hiddenSeries = hidden;
+        m_arranging = false;
+    }
+    // The series names the legend does not list for want of height ("+N more").
+    QStringList legendOverflow() const { return m_hiddenSeries; }
     QString xAxisTitle() const {
         const auto axes = m_chart->axes(Qt::Horizontal);
         return axes.isEmpty() ? QString() : axes.front()->titleText();
@@ -123,10 +192,15 @@ private:
         }
     }
 
+    static constexpr const char* kOverflowProperty = "blobbenchLegendOverflow";
     QChart* m_chart;
     QChartView* m_view;
     QLabel* m_notice = nullptr;
     QString m_themeKey;
+    QGraphicsSimpleTextItem* m_more = nullptr;
+    QStringList m_hiddenSeries;
+    QSizeF m_arrangedAt;
+    bool m_arranging = false;
 };
 
 // One colour a series: the chart themes cycle after five, which gave two of the seven reference
@@ -259,7 +333,10 @@ public:
             m_axisBox->addItem(tr("x: content bytes"), static_cast<int>(BytesAxis::Content));
             static_cast<QGridLayout*>(m_frame->layout())->addWidget(m_axisBox, 0, 0, Qt::AlignTop | Qt::AlignLeft);
             QObject::connect(m_axisBox, &QComboBox::activated, m_frame, [this](int index) {
-                setBytesAxis(static_cast<BytesAxis>(m_axisBox->itemData(index).toInt()));
+                const auto axis = static_cast<BytesAxis>(m_axisBox->itemData(index).toInt());
+                setBytesAxis(axis);
+                if (m_axisChosen)
+                    m_axisChosen(axis);
             });
         }
         rebuild();
@@ -329,6 +406,7 @@ public:
             rebuild();
         }
     }
+    void onBytesAxisChosen(std::function<void(BytesAxis)> handler) override { m_axisChosen = std::move(handler); }
     BytesAxis bytesAxis() const override {
         if (m_kind != ChartKind::TimeVsBytes || m_wireSamples == 0)
             return BytesAxis::Content;
@@ -663,6 +741,7 @@ private:
     ChartKind m_kind;
     ChartFrame* m_frame;
     QComboBox* m_axisBox = nullptr;
+    std::function<void(BytesAxis)> m_axisChosen;
     std::map<QString, Series> m_series;
     QStringList m_order;
     SeriesNaming m_naming;
@@ -1481,12 +1560,15 @@ void paintChartAt(QWidget* widget, QPaintDevice* device, QSize size, bool vector
     };
     chart->resize(size);
     settle();
+    frame->arrangeLegend();  // the export's height fits another number of legend entries
+    settle();
     const QRectF source(chart->scenePos(), QSizeF(size));
     painter.fillRect(QRect(QPoint(0, 0), size), chart->backgroundBrush());
     chart->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), source, Qt::IgnoreAspectRatio);
     painter.end();
     chart->resize(onScreen);
     settle();
+    frame->arrangeLegend();
     if (vector && frame->setVectorMarkers)
         frame->setVectorMarkers(false);
 }

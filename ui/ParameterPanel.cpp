@@ -148,6 +148,29 @@ void ParameterPanel::setSpecs(const std::vector<ParameterSpec>& specs, const Par
         m_form->addRow(new QLabel(tr("This engine declares no tunables."), this));
     }
     m_building = false;
+    emit notInEffectChanged(notInEffectSummary());
+}
+
+QString ParameterPanel::notInEffectSummary() const {
+    // One line per reason, naming the tunables it holds back: "Inline BLOB size, BLOB cache size:
+    // not in effect: the server 3.0.12 is older (needs client and server >= 5.0.3)."
+    QStringList reasons;
+    std::map<QString, QStringList> labels;
+    for (const Row& row : m_rows) {
+        if (row.reason.isEmpty())
+            continue;
+        QString sentence = readableEffectReason(row.reason);
+        if (!labels.contains(sentence))
+            reasons << sentence;
+        labels[sentence] << qs(row.spec.label);
+    }
+    QStringList lines;
+    for (const QString& sentence : reasons) {
+        QString lowered = sentence;
+        lowered[0] = lowered[0].toLower();
+        lines << labels[sentence].join(QStringLiteral(", ")) + QStringLiteral(": ") + lowered;
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 QWidget* ParameterPanel::makeEditor(Row& row, const QString& value) {
@@ -288,6 +311,7 @@ void ParameterPanel::setEffects(const std::vector<ParameterEffect>& effects) {
         }
         applyTooltip(row);
     }
+    emit notInEffectChanged(notInEffectSummary());
 }
 
 void ParameterPanel::clearEffects() {
