@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QGraphicsPathItem>
 #include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLegend>
@@ -25,6 +26,7 @@
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QValueAxis>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -45,6 +47,24 @@ QString qs(const std::string& s) {
 }
 double millis(Nanos n) {
     return static_cast<double>(n.count()) / 1e6;
+}
+
+// The scene rectangles of the legend's visible labels, top to bottom (Qt Charts draws each
+// entry's label as a text item under the legend).
+QList<QRectF> legendLabels(const QGraphicsItem* legend) {
+    QList<QRectF> out;
+    std::function<void(const QGraphicsItem*)> walk = [&](const QGraphicsItem* item) {
+        for (const QGraphicsItem* child : item->childItems()) {
+            if (!child->isVisible())
+                continue;
+            if (dynamic_cast<const QGraphicsTextItem*>(child) != nullptr)
+                out << child->sceneBoundingRect();
+            walk(child);
+        }
+    };
+    walk(legend);
+    std::sort(out.begin(), out.end(), [](const QRectF& a, const QRectF& b) { return a.top() < b.top(); });
+    return out;
 }
 
 // The chart view with a text overlay for what cannot be drawn.
@@ -114,43 +134,38 @@ public:
         }
         if (m_chart->layout() != nullptr)
             m_chart->layout()->activate();
-        qreal left = 0, top = 0, right = 0, bottom = 0;
-        legend->getContentsMargins(&left, &top, &right, &bottom);
-        const qreal available = legend->geometry().height() - top - bottom;
-        const qreal needed = legend->effectiveSizeHint(Qt::PreferredSize).height() - top - bottom;
-        const qreal entry = listed.isEmpty() ? 0 : needed / static_cast<qreal>(listed.size());
+        // Where Qt Charts put the labels: an entry whose label ends below the legend is cut off.
+        const QList<QRectF> labels = legendLabels(legend);
+        const qreal bottom = legend->mapRectToScene(legend->rect()).bottom();
+        qsizetype fit = 0;
+        while (fit < labels.size() && labels[fit].bottom() <= bottom + 0.5)
+            ++fit;
         QStringList hidden;
-        if (entry > 0 && needed > available + 1 && listed.size() > 1) {
-            const auto fit = std::max<qsizetype>(1, static_cast<qsizetype>(available / entry) - 1);
-            for (qsizetype i = fit; i < listed.size(); ++i) {
+        if (labels.size() == listed.size() && fit < listed.size() && fit > 0) {
+            const qsizetype keep = fit - 1;  // its line says "+N more"
+            for (qsizetype i = keep; i < listed.size(); ++i) {
                 listed[i]->setVisible(false);
                 listed[i]->setProperty(kOverflowProperty, true);
                 hidden << listed[i]->label();
             }
-            if (m_chart->layout() != nullptr)
-                m_chart->layout()->activate();
-            if (m_more == nullptr) {
+            if (m_more == nullptr)
                 m_more = new QGraphicsSimpleTextItem(m_chart);
-                m_more->setAcceptHoverEvents(true);
-            }
             m_more->setFont(legend->font());
             m_more->setBrush(legend->labelColor());
             m_more->setText(tr("+%n more series", nullptr, static_cast<int>(hidden.size())));
             constexpr qsizetype kTipNames = 40;
             m_more->setToolTip(hidden.mid(0, kTipNames).join(QLatin1Char('\n')) +
                                (hidden.size() > kTipNames ? QStringLiteral("\n…") : QString()));
-            const QRectF box = legend->geometry();
-            m_more->setPos(box.left() + left + entry * 0.3, box.top() + top + entry * static_cast<qreal>(fit));
+            m_more->setPos(m_chart->mapFromScene(labels[keep].topLeft()));
             m_more->setZValue(legend->zValue() + 1);
             m_more->show();
+            if (m_chart->layout() != nullptr)
+                m_chart->layout()->activate();
         } else if (m_more != nullptr) {
             m_more->hide();
         }
-        m_hiddenSeries = hidden;
         m_arranging = false;
     }
-    // The series names the legend does not list for want of height ("+N more").
-    QStringList legendOverflow() const { return m_hiddenSeries; }
     QString xAxisTitle() const {
         const auto axes = m_chart->axes(Qt::Horizontal);
         return axes.isEmpty() ? QString() : axes.front()->titleText();
@@ -198,7 +213,6 @@ private:
     QLabel* m_notice = nullptr;
     QString m_themeKey;
     QGraphicsSimpleTextItem* m_more = nullptr;
-    QStringList m_hiddenSeries;
     QSizeF m_arrangedAt;
     bool m_arranging = false;
 };
