@@ -135,6 +135,11 @@ void ParameterPanel::setSpecs(const std::vector<ParameterSpec>& specs, const Par
         row.editor = makeEditor(row, qs(given != values.end() ? given->second : spec.defaultValue));
         row.editor->setObjectName(QStringLiteral("param_") + qs(spec.id));
         row.label = new QLabel(qs(spec.label), this);
+        // A long label takes two lines rather than the column's width (a laptop's column
+        // scrolled sideways); a short one stays on one.
+        row.label->setWordWrap(true);
+        row.label->setMinimumWidth(std::min(row.label->fontMetrics().horizontalAdvance(row.label->text()) + 2,
+                                            row.label->fontMetrics().averageCharWidth() * 22));
         row.label->setBuddy(row.editor);
         m_form->addRow(row.label, row.editor);
         row.note = new QLabel(this);
