@@ -157,7 +157,7 @@ void ParameterPanel::setSpecs(const std::vector<ParameterSpec>& specs, const Par
 }
 
 QString ParameterPanel::notInEffectSummary() const {
-    // One line per reason, naming the tunables it holds back: "Inline BLOB size, BLOB cache size:
+    // One line per reason, naming the tunables it holds back: "Inline BLOB size, BLOB cache size —
     // not in effect: the server 3.0.12 is older (needs client and server >= 5.0.3)."
     QStringList reasons;
     std::map<QString, QStringList> labels;
@@ -173,7 +173,7 @@ QString ParameterPanel::notInEffectSummary() const {
     for (const QString& sentence : reasons) {
         QString lowered = sentence;
         lowered[0] = lowered[0].toLower();
-        lines << labels[sentence].join(QStringLiteral(", ")) + QStringLiteral(": ") + lowered;
+        lines << labels[sentence].join(QStringLiteral(", ")) + QStringLiteral(" — ") + lowered;
     }
     return lines.join(QLatin1Char('\n'));
 }
