@@ -298,6 +298,14 @@ void ProjectDocument::setParameter(const QString& engine, const QString& id, con
     emit parametersChanged(engine);
 }
 
+void ProjectDocument::setChartSettings(const QJsonObject& settings) {
+    if (settings == m_project.chartSettings) {
+        return;
+    }
+    m_project.chartSettings = settings;
+    touch();
+}
+
 void ProjectDocument::setSweep(int index, const SweepDef& sweep) {
     if (index < 0 || index >= static_cast<int>(m_project.sweeps.size()) ||
         m_project.sweeps[static_cast<std::size_t>(index)] == sweep) {

@@ -171,6 +171,8 @@ public:
     void moveScenario(int from, int to);
 
     void setParameter(const QString& engine, const QString& id, const QString& value);
+    // The GUI's chart choices (free-form): saved with the project, so a change marks it unsaved.
+    void setChartSettings(const QJsonObject& settings);
 
     // Sweeps: a sweep is only stored, never checked here (expandSweep checks it before a run).
     void setSweep(int index, const SweepDef& sweep);

@@ -4,6 +4,7 @@
 #include <QSize>
 #include <QString>
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -78,6 +79,8 @@ public:
     // statistics).
     virtual void setBytesAxis(BytesAxis /*axis*/) {}
     virtual BytesAxis bytesAxis() const { return BytesAxis::Content; }
+    // Called when the user picks another x axis in the chart's box (the project keeps the choice).
+    virtual void onBytesAxisChosen(std::function<void(BytesAxis)> /*handler*/) {}
 };
 
 std::unique_ptr<SampleChart> makeChart(ChartKind kind, QWidget* parent);

@@ -11,8 +11,11 @@
 #include <QCursor>
 #include <QFile>
 #include <QGraphicsPathItem>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QGridLayout>
 #include <QLabel>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -23,6 +26,7 @@
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QValueAxis>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -45,6 +49,24 @@ double millis(Nanos n) {
     return static_cast<double>(n.count()) / 1e6;
 }
 
+// The scene rectangles of the legend's visible labels, top to bottom (Qt Charts draws each
+// entry's label as a text item under the legend).
+QList<QRectF> legendLabels(const QGraphicsItem* legend) {
+    QList<QRectF> out;
+    std::function<void(const QGraphicsItem*)> walk = [&](const QGraphicsItem* item) {
+        for (const QGraphicsItem* child : item->childItems()) {
+            if (!child->isVisible())
+                continue;
+            if (dynamic_cast<const QGraphicsTextItem*>(child) != nullptr)
+                out << child->sceneBoundingRect();
+            walk(child);
+        }
+    };
+    walk(legend);
+    std::sort(out.begin(), out.end(), [](const QRectF& a, const QRectF& b) { return a.top() < b.top(); });
+    return out;
+}
+
 // The chart view with a text overlay for what cannot be drawn.
 class ChartFrame : public QWidget {
 public:
@@ -63,6 +85,9 @@ public:
             QStringLiteral("QLabel { background: palette(base); border: 1px solid palette(mid); "
                            "border-radius: 4px; padding: 8px; }"));
         m_notice->hide();
+        // A new size (the window's, or an export's) fits another number of legend entries.
+        QObject::connect(
+            m_chart, &QChart::plotAreaChanged, this, [this] { arrangeLegend(); }, Qt::QueuedConnection);
         layout->addWidget(m_view, 0, 0);
         layout->addWidget(m_notice, 0, 0, Qt::AlignCenter);
     }
@@ -81,6 +106,65 @@ public:
         else if (series > 10)
             font.setPointSizeF(font.pointSizeF() * 0.8);
         m_chart->legend()->setFont(font);
+        arrangeLegend(true);
+    }
+    // The legend stays on the right and never takes the plot's place: at most a third of the
+    // width (a long name is elided, its full text in the tooltip), and where its entries do not
+    // fit the height, the last line says how many more there are ("+6 more series", their names
+    // in its tooltip) instead of the entries running off the bottom. Follows the chart's size
+    // (on screen and when exported).
+    void arrangeLegend(bool force = false) {
+        // Hiding entries narrows the legend and moves the plot area: only a new chart size or new
+        // entries call for another arrangement, or the two would take turns for ever.
+        if (m_arranging || (!force && m_chart->size() == m_arrangedAt))
+            return;
+        m_arranging = true;
+        m_arrangedAt = m_chart->size();
+        QLegend* legend = m_chart->legend();
+        legend->setShowToolTips(true);
+        legend->setMaximumWidth(std::max(200.0, m_chart->size().width() / 3));
+        QList<QLegendMarker*> listed;
+        for (QLegendMarker* marker : legend->markers()) {
+            if (marker->property(kOverflowProperty).toBool()) {
+                marker->setVisible(true);
+                marker->setProperty(kOverflowProperty, false);
+            }
+            if (marker->isVisible())
+                listed << marker;
+        }
+        if (m_chart->layout() != nullptr)
+            m_chart->layout()->activate();
+        // Where Qt Charts put the labels: an entry whose label ends below the legend is cut off.
+        const QList<QRectF> labels = legendLabels(legend);
+        const qreal bottom = legend->mapRectToScene(legend->rect()).bottom();
+        qsizetype fit = 0;
+        while (fit < labels.size() && labels[fit].bottom() <= bottom + 0.5)
+            ++fit;
+        QStringList hidden;
+        if (labels.size() == listed.size() && fit < listed.size() && fit > 0) {
+            const qsizetype keep = fit - 1;  // its line says "+N more"
+            for (qsizetype i = keep; i < listed.size(); ++i) {
+                listed[i]->setVisible(false);
+                listed[i]->setProperty(kOverflowProperty, true);
+                hidden << listed[i]->label();
+            }
+            if (m_more == nullptr)
+                m_more = new QGraphicsSimpleTextItem(m_chart);
+            m_more->setFont(legend->font());
+            m_more->setBrush(legend->labelColor());
+            m_more->setText(tr("+%n more series", nullptr, static_cast<int>(hidden.size())));
+            constexpr qsizetype kTipNames = 40;
+            m_more->setToolTip(hidden.mid(0, kTipNames).join(QLatin1Char('\n')) +
+                               (hidden.size() > kTipNames ? QStringLiteral("\n…") : QString()));
+            m_more->setPos(m_chart->mapFromScene(labels[keep].topLeft()));
+            m_more->setZValue(legend->zValue() + 1);
+            m_more->show();
+            if (m_chart->layout() != nullptr)
+                m_chart->layout()->activate();
+        } else if (m_more != nullptr) {
+            m_more->hide();
+        }
+        m_arranging = false;
     }
     QString xAxisTitle() const {
         const auto axes = m_chart->axes(Qt::Horizontal);
@@ -123,10 +207,14 @@ private:
         }
     }
 
+    static constexpr const char* kOverflowProperty = "blobbenchLegendOverflow";
     QChart* m_chart;
     QChartView* m_view;
     QLabel* m_notice = nullptr;
     QString m_themeKey;
+    QGraphicsSimpleTextItem* m_more = nullptr;
+    QSizeF m_arrangedAt;
+    bool m_arranging = false;
 };
 
 // One colour a series: the chart themes cycle after five, which gave two of the seven reference
@@ -259,7 +347,10 @@ public:
             m_axisBox->addItem(tr("x: content bytes"), static_cast<int>(BytesAxis::Content));
             static_cast<QGridLayout*>(m_frame->layout())->addWidget(m_axisBox, 0, 0, Qt::AlignTop | Qt::AlignLeft);
             QObject::connect(m_axisBox, &QComboBox::activated, m_frame, [this](int index) {
-                setBytesAxis(static_cast<BytesAxis>(m_axisBox->itemData(index).toInt()));
+                const auto axis = static_cast<BytesAxis>(m_axisBox->itemData(index).toInt());
+                setBytesAxis(axis);
+                if (m_axisChosen)
+                    m_axisChosen(axis);
             });
         }
         rebuild();
@@ -329,6 +420,7 @@ public:
             rebuild();
         }
     }
+    void onBytesAxisChosen(std::function<void(BytesAxis)> handler) override { m_axisChosen = std::move(handler); }
     BytesAxis bytesAxis() const override {
         if (m_kind != ChartKind::TimeVsBytes || m_wireSamples == 0)
             return BytesAxis::Content;
@@ -663,6 +755,7 @@ private:
     ChartKind m_kind;
     ChartFrame* m_frame;
     QComboBox* m_axisBox = nullptr;
+    std::function<void(BytesAxis)> m_axisChosen;
     std::map<QString, Series> m_series;
     QStringList m_order;
     SeriesNaming m_naming;
@@ -1481,12 +1574,15 @@ void paintChartAt(QWidget* widget, QPaintDevice* device, QSize size, bool vector
     };
     chart->resize(size);
     settle();
+    frame->arrangeLegend();  // the export's height fits another number of legend entries
+    settle();
     const QRectF source(chart->scenePos(), QSizeF(size));
     painter.fillRect(QRect(QPoint(0, 0), size), chart->backgroundBrush());
     chart->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), source, Qt::IgnoreAspectRatio);
     painter.end();
     chart->resize(onScreen);
     settle();
+    frame->arrangeLegend();
     if (vector && frame->setVectorMarkers)
         frame->setVectorMarkers(false);
 }

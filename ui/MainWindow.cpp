@@ -23,7 +23,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QRandomGenerator>
 #include <QScreen>
@@ -49,10 +48,13 @@
 #include "model/Presets.h"
 #include "model/ProjectFile.h"
 #include "model/SampleJson.h"
+#include "ui/ChartSettings.h"
 #include "ui/ConnectionController.h"
 #include "ui/DocumentController.h"
+#include "ui/ExportSizeDialog.h"
 #include "ui/HistoryPanel.h"
 #include "ui/LinkPanel.h"
+#include "ui/LogView.h"
 #include "ui/ParameterPanel.h"
 #include "ui/ResultsModel.h"
 #include "ui/ScenarioPanel.h"
@@ -127,6 +129,14 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     parameterLayout->setContentsMargins(0, 0, 0, 0);
     m_parametersTitle = new QLabel(tr("<b>Parameters</b>"));
     parameterLayout->addWidget(m_parametersTitle);
+    // What is not in effect, above the scrolled tunables: a laptop's column scrolls the notes
+    // under the editors out of view.
+    auto* notInEffect = new QLabel;
+    notInEffect->setObjectName(QStringLiteral("notInEffectSummary"));
+    notInEffect->setWordWrap(true);
+    notInEffect->setStyleSheet(QStringLiteral("QLabel { color: #8a5a00; }"));
+    notInEffect->hide();
+    parameterLayout->addWidget(notInEffect);
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -134,6 +144,10 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     auto* scrolledLayout = new QVBoxLayout(scrolled);
     scrolledLayout->setContentsMargins(0, 0, 0, 0);
     m_parameters = new ParameterPanel;
+    connect(m_parameters, &ParameterPanel::notInEffectChanged, notInEffect, [notInEffect](const QString& summary) {
+        notInEffect->setText(summary);
+        notInEffect->setVisible(!summary.isEmpty());
+    });
     scrolledLayout->addWidget(m_parameters);
     scrolledLayout->addStretch(1);
     scroll->setWidget(scrolled);
@@ -162,10 +176,8 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_bottomTabs->addTab(m_history, tr("History"));
     m_bottomTabs->addTab(makeStoragePanel(m_document), tr("Storage"));
     m_bottomSplitter->addWidget(m_bottomTabs);
-    m_log = new QPlainTextEdit;
+    m_log = new LogView;
     m_log->setObjectName(QStringLiteral("log"));
-    m_log->setReadOnly(true);
-    m_log->setMaximumBlockCount(5000);
     m_log->setPlaceholderText(tr("Statements run and errors appear here."));
     m_bottomSplitter->addWidget(m_log);
     m_bottomSplitter->setSizes({800, 360});
@@ -203,6 +215,7 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_scenarios->setDriver(currentDriver());
     logEngineFollow(m_scenarios->followEngine(currentDriver(), false));
     reloadResults();
+    applyChartSettings();
     setRunning(false);
     m_files->updateTitle();
 
@@ -299,16 +312,8 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Save project &as…"), QKeySequence::SaveAs, this, &MainWindow::saveProjectAs);
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
-    exportMenu->addAction(tr("Chart as &PNG…"), this, [this] {
-        const QString path = askSavePath(tr("Export chart"), tr("PNG image (*.png)"), QStringLiteral("png"));
-        if (!path.isEmpty())
-            exportChart(path);
-    });
-    exportMenu->addAction(tr("Chart as &SVG…"), this, [this] {
-        const QString path = askSavePath(tr("Export chart"), tr("SVG image (*.svg)"), QStringLiteral("svg"));
-        if (!path.isEmpty())
-            exportChart(path);
-    });
+    exportMenu->addAction(tr("Chart as &PNG…"), this, [this] { askAndExportChart(false); });
+    exportMenu->addAction(tr("Chart as &SVG…"), this, [this] { askAndExportChart(true); });
     exportMenu->addAction(tr("Results as &CSV…"), this, [this] {
         const QString path = askSavePath(tr("Export results"), tr("CSV (*.csv)"), QStringLiteral("csv"));
         if (!path.isEmpty())
@@ -399,16 +404,8 @@ QWidget* MainWindow::buildChartsPanel() {
     exportButton->setText(tr("Export"));
     exportButton->setPopupMode(QToolButton::InstantPopup);
     auto* exportMenu = new QMenu(exportButton);
-    exportMenu->addAction(tr("Chart as PNG…"), this, [this] {
-        const QString path = askSavePath(tr("Export chart"), tr("PNG image (*.png)"), QStringLiteral("png"));
-        if (!path.isEmpty())
-            exportChart(path);
-    });
-    exportMenu->addAction(tr("Chart as SVG…"), this, [this] {
-        const QString path = askSavePath(tr("Export chart"), tr("SVG image (*.svg)"), QStringLiteral("svg"));
-        if (!path.isEmpty())
-            exportChart(path);
-    });
+    exportMenu->addAction(tr("Chart as PNG…"), this, [this] { askAndExportChart(false); });
+    exportMenu->addAction(tr("Chart as SVG…"), this, [this] { askAndExportChart(true); });
     exportMenu->addAction(tr("Results as CSV…"), this, [this] {
         const QString path = askSavePath(tr("Export results"), tr("CSV (*.csv)"), QStringLiteral("csv"));
         if (!path.isEmpty())
@@ -468,6 +465,7 @@ void MainWindow::connectDocument() {
         m_scenarios->setDriver(currentDriver());
         logEngineFollow(m_scenarios->followEngine(currentDriver(), false));
         reloadResults();
+        applyChartSettings();
         // What the old project showed (its error, its server) is not this one's.
         clearError();
         m_connections->clearServerLabel();
@@ -504,6 +502,11 @@ void MainWindow::connectDocument() {
     connect(m_connections, &ConnectionController::effectsReported, this, &MainWindow::applyEffects);
     connect(m_link, &LinkPanel::changed, this, &MainWindow::applyLinkEdit);
     connect(m_sweepEditor, &SweepEditor::runRequested, this, &MainWindow::runSweep);
+    chart(ChartKind::TimeVsBytes)->onBytesAxisChosen([this](BytesAxis axis) {
+        ChartSettings settings = chartSettings();
+        settings.bytesAxis = axis;
+        setChartSettings(settings);
+    });
     connect(m_history, &HistoryPanel::compareRequested, this,
             [this](int base, int candidate) { compareRuns(base, candidate); });
     connect(m_parameters, &ParameterPanel::valueChanged, this, [this](const QString& id, const QString& value) {
@@ -1092,10 +1095,8 @@ void MainWindow::log(const QString& text, bool error) {
 }
 
 void MainWindow::flushLog() {
-    if (!m_pendingLog.isEmpty()) {
-        m_log->appendHtml(m_pendingLog.join(QStringLiteral("<br>")));
-        m_pendingLog.clear();
-    }
+    m_log->appendLines(m_pendingLog);
+    m_pendingLog.clear();
 }
 
 // Most of the screen's available area (a laptop's 1366x768 gets about 1280x690, not Qt's 2/3),
@@ -1173,21 +1174,51 @@ QString MainWindow::askSavePath(const QString& title, const QString& filter, con
     return DocumentController::askSavePath(this, title, filter, suffix);
 }
 
+void MainWindow::askAndExportChart(bool svg) {
+    const QString path = svg ? askSavePath(tr("Export chart"), tr("SVG image (*.svg)"), QStringLiteral("svg"))
+                             : askSavePath(tr("Export chart"), tr("PNG image (*.png)"), QStringLiteral("png"));
+    if (path.isEmpty())
+        return;
+    if (const auto size = askExportSize(this, chartSettings().exportSize))
+        exportChart(path, *size);
+}
+
+ChartSettings MainWindow::chartSettings() const {
+    return readChartSettings(m_document->project().chartSettings);
+}
+
+void MainWindow::setChartSettings(const ChartSettings& settings) {
+    m_document->setChartSettings(writeChartSettings(m_document->project().chartSettings, settings));
+}
+
+void MainWindow::applyChartSettings() {
+    chart(ChartKind::TimeVsBytes)->setBytesAxis(chartSettings().bytesAxis);
+}
+
 bool MainWindow::exportChart(const QString& path) {
+    return exportChart(path, chartSettings().exportSize);
+}
+
+bool MainWindow::exportChart(const QString& path, QSize size) {
+    ChartSettings settings = chartSettings();
+    if (settings.exportSize != size) {
+        settings.exportSize = size;
+        setChartSettings(settings);  // offered next time, and saved with the project
+    }
     const int index = m_chartTabs->currentIndex();
     flushChart(static_cast<std::size_t>(index));
     QWidget* widget = m_charts[static_cast<std::size_t>(index)]->widget();
     try {
         if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
-            exportChartSvg(widget, path, m_chartTabs->tabText(index));
+            exportChartSvg(widget, path, m_chartTabs->tabText(index), size);
         } else {
-            exportChartPng(widget, path);
+            exportChartPng(widget, path, size);
         }
     } catch (const Error& e) {
         showError(qs(e.what()));
         return false;
     }
-    log(tr("Chart written to %1").arg(path));
+    log(tr("Chart written to %1 (%2 x %3)").arg(path).arg(size.width()).arg(size.height()));
     return true;
 }
 

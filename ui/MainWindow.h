@@ -13,9 +13,11 @@
 #include "engine/drivers/Driver.h"
 #include "model/Project.h"
 #include "model/ProjectFile.h"
+#include "ui/ChartSettings.h"
 #include "ui/Charts.h"
 #include "ui/ConnectionController.h"
 #include "ui/Keyring.h"
+#include "ui/LogView.h"
 #include "ui/RunController.h"
 
 class QAction;
@@ -26,7 +28,6 @@ class QComboBox;
 class QLabel;
 class QListWidget;
 class QMenu;
-class QPlainTextEdit;
 class QProgressBar;
 class QSortFilterProxyModel;
 class QSpinBox;
@@ -70,7 +71,7 @@ public:
     SampleChart* chart(ChartKind kind) const;
     QListWidget* scenarioList() const;
     SqlEditor* sqlEditor() const;
-    QPlainTextEdit* logView() const { return m_log; }
+    LogView* logView() const { return m_log; }
     QProgressBar* progressBar() const { return m_progress; }
     QString errorText() const;  // the banner's text; empty when no error is shown
     bool isRunning() const;
@@ -132,7 +133,12 @@ public slots:
     void setSuppressUnsavedPrompt(bool suppress);
 
     // Exports; false (and the reason in the window and the log) on failure.
-    bool exportChart(const QString& path);  // .png or .svg, the visible chart
+    // .png or .svg, the visible chart, at the project's export size (1600x900 unless changed) or
+    // at `size`, which the project then keeps.
+    bool exportChart(const QString& path);
+    bool exportChart(const QString& path, QSize size);
+    // The project's chart choices (Time vs bytes x axis, export size), read from its chartSettings.
+    ChartSettings chartSettings() const;
     bool exportResultsCsv(const QString& path);
     bool exportResultsJson(const QString& path);
     void copyResults();
@@ -154,6 +160,9 @@ private:
     void connectDocument();
     void connectController();
 
+    void askAndExportChart(bool svg);  // the path, then the size
+    void setChartSettings(const ChartSettings& settings);
+    void applyChartSettings();
     void refreshParameters();
     void reloadResults();
     void addSampleToViews(const Sample& sample);
@@ -196,7 +205,7 @@ private:
     QString m_appliedEffects;  // the effects the parameter panel shows, as a key
     QCheckBox* m_logScale = nullptr;
     QTableView* m_table = nullptr;
-    QPlainTextEdit* m_log = nullptr;
+    LogView* m_log = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_progressText = nullptr;
     QSpinBox* m_repetitions = nullptr;

@@ -135,6 +135,11 @@ void ParameterPanel::setSpecs(const std::vector<ParameterSpec>& specs, const Par
         row.editor = makeEditor(row, qs(given != values.end() ? given->second : spec.defaultValue));
         row.editor->setObjectName(QStringLiteral("param_") + qs(spec.id));
         row.label = new QLabel(qs(spec.label), this);
+        // A long label takes two lines rather than the column's width (a laptop's column
+        // scrolled sideways); a short one stays on one.
+        row.label->setWordWrap(true);
+        row.label->setMinimumWidth(std::min(row.label->fontMetrics().horizontalAdvance(row.label->text()) + 2,
+                                            row.label->fontMetrics().averageCharWidth() * 22));
         row.label->setBuddy(row.editor);
         m_form->addRow(row.label, row.editor);
         row.note = new QLabel(this);
@@ -148,6 +153,29 @@ void ParameterPanel::setSpecs(const std::vector<ParameterSpec>& specs, const Par
         m_form->addRow(new QLabel(tr("This engine declares no tunables."), this));
     }
     m_building = false;
+    emit notInEffectChanged(notInEffectSummary());
+}
+
+QString ParameterPanel::notInEffectSummary() const {
+    // One line per reason, naming the tunables it holds back: "Inline BLOB size, BLOB cache size —
+    // not in effect: the server 3.0.12 is older (needs client and server >= 5.0.3)."
+    QStringList reasons;
+    std::map<QString, QStringList> labels;
+    for (const Row& row : m_rows) {
+        if (row.reason.isEmpty())
+            continue;
+        QString sentence = readableEffectReason(row.reason);
+        if (!labels.contains(sentence))
+            reasons << sentence;
+        labels[sentence] << qs(row.spec.label);
+    }
+    QStringList lines;
+    for (const QString& sentence : reasons) {
+        QString lowered = sentence;
+        lowered[0] = lowered[0].toLower();
+        lines << labels[sentence].join(QStringLiteral(", ")) + QStringLiteral(" — ") + lowered;
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 QWidget* ParameterPanel::makeEditor(Row& row, const QString& value) {
@@ -288,6 +316,7 @@ void ParameterPanel::setEffects(const std::vector<ParameterEffect>& effects) {
         }
         applyTooltip(row);
     }
+    emit notInEffectChanged(notInEffectSummary());
 }
 
 void ParameterPanel::clearEffects() {

@@ -57,10 +57,14 @@ public:
     // The control of a tunable (QSlider row container, QCheckBox, QComboBox, QLineEdit), for tests.
     QWidget* editor(const QString& id) const;
     QString disabledReason(const QString& id) const;
+    // The tunables not in effect and why, one line per reason; empty when all are in effect. The
+    // window shows it above the scrolled tunables, so it is seen at any window height.
+    QString notInEffectSummary() const;
     int count() const { return static_cast<int>(m_rows.size()); }
 
 signals:
     void valueChanged(const QString& id, const QString& value);
+    void notInEffectChanged(const QString& summary);
 
 private:
     struct Row {

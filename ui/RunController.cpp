@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "engine/core/Error.h"
+#include "engine/core/ErrorLine.h"
 #include "engine/data/Dataset.h"
 #include "engine/drivers/Registry.h"
 
@@ -235,7 +236,7 @@ void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_
         finish(outcome.ok, cancelled, QString::fromStdString(outcome.error));
     } catch (const Error& e) {
         finish(false, e.kind() == ErrorKind::Cancelled,
-               QString::fromStdString(request.plan.connection.label()) + QStringLiteral(": ") + describe(e));
+               QString::fromStdString(prefixedOnce(request.plan.connection.label(), oneLine(e.what()))));
     } catch (const std::exception& e) {
         // A driver that throws something else is a bug there, but the window must survive it.
         finish(false, false,
@@ -275,7 +276,7 @@ void RunWorker::testConnection(quint64 requestId, const ConnectionSpec& spec, co
         }
         tested(true, session->info(), detail);
     } catch (const std::exception& e) {
-        tested(false, SessionInfo{}, QString::fromStdString(spec.label()) + QStringLiteral(": ") + describe(e));
+        tested(false, SessionInfo{}, QString::fromStdString(prefixedOnce(spec.label(), oneLine(e.what()))));
     } catch (...) {
         tested(false, SessionInfo{},
                QString::fromStdString(spec.label()) +

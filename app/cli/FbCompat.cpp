@@ -10,6 +10,7 @@
 #include "app/cli/FbCompatWire.h"
 #include "app/cli/Signals.h"
 #include "engine/core/Error.h"
+#include "engine/core/ErrorLine.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
 #include "engine/report/FbCompatReport.h"
@@ -277,7 +278,7 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
     try {
         session = wire.connect(driver, spec, values);
     } catch (const Error& e) {
-        throw e.withContext(spec.label());
+        throw Error(e.kind(), prefixedOnce(spec.label(), e.what()));
     }
     if (!session->tableExists("BLOB_TEST")) {
         throw Error(ErrorKind::Data,

@@ -1,6 +1,15 @@
 #include "engine/core/Error.h"
+#include "engine/core/ErrorLine.h"
 
 namespace blobbench {
+
+std::string prefixedOnce(const std::string& context, const std::string& message) {
+    if (context.empty() || (message.size() > context.size() + 1 && message.starts_with(context) &&
+                            message.compare(context.size(), 2, ": ") == 0)) {
+        return message;
+    }
+    return context + ": " + message;
+}
 
 std::string oneLine(std::string text) {
     std::string out;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -10,7 +11,10 @@
 #include <QElapsedTimer>
 #include <QGraphicsPathItem>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
 #include <QImage>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
 #include <QScatterSeries>
@@ -519,4 +523,62 @@ TEST(Charts, ExportIsAtTheChosenSizeAndSvgMarkersAreVectors) {
     // The chart on screen keeps its light (image) markers.
     auto* view = owner->findChild<QChartView*>();
     EXPECT_NE(qobject_cast<QLineSeries*>(view->chart()->series().front()), nullptr);
+}
+
+// ---- many series: the legend never takes the plot's place --------------------------------------
+
+namespace {
+
+// The "+N more series" line of a legend that cannot list every entry, or nullptr.
+QGraphicsSimpleTextItem* moreLine(QChart* chart) {
+    for (QGraphicsItem* item : chart->scene()->items()) {
+        auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+        if (text != nullptr && text->isVisible() && text->text().startsWith(QLatin1Char('+')))
+            return text;
+    }
+    return nullptr;
+}
+
+int listedEntries(QChart* chart) {
+    int n = 0;
+    for (QLegendMarker* marker : chart->legend()->markers())
+        n += marker->isVisible() ? 1 : 0;
+    return n;
+}
+
+}  // namespace
+
+TEST(Charts, TwentySeriesKeepAUsablePlotAndSayHowManyTheLegendDoesNotList) {
+    auto chart = makeChart(ChartKind::TimeVsBytes, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    std::vector<Sample> samples;
+    for (int i = 0; i < 20; ++i) {
+        Sample s = wireSample("s" + std::to_string(i), i % 2 ? "true" : "false", 1000000 + 50000 * i, 10 + i);
+        s.scenarioTitle = "Test read of the reference scenario number " + std::to_string(i) + " with a long title";
+        samples.push_back(s);
+    }
+    chart->setSamples(samples);
+    ASSERT_EQ(chart->seriesNames().size(), 20);
+    owner->resize(1284, 260);  // the chart strip of a laptop window
+    owner->show();
+    QChart* qchart = owner->findChild<QChartView*>()->chart();
+    ASSERT_TRUE(test::waitUntil([&] { return moreLine(qchart) != nullptr; }, 2000)) << "no '+N more' line";
+    const QRectF plot = qchart->plotArea();
+    std::cout << "[legend] strip 1284x260: plot " << plot.width() << "x" << plot.height() << ", legend "
+              << qchart->legend()->geometry().width() << " wide, " << listedEntries(qchart) << " listed, "
+              << moreLine(qchart)->text().toStdString() << std::endl;
+    EXPECT_GE(plot.height(), 0.6 * qchart->size().height()) << "the legend squeezed the plot's height";
+    EXPECT_GE(plot.width(), 0.55 * qchart->size().width()) << "the legend squeezed the plot's width";
+    EXPECT_LE(qchart->legend()->geometry().width(), qchart->size().width() / 3 + 1);
+    const int listed = listedEntries(qchart);
+    EXPECT_GE(listed, 3);
+    EXPECT_EQ(moreLine(qchart)->text(), QStringLiteral("+%1 more series").arg(20 - listed)) << "every series counted";
+    const QRectF more = moreLine(qchart)->sceneBoundingRect();
+    EXPECT_LE(more.bottom(), qchart->legend()->geometry().bottom() + 1) << "the line is inside the legend";
+    EXPECT_TRUE(moreLine(qchart)->toolTip().contains(QStringLiteral("number 19"))) << "the last series is named";
+
+    // A tall window lists them all, and the line goes.
+    owner->resize(1284, 900);
+    ASSERT_TRUE(test::waitUntil([&] { return listedEntries(qchart) == 20; }, 2000)) << listedEntries(qchart);
+    EXPECT_EQ(moreLine(qchart), nullptr);
 }

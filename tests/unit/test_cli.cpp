@@ -188,6 +188,25 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{{"run", "--no-tap", "--latency", "5", "x.db"}, 2, "--no-tap contradicts"},
                       BadInput{{"run", "--tap"}, 2, "the default database is SQLite"}));
 
+// A connect that fails names the connection once, in `run` and in the compatible mode (-d), on
+// Firebird and PostgreSQL (nobody listens on port 1: refused at once).
+TEST(CliBasics, AFailedConnectNamesTheConnectionOnce) {
+    const std::string firebird = "inet://127.0.0.1:1//nowhere.fdb";
+    const std::string postgres = "host=127.0.0.1 port=1 dbname=x user=postgres";
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"run", firebird, "-q"}, "firebird:" + firebird},
+        {{"-d", firebird}, "firebird:" + firebird},
+        {{"run", postgres, "-q"}, "postgres:" + postgres},
+    };
+    for (const auto& [args, label] : cases) {
+        const auto r = runCli(args);
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        EXPECT_EQ(lineCount(r.err), 1) << r.err;
+        EXPECT_EQ(r.err.rfind("blobbench-cli: " + label + ": connect: ", 0), 0u) << r.err;
+        EXPECT_EQ(r.err.find(label, r.err.find(label) + 1), std::string::npos) << "named twice: " << r.err;
+    }
+}
+
 TEST(CliBasics, HelpAndVersion) {
     const auto help = runCli({"--help"});
     EXPECT_EQ(help.exitCode, 0);
