@@ -33,6 +33,7 @@ constexpr qint64 kMaxCount = 1000000;              // repetitions, warm-ups, poi
 constexpr qint64 kMaxLatencyMs = 3600 * 1000;      // an hour each way
 constexpr qint64 kMaxBandwidth = qint64(1) << 50;  // bit/s: far above any link
 constexpr int kMaxShortText = 4096;                // names, ids, versions
+constexpr int kMaxTraceLength = 8 * 1024 * 1024;   // an exchange trace in base64 (the raw-string limit)
 
 QString L(const char* text) {
     return QString::fromLatin1(text);
@@ -941,7 +942,14 @@ void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
     f.whole("maxId", std::numeric_limits<qint64>::min() + 1, maxCount, 0);
     if (f.has("wire")) {
         const QJsonObject wire = object(f["wire"], f.path("wire"));
-        Fields w(wire, f.path("wire"), {"tap", "nativeLogical", "nativePhysical", "tapPhases"});
+        Fields w(wire, f.path("wire"), {"tap", "nativeLogical", "nativePhysical", "tapPhases", "trace"});
+        if (w.has("trace")) {  // the exchange trace, base64 of its compact encoding
+            try {
+                traceFromBase64(text(w["trace"], w.path("trace"), kMaxTraceLength));
+            } catch (const Error& e) {
+                refuse(w.path("trace"), QString::fromStdString(e.what()));
+            }
+        }
         for (const char* k : {"tap", "nativeLogical", "nativePhysical"}) {
             if (w.has(k)) {
                 wireStatsCheck(w[k], w.path(k));

@@ -18,6 +18,24 @@ qint64 nanos(Nanos n) {
     return static_cast<qint64>(n.count());
 }
 
+}  // namespace
+
+QByteArray traceToBase64(const ExchangeTrace& trace) {
+    const std::string bytes = encodeExchangeTrace(trace);
+    return QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64();
+}
+
+ExchangeTrace traceFromBase64(const QString& text) {
+    const auto decoded = QByteArray::fromBase64Encoding(text.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded) {
+        throw Error(ErrorKind::Data, "exchange trace: not base64");
+    }
+    const QByteArray& bytes = *decoded;
+    return decodeExchangeTrace(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+}
+
+namespace {
+
 QJsonObject wireToJson(const WireStats& w) {
     QJsonObject o;
     o[QStringLiteral("available")] = w.available;
@@ -156,6 +174,9 @@ QJsonObject sampleToJson(const Sample& s) {
         }
         wire[QStringLiteral("tapPhases")] = phases;
     }
+    if (s.trace) {
+        wire[QStringLiteral("trace")] = QString::fromLatin1(traceToBase64(*s.trace));
+    }
     o[QStringLiteral("wire")] = wire;
     o[QStringLiteral("status")] = QLatin1String(toString(s.status));
     if (!s.error.empty()) {
@@ -242,6 +263,10 @@ void applySampleJson(Sample& s, const QJsonObject& o) {
             const QJsonObject tapPhases = wire[QStringLiteral("tapPhases")].toObject();
             for (auto phase = tapPhases.begin(); phase != tapPhases.end(); ++phase) {
                 s.tapPhases[phase.key().toStdString()] = wireFromJson(phase.value().toObject()).counters;
+            }
+            s.trace.reset();
+            if (const QJsonValue trace = wire[QStringLiteral("trace")]; trace.isString()) {
+                s.trace = traceFromBase64(trace.toString());
             }
         } else if (key == QLatin1String("status")) {
             const QString status = v.toString();
@@ -478,6 +503,9 @@ SampleFields sampleJsonFields(const Sample& s) {
                 appendWire(w, WireStats::of(counters));
             }
             w += '}';
+        }
+        if (s.trace) {
+            w += ",\"trace\":\"" + traceToBase64(*s.trace) + '"';
         }
         w += '}';
         f.emplace_back("wire", std::move(w));

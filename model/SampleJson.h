@@ -46,6 +46,11 @@ QString csvField(const QString& text);
 // "blob_api=true;mmap_size=0": a sweep point as one CSV field / label (ids in order); empty outside a sweep.
 QString pointLabel(const std::map<std::string, std::string>& point);
 
+// A sample's exchange trace in files: its compact encoding (ExchangeTrace.h) in base64. The reader
+// throws Error(Data) saying what is wrong.
+QByteArray traceToBase64(const ExchangeTrace& trace);
+ExchangeTrace traceFromBase64(const QString& text);
+
 inline QString qs(const std::string& text) {
     return QString::fromStdString(text);
 }
