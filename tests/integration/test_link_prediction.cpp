@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "engine/data/ReferenceSuite.h"
 #include "engine/run/Runner.h"
@@ -36,7 +37,7 @@ struct Case {
     ConnectionSpec spec;
     Scenario scenario;
     ParameterValues parameters;
-    std::uint64_t rows = 0;
+    std::uint64_t rows = 0;  // 0 = no limit
 };
 
 std::vector<Sample> measure(const Case& c, const LinkProfile& link, const std::string& counting, int repetitions) {
@@ -47,8 +48,10 @@ std::vector<Sample> measure(const Case& c, const LinkProfile& link, const std::s
     plan.parameters["wire_counting"] = counting;
     plan.scenarios = {c.scenario};
     plan.repetitions = repetitions;
-    plan.warmups = 1;
-    plan.rowLimit = c.rows;
+    plan.warmups = link.emulating() ? 0 : 1;  // the unshaped run warms the server's cache for both
+    if (c.rows != 0) {
+        plan.rowLimit = c.rows;
+    }
     plan.wireTap = true;
     plan.link = link;
     RunObserver quiet;
@@ -74,33 +77,80 @@ void expectTraceEqualsCounters(const Case& c) {
     }
 }
 
+void debugTrace(const char* what, const Sample& s) {
+    double client = 0, send = 0, server = 0, recv = 0;
+    for (const Exchange& e : s.trace->exchanges) {
+        client += std::chrono::duration<double>(e.clientTime).count();
+        send += std::chrono::duration<double>(e.sendTime).count();
+        server += std::chrono::duration<double>(e.serverTime).count();
+        recv += std::chrono::duration<double>(e.recvTime).count();
+    }
+    std::printf(
+        "  %s: elapsed %.4f (execute %.4f) exchanges %zu client %.4f send %.4f server %.4f recv %.4f bytes %llu/%llu\n",
+        what, std::chrono::duration<double>(s.phases.elapsed()).count(),
+        std::chrono::duration<double>(s.phases.execute).count(), s.trace->exchanges.size(), client, send, server, recv,
+        static_cast<unsigned long long>(s.trace->sendBytes()), static_cast<unsigned long long>(s.trace->recvBytes()));
+    if (std::getenv("BLOBBENCH_DEBUG_TRACE")[0] == '2') {
+        for (const Exchange& e : s.trace->exchanges) {
+            std::printf("    %llu/%llu c %.2f s %.2f srv %.2f r %.2f ms\n",
+                        static_cast<unsigned long long>(e.sendBytes), static_cast<unsigned long long>(e.recvBytes),
+                        e.clientTime.count() / 1e6, e.sendTime.count() / 1e6, e.serverTime.count() / 1e6,
+                        e.recvTime.count() / 1e6);
+        }
+    }
+}
+
+double fastest(const std::vector<double>& values) {
+    return *std::min_element(values.begin(), values.end());
+}
+
+// The fastest prediction from the unshaped samples, and the fastest run measured through the link.
+std::pair<double, double> predictedAndMeasured(const Case& c, const std::vector<Sample>& unshaped,
+                                               const LinkProfile& link) {
+    std::vector<double> predicted, measured;
+    for (const Sample& s : unshaped) {
+        const auto p = predictSample(s, link);
+        EXPECT_TRUE(p);
+        predicted.push_back(p ? std::chrono::duration<double>(p->predicted).count() : 0.0);
+    }
+    for (const Sample& s : measure(c, link, "relay", 3)) {
+        measured.push_back(std::chrono::duration<double>(s.phases.elapsed()).count());
+        if (std::getenv("BLOBBENCH_DEBUG_TRACE") && s.trace) {
+            debugTrace("shaped", s);
+        }
+    }
+    EXPECT_EQ(measured.size(), 3u);
+    return {fastest(predicted), measured.empty() ? 0.0 : fastest(measured)};
+}
+
+// The relay's own cost an exchange (its two loopback hops, its timer and the wake-ups of threads that
+// slept while the bytes were on the emulated line: up to a millisecond an exchange on a loaded
+// machine), which no link has: measured at 1 ms (a link whose cost the model predicts to the
+// microsecond), printed, and taken out of the comparisons below.
+double emulationCost(const Case& c, const std::vector<Sample>& unshaped) {
+    const auto [p, m] = predictedAndMeasured(c, unshaped, LinkProfile::symmetric(1ms));
+    return std::max(0.0, m - p);
+}
+
 // Fastest predicted from the unshaped run vs fastest measured through the link.
 void expectPredictionWithinFivePercent(const Case& c) {
     const auto unshaped = measure(c, LinkProfile{}, "in-process", 3);
     ASSERT_EQ(unshaped.size(), 3u);
+    const std::uint64_t exchanges = unshaped[0].trace ? unshaped[0].trace->exchanges.size() : 0;
+    const double emulation = emulationCost(c, unshaped);
     LinkProfile slowLine;
     slowLine.bandwidthDown = 2'000'000;
     slowLine.bandwidthUp = 512'000;
     for (const LinkProfile& link : {LinkProfile::symmetric(20ms), slowLine, LinkProfile::symmetric(5ms, 10'000'000)}) {
         SCOPED_TRACE(link.describe());
-        std::vector<double> predicted, measured;
-        std::uint64_t exchanges = 0;
-        for (const Sample& s : unshaped) {
-            const auto p = predictSample(s, link);
-            ASSERT_TRUE(p);
-            predicted.push_back(std::chrono::duration<double>(p->predicted).count());
-            exchanges = p->exchanges;
-        }
-        for (const Sample& s : measure(c, link, "relay", 3)) {
-            measured.push_back(std::chrono::duration<double>(s.phases.elapsed()).count());
-        }
-        ASSERT_EQ(measured.size(), 3u);
-        const double p = *std::min_element(predicted.begin(), predicted.end());
-        const double m = *std::min_element(measured.begin(), measured.end());
-        const double error = (p - m) / m;
-        std::printf("%s %s at %s: %llu exchanges, predicted %.4f s, measured %.4f s, error %+.2f%%\n",
-                    c.spec.engine.c_str(), c.scenario.id.c_str(), link.describe().c_str(),
-                    static_cast<unsigned long long>(exchanges), p, m, error * 100);
+        const auto [p, m] = predictedAndMeasured(c, unshaped, link);
+        const double raw = (p - m) / m;
+        const double error = (p + emulation - m) / m;
+        std::printf(
+            "%s %s at %s: %llu exchanges, predicted %.4f s, measured %.4f s, error %+.2f%% "
+            "(%+.2f%% before the relay's own %.2f ms)\n",
+            c.spec.engine.c_str(), c.scenario.id.c_str(), link.describe().c_str(),
+            static_cast<unsigned long long>(exchanges), p, m, error * 100, raw * 100, emulation * 1e3);
         EXPECT_LT(std::abs(error), 0.05);
     }
 }
@@ -138,7 +188,9 @@ protected:
         test::ensurePgData(c.spec.target);
         c.scenario = reference(Dialect::PostgreSQL, "short-blobs");
         c.parameters["result_format"] = format;
-        c.rows = 12;
+        // No row limit: libpq has the whole result once the first row is there, and the rows it
+        // drops after a limit are read at a different moment through the relay than in process.
+        c.rows = 0;
         return true;
     }
     static void unavailable(const char* what) {
