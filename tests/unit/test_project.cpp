@@ -791,7 +791,8 @@ TEST(ProjectFile, ExchangeTracesRoundTripAndOldFilesLoadWithout) {
     QByteArray text = projectToJson(p);
     const QByteArray encoded = traceToBase64(trace);
     ASSERT_TRUE(text.contains(encoded));
-    text.replace(encoded, encoded.left(encoded.size() / 2) + "AAAA");
+    const QByteArray damaged = encoded.left(encoded.size() / 2) + QByteArray("AAAA");
+    text.replace(encoded, damaged);
     try {
         projectFromJson(text);
         ADD_FAILURE() << "a damaged trace was accepted";
