@@ -1,5 +1,6 @@
 #include "model/SampleJson.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QStringList>
@@ -10,6 +11,8 @@
 
 namespace blobbench {
 namespace {
+
+constexpr qint64 kMaxSamplesFileBytes = qint64(512) * 1024 * 1024;  // as a project file
 
 QJsonValue number(std::uint64_t n) {
     return QJsonValue(static_cast<qint64>(n));
@@ -540,6 +543,29 @@ void writeSamplesJson(const QString& path, const SessionInfo& session, const std
     }
     root[QStringLiteral("samples")] = array;
     saveAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented));
+}
+
+std::vector<Sample> readSamplesJson(const QString& path, const std::string& context) {
+    const std::string name = path.toStdString();
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || file.size() > kMaxSamplesFileBytes) {
+        throw Error(ErrorKind::Io, context + ": cannot read " + name);
+    }
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
+    const QJsonArray samples = doc.object().value(QStringLiteral("samples")).toArray();
+    if (!doc.isObject() || samples.isEmpty()) {
+        throw Error(ErrorKind::Usage, context + ": " + name + " is neither a project nor a samples file of --json");
+    }
+    std::vector<Sample> out;
+    for (const auto& v : samples) {
+        try {
+            out.push_back(sampleFromJson(v.toObject()));
+        } catch (const Error& e) {
+            throw Error(ErrorKind::Usage,
+                        context + ": " + name + ": sample " + std::to_string(out.size() + 1) + ": " + e.what());
+        }
+    }
+    return out;
 }
 
 QString pointLabel(const std::map<std::string, std::string>& point) {

@@ -39,6 +39,10 @@ QJsonObject sessionToJson(const SessionInfo& session);
 // Throws Error(Io) naming the file on failure.
 void writeSamplesJson(const QString& path, const SessionInfo& session, const std::vector<Sample>& samples);
 
+// The samples of a file written by writeSamplesJson(). Throws Error(Io) "<context>: cannot read
+// <path>", Error(Usage) when it is no samples file or a sample in it is damaged (saying which).
+std::vector<Sample> readSamplesJson(const QString& path, const std::string& context);
+
 // One row a sample, a header row first; RFC 4180 quoting. Atomic like the JSON writer.
 void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples);
 QString csvField(const QString& text);

@@ -1,6 +1,5 @@
 #include "app/cli/PredictCommand.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -39,23 +38,7 @@ Input readInput(const std::string& path) {
         }
         return in;
     }
-    QFile file(name);
-    if (!file.open(QIODevice::ReadOnly) || file.size() > kMaxProjectFileBytes) {
-        throw Error(ErrorKind::Usage, "predict: cannot read " + path);
-    }
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
-    const QJsonArray samples = doc.object().value(QStringLiteral("samples")).toArray();
-    if (!doc.isObject() || samples.isEmpty()) {
-        throw Error(ErrorKind::Usage, "predict: " + path + " is neither a project nor a samples file of --json");
-    }
-    for (const auto& v : samples) {
-        try {
-            in.samples.push_back(sampleFromJson(v.toObject()));
-        } catch (const Error& e) {
-            throw Error(ErrorKind::Usage,
-                        "predict: " + path + ": sample " + std::to_string(in.samples.size() + 1) + ": " + e.what());
-        }
-    }
+    in.samples = readSamplesJson(name, "predict");
     return in;
 }
 

@@ -1,6 +1,7 @@
 // blobbench-cli predict on samples files: a table row per sample with the model's figure, the
 // advice marks the parameter set that is fastest at the link with its saving, JSON and Markdown
-// outputs say the same; a file without traces, a missing link or a bad rate is one line, exit 2.
+// outputs say the same; a file without traces, a missing link or a bad rate is one line, exit 2
+// (an unreadable file: exit 1).
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -103,7 +104,6 @@ TEST(PredictCli, BadInputIsOneLineAndExitTwo) {
         {{"predict", samples, "--bandwidth", "2MB"}, "2MB"},
         {{"predict", samples, "--latency", "fast"}, "fast"},
         {{"predict", "--latency", "40"}, "name a project or a samples file"},
-        {{"predict", dir.file("missing.json"), "--latency", "40"}, "cannot read"},
         {{"run", samples, "--advise"}, "--advise is an option of predict"},
     };
     for (const Case& c : cases) {
@@ -113,6 +113,9 @@ TEST(PredictCli, BadInputIsOneLineAndExitTwo) {
         EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     }
+    const auto missing = test::runCli({"predict", dir.file("missing.json"), "--latency", "40"});
+    EXPECT_EQ(missing.exitCode, 1);  // a file that cannot be read, as for --compare
+    EXPECT_NE(missing.err.find("predict: cannot read"), std::string::npos) << missing.err;
 }
 
 }  // namespace blobbench
