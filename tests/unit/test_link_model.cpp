@@ -1,12 +1,13 @@
 // The link model against the relay's own line (LinkShaper) in virtual time: a conversation replayed
 // exchange by exchange through two shapers takes what predictElapsed() says, for latency-only,
 // bandwidth-only and mixed links; the loopback's round trip is taken out once per exchange; a sample
-// without a trace has no prediction.
+// without a trace has no prediction; the advice ranks parameter sets and finds the current one.
 #include <gtest/gtest.h>
 
 #include <deque>
 #include <random>
 
+#include "engine/wire/LinkAdvice.h"
 #include "engine/wire/LinkModel.h"
 #include "engine/wire/LinkShaper.h"
 
@@ -114,4 +115,40 @@ TEST(LinkModel, ASampleWithoutATraceHasNoPrediction) {
     ASSERT_TRUE(p);
     EXPECT_EQ(p->measured, 10ms);
     EXPECT_EQ(p->exchanges, 4u);
+}
+
+TEST(LinkAdvice, RanksParameterSetsAndFindsTheCurrentOne) {
+    auto sample = [](const std::string& inlineSize, std::size_t exchanges, std::chrono::nanoseconds fetch) {
+        Sample s;
+        s.scenarioId = "short-blobs";
+        s.point["max_inline_blob_size"] = inlineSize;
+        s.phases.fetch = fetch;
+        s.trace = conversation(exchanges);
+        return s;
+    };
+    std::vector<Sample> samples = {sample("0", 40, 30ms), sample("65535", 4, 35ms), sample("0", 40, 31ms)};
+    Sample failed = sample("16384", 1, 1ms);
+    failed.status = SampleStatus::Failed;
+    samples.push_back(failed);
+    Sample untraced = sample("8192", 1, 1ms);
+    untraced.trace.reset();
+    samples.push_back(untraced);
+
+    // On loopback the many small exchanges are faster; at 20 ms the inline set wins by far.
+    const auto atTwenty = adviseParameterSets(samples, LinkProfile::symmetric(20ms));
+    ASSERT_EQ(atTwenty.size(), 1u);
+    ASSERT_EQ(atTwenty[0].ranked.size(), 2u);  // the failed and the untraced sets are left out
+    EXPECT_EQ(atTwenty[0].ranked[0].point.at("max_inline_blob_size"), "65535");
+    EXPECT_TRUE(atTwenty[0].ranked[0].best);
+    EXPECT_FALSE(atTwenty[0].ranked[0].current);
+    EXPECT_TRUE(atTwenty[0].ranked[1].current);  // the first measured
+    EXPECT_EQ(atTwenty[0].ranked[1].samples, 2u);
+    EXPECT_GT(atTwenty[0].ranked[0].savingVsCurrent, 0.8);
+
+    const auto asConfigured =
+        adviseParameterSets(samples, LinkProfile::symmetric(20ms), {{"max_inline_blob_size", "65535"}});
+    EXPECT_TRUE(asConfigured[0].ranked[0].current);
+    EXPECT_TRUE(asConfigured[0].ranked[0].best);
+    EXPECT_DOUBLE_EQ(asConfigured[0].ranked[0].savingVsCurrent, 0.0);
+    EXPECT_LT(asConfigured[0].ranked[1].savingVsCurrent, 0.0);
 }
