@@ -33,7 +33,6 @@ constexpr qint64 kMaxCount = 1000000;              // repetitions, warm-ups, poi
 constexpr qint64 kMaxLatencyMs = 3600 * 1000;      // an hour each way
 constexpr qint64 kMaxBandwidth = qint64(1) << 50;  // bit/s: far above any link
 constexpr int kMaxShortText = 4096;                // names, ids, versions
-constexpr int kMaxTraceLength = 8 * 1024 * 1024;   // an exchange trace in base64 (the raw-string limit)
 
 QString L(const char* text) {
     return QString::fromLatin1(text);
@@ -945,7 +944,7 @@ void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
         Fields w(wire, f.path("wire"), {"tap", "nativeLogical", "nativePhysical", "tapPhases", "trace"});
         if (w.has("trace")) {  // the exchange trace, base64 of its compact encoding
             try {
-                traceFromBase64(text(w["trace"], w.path("trace"), kMaxTraceLength));
+                traceFromBase64(text(w["trace"], w.path("trace"), kMaxTraceChars));
             } catch (const Error& e) {
                 refuse(w.path("trace"), QString::fromStdString(e.what()));
             }

@@ -24,8 +24,12 @@ qint64 nanos(Nanos n) {
 }  // namespace
 
 QByteArray traceToBase64(const ExchangeTrace& trace) {
+    if (trace.exchanges.size() > kMaxTraceExchanges) {
+        return {};
+    }
     const std::string bytes = encodeExchangeTrace(trace);
-    return QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64();
+    QByteArray text = QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64();
+    return text.size() <= kMaxTraceChars ? text : QByteArray();
 }
 
 ExchangeTrace traceFromBase64(const QString& text) {
@@ -177,8 +181,8 @@ QJsonObject sampleToJson(const Sample& s) {
         }
         wire[QStringLiteral("tapPhases")] = phases;
     }
-    if (s.trace) {
-        wire[QStringLiteral("trace")] = QString::fromLatin1(traceToBase64(*s.trace));
+    if (const QByteArray trace = s.trace ? traceToBase64(*s.trace) : QByteArray(); !trace.isEmpty()) {
+        wire[QStringLiteral("trace")] = QString::fromLatin1(trace);
     }
     o[QStringLiteral("wire")] = wire;
     o[QStringLiteral("status")] = QLatin1String(toString(s.status));
@@ -507,8 +511,8 @@ SampleFields sampleJsonFields(const Sample& s) {
             }
             w += '}';
         }
-        if (s.trace) {
-            w += ",\"trace\":\"" + traceToBase64(*s.trace) + '"';
+        if (const QByteArray trace = s.trace ? traceToBase64(*s.trace) : QByteArray(); !trace.isEmpty()) {
+            w += ",\"trace\":\"" + trace + '"';
         }
         w += '}';
         f.emplace_back("wire", std::move(w));

@@ -50,8 +50,10 @@ QString csvField(const QString& text);
 // "blob_api=true;mmap_size=0": a sweep point as one CSV field / label (ids in order); empty outside a sweep.
 QString pointLabel(const std::map<std::string, std::string>& point);
 
-// A sample's exchange trace in files: its compact encoding (ExchangeTrace.h) in base64. The reader
-// throws Error(Data) saying what is wrong.
+// A sample's exchange trace in files: its compact encoding (ExchangeTrace.h) in base64, empty when
+// the trace is too long to keep (more than kMaxTraceExchanges, or kMaxTraceChars of base64: the
+// sample is saved without it). The reader throws Error(Data) saying what is wrong.
+inline constexpr int kMaxTraceChars = 8 * 1024 * 1024;  // the project loader's raw-string limit
 QByteArray traceToBase64(const ExchangeTrace& trace);
 ExchangeTrace traceFromBase64(const QString& text);
 

@@ -10,9 +10,7 @@ namespace blobbench {
 namespace {
 
 constexpr unsigned char kFormat = 1;
-// A decoded trace never claims more than this: 16 million exchanges, far beyond any sample.
-constexpr std::uint64_t kMaxExchanges = 1ull << 24;
-constexpr std::uint64_t kMaxRaw = kMaxExchanges * 6 * 10 + 64;
+constexpr std::uint64_t kMaxRaw = std::uint64_t{64} << 20;  // 2 Mi exchanges take ~30 MB of varints
 
 void putVarint(std::string& out, std::uint64_t value) {
     while (value >= 0x80) {
@@ -136,7 +134,7 @@ ExchangeTrace decodeExchangeTrace(std::string_view bytes) {
     Reader r(raw);
     ExchangeTrace trace;
     const std::uint64_t count = r.varint();
-    if (count > kMaxExchanges || count * 6 > rawSize) {
+    if (count > kMaxTraceExchanges || count * 6 > rawSize) {
         throw Error(ErrorKind::Data,
                     "exchange trace: claims " + std::to_string(count) + " exchanges, more than it holds");
     }

@@ -37,6 +37,10 @@ struct ExchangeTrace {
     friend bool operator==(const ExchangeTrace&, const ExchangeTrace&) = default;
 };
 
+// The most exchanges a file keeps of one sample (a longer trace is not saved: the sample loads
+// without one), so a hostile file cannot make a load allocate more than ~100 MB for one.
+inline constexpr std::uint64_t kMaxTraceExchanges = std::uint64_t{1} << 21;
+
 // Compact binary form for files: per field a column of varints (times in whole microseconds,
 // rounded), deflated. A 20,000-exchange trace takes a few bytes per exchange.
 std::string encodeExchangeTrace(const ExchangeTrace& trace);

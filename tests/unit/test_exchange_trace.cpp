@@ -4,6 +4,8 @@
 // stays under 8 bytes an exchange in base64 for a 20,000-exchange trace, and refuses damage.
 #include <gtest/gtest.h>
 
+#include <zlib.h>
+
 #include <QByteArray>
 #include <random>
 
@@ -156,4 +158,31 @@ TEST(ExchangeTrace, DamagedBytesAreRefusedAsData) {
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::Data);
     }
+}
+
+TEST(ExchangeTrace, AClaimOfMoreExchangesThanAFileKeepsIsRefused) {
+    // Well-formed and deflated, but one exchange over the limit: refused before it is allocated.
+    const std::uint64_t count = kMaxTraceExchanges + 1;
+    std::string raw;
+    for (std::uint64_t v = count;; v >>= 7) {
+        raw += static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+        if (v < 0x80) {
+            break;
+        }
+    }
+    raw.append(2 + count * 6, '\0');
+    uLongf size = compressBound(static_cast<uLong>(raw.size()));
+    std::string packed(size, '\0');
+    ASSERT_EQ(compress2(reinterpret_cast<Bytef*>(packed.data()), &size, reinterpret_cast<const Bytef*>(raw.data()),
+                        static_cast<uLong>(raw.size()), 9),
+              Z_OK);
+    packed.resize(size);
+    std::string file = "\x01";
+    for (std::uint64_t v = raw.size();; v >>= 7) {
+        file += static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+        if (v < 0x80) {
+            break;
+        }
+    }
+    EXPECT_EQ(decodeKind(file + packed), ErrorKind::Data);
 }
