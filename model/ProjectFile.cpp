@@ -941,7 +941,14 @@ void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
     f.whole("maxId", std::numeric_limits<qint64>::min() + 1, maxCount, 0);
     if (f.has("wire")) {
         const QJsonObject wire = object(f["wire"], f.path("wire"));
-        Fields w(wire, f.path("wire"), {"tap", "nativeLogical", "nativePhysical", "tapPhases"});
+        Fields w(wire, f.path("wire"), {"tap", "nativeLogical", "nativePhysical", "tapPhases", "trace"});
+        if (w.has("trace")) {  // the exchange trace, base64 of its compact encoding
+            try {
+                traceFromBase64(text(w["trace"], w.path("trace"), kMaxTraceChars));
+            } catch (const Error& e) {
+                refuse(w.path("trace"), QString::fromStdString(e.what()));
+            }
+        }
         for (const char* k : {"tap", "nativeLogical", "nativePhysical"}) {
             if (w.has(k)) {
                 wireStatsCheck(w[k], w.path(k));

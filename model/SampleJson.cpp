@@ -1,5 +1,6 @@
 #include "model/SampleJson.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QStringList>
@@ -11,12 +12,36 @@
 namespace blobbench {
 namespace {
 
+constexpr qint64 kMaxSamplesFileBytes = qint64(512) * 1024 * 1024;  // as a project file
+
 QJsonValue number(std::uint64_t n) {
     return QJsonValue(static_cast<qint64>(n));
 }
 qint64 nanos(Nanos n) {
     return static_cast<qint64>(n.count());
 }
+
+}  // namespace
+
+QByteArray traceToBase64(const ExchangeTrace& trace) {
+    if (trace.exchanges.size() > kMaxTraceExchanges) {
+        return {};
+    }
+    const std::string bytes = encodeExchangeTrace(trace);
+    QByteArray text = QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64();
+    return text.size() <= kMaxTraceChars ? text : QByteArray();
+}
+
+ExchangeTrace traceFromBase64(const QString& text) {
+    const auto decoded = QByteArray::fromBase64Encoding(text.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded) {
+        throw Error(ErrorKind::Data, "exchange trace: not base64");
+    }
+    const QByteArray& bytes = *decoded;
+    return decodeExchangeTrace(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+}
+
+namespace {
 
 QJsonObject wireToJson(const WireStats& w) {
     QJsonObject o;
@@ -156,6 +181,9 @@ QJsonObject sampleToJson(const Sample& s) {
         }
         wire[QStringLiteral("tapPhases")] = phases;
     }
+    if (const QByteArray trace = s.trace ? traceToBase64(*s.trace) : QByteArray(); !trace.isEmpty()) {
+        wire[QStringLiteral("trace")] = QString::fromLatin1(trace);
+    }
     o[QStringLiteral("wire")] = wire;
     o[QStringLiteral("status")] = QLatin1String(toString(s.status));
     if (!s.error.empty()) {
@@ -242,6 +270,10 @@ void applySampleJson(Sample& s, const QJsonObject& o) {
             const QJsonObject tapPhases = wire[QStringLiteral("tapPhases")].toObject();
             for (auto phase = tapPhases.begin(); phase != tapPhases.end(); ++phase) {
                 s.tapPhases[phase.key().toStdString()] = wireFromJson(phase.value().toObject()).counters;
+            }
+            s.trace.reset();
+            if (const QJsonValue trace = wire[QStringLiteral("trace")]; trace.isString()) {
+                s.trace = traceFromBase64(trace.toString());
             }
         } else if (key == QLatin1String("status")) {
             const QString status = v.toString();
@@ -479,6 +511,9 @@ SampleFields sampleJsonFields(const Sample& s) {
             }
             w += '}';
         }
+        if (const QByteArray trace = s.trace ? traceToBase64(*s.trace) : QByteArray(); !trace.isEmpty()) {
+            w += ",\"trace\":\"" + trace + '"';
+        }
         w += '}';
         f.emplace_back("wire", std::move(w));
     }
@@ -512,6 +547,29 @@ void writeSamplesJson(const QString& path, const SessionInfo& session, const std
     }
     root[QStringLiteral("samples")] = array;
     saveAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Indented));
+}
+
+std::vector<Sample> readSamplesJson(const QString& path, const std::string& context) {
+    const std::string name = path.toStdString();
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || file.size() > kMaxSamplesFileBytes) {
+        throw Error(ErrorKind::Io, context + ": cannot read " + name);
+    }
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
+    const QJsonArray samples = doc.object().value(QStringLiteral("samples")).toArray();
+    if (!doc.isObject() || samples.isEmpty()) {
+        throw Error(ErrorKind::Usage, context + ": " + name + " is neither a project nor a samples file of --json");
+    }
+    std::vector<Sample> out;
+    for (const auto& v : samples) {
+        try {
+            out.push_back(sampleFromJson(v.toObject()));
+        } catch (const Error& e) {
+            throw Error(ErrorKind::Usage,
+                        context + ": " + name + ": sample " + std::to_string(out.size() + 1) + ": " + e.what());
+        }
+    }
+    return out;
 }
 
 QString pointLabel(const std::map<std::string, std::string>& point) {

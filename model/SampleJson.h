@@ -39,12 +39,23 @@ QJsonObject sessionToJson(const SessionInfo& session);
 // Throws Error(Io) naming the file on failure.
 void writeSamplesJson(const QString& path, const SessionInfo& session, const std::vector<Sample>& samples);
 
+// The samples of a file written by writeSamplesJson(). Throws Error(Io) "<context>: cannot read
+// <path>", Error(Usage) when it is no samples file or a sample in it is damaged (saying which).
+std::vector<Sample> readSamplesJson(const QString& path, const std::string& context);
+
 // One row a sample, a header row first; RFC 4180 quoting. Atomic like the JSON writer.
 void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples);
 QString csvField(const QString& text);
 
 // "blob_api=true;mmap_size=0": a sweep point as one CSV field / label (ids in order); empty outside a sweep.
 QString pointLabel(const std::map<std::string, std::string>& point);
+
+// A sample's exchange trace in files: its compact encoding (ExchangeTrace.h) in base64, empty when
+// the trace is too long to keep (more than kMaxTraceExchanges, or kMaxTraceChars of base64: the
+// sample is saved without it). The reader throws Error(Data) saying what is wrong.
+inline constexpr int kMaxTraceChars = 8 * 1024 * 1024;  // the project loader's raw-string limit
+QByteArray traceToBase64(const ExchangeTrace& trace);
+ExchangeTrace traceFromBase64(const QString& text);
 
 inline QString qs(const std::string& text) {
     return QString::fromStdString(text);

@@ -40,6 +40,9 @@ Commands:
   bytea      PostgreSQL: one document as bytea in binary, hex and escape text, and as a
              large object: insert and select times, bytes, ratios (--size 2M, --repeat 3,
              and the wire options to emulate a link)
+  predict    predict PROJECT|SAMPLES.json at another link from the samples' exchange traces,
+             without running: --latency MS, --bandwidth RATE (--bandwidth-up ...), --advise,
+             --json FILE, --markdown FILE (see "predict" below)
   --help     this text
   --version  the version
 
@@ -99,6 +102,13 @@ projects (run PROJECT.blobbench.json):
       --no-save                     do not append the run to the project's history
                                     (by default the project is saved after every point)
 
+predict (predict PROJECT|SAMPLES.json):
+      --latency MS / --bandwidth RATE   the link to predict at, as the wire options above
+                                    (one-way latency each way; --latency-up, --bandwidth-up ...)
+      --advise                      rank each scenario's parameter sets (sweep points) by
+                                    predicted time; the best is marked with its saving
+      --json FILE / --markdown FILE also write the predictions (and the advice)
+
 Runs of one project wait for each other (one line says so). SIGINT / SIGTERM cancel a run: the
 sample in progress is kept as cancelled, everything measured is written; a second one ends at once.
 
@@ -123,6 +133,9 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             ++i;
         } else if (first == "bytea") {
             o.command = Command::Bytea;
+            ++i;
+        } else if (first == "predict") {
+            o.command = Command::Predict;
             ++i;
         } else if (!first.starts_with("-") && first.find_first_of(":/.") == std::string::npos) {
             throw Error(ErrorKind::Usage, "unknown command '" + first + "' (try --help)");
@@ -217,6 +230,8 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.connection = take(arg);
         } else if (arg == "--compare") {
             o.compare = take(arg);
+        } else if (arg == "--advise") {
+            o.advise = true;
         } else if (arg == "--no-save") {
             o.noSave = true;
         } else if (arg == "-q" || arg == "--quiet") {
@@ -267,6 +282,10 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
                     "none for the default SQLite data set");
     }
     o.link.validate();
+    if (o.advise && o.command != Command::Predict) {
+        throw Error(ErrorKind::Usage,
+                    "--advise is an option of predict (blobbench-cli predict FILE --latency MS --advise)");
+    }
     if (o.noTap && o.wireTap) {
         throw Error(
             ErrorKind::Usage,

@@ -10,7 +10,7 @@
 
 namespace blobbench::cli {
 
-enum class Command { Default, Prepare, Run, Engines, Bytea, Help, Version };
+enum class Command { Default, Prepare, Run, Engines, Bytea, Predict, Help, Version };
 
 // What the command line asked for; parseArguments() throws Error(Usage) with one line on bad input.
 struct CliOptions {
@@ -52,6 +52,8 @@ struct CliOptions {
     std::string compare;     // a run id of the project's history, "last", "previous", or a file
     std::string connection;  // --connection: a project's connection by name (default: its current one)
     bool noSave = false;
+    // predict PROJECT|SAMPLES.json (app/cli/PredictCommand.cpp): the link is `link`
+    bool advise = false;
 };
 
 CliOptions parseArguments(const std::vector<std::string>& args);

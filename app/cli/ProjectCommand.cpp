@@ -74,19 +74,8 @@ RunRecord baseRun(const Project& project, const std::string& what) {
             }
             return other.history.back();
         }
-        QFile file(name);
-        if (!file.open(QIODevice::ReadOnly) || file.size() > kMaxProjectFileBytes) {
-            throw Error(ErrorKind::Io, "--compare: cannot read " + what);
-        }
-        const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
-        const QJsonArray samples = doc.object().value(QStringLiteral("samples")).toArray();
-        if (!doc.isObject() || samples.isEmpty()) {
-            throw Error(ErrorKind::Usage, "--compare: " + what + " is neither a project nor a samples file of --json");
-        }
         RunRecord r;
-        for (const auto& v : samples) {
-            r.samples.push_back(sampleFromJson(v.toObject()));
-        }
+        r.samples = readSamplesJson(name, "--compare");
         r.runId = q(r.samples.front().runId);
         return r;
     }

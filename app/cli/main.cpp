@@ -16,6 +16,7 @@
 #include "app/cli/ByteaCommand.h"
 #include "app/cli/CliOptions.h"
 #include "app/cli/FbCompat.h"
+#include "app/cli/PredictCommand.h"
 #include "app/cli/ProjectCommand.h"
 #include "app/cli/Signals.h"
 #include "app/cli/StorageCommand.h"
@@ -444,6 +445,8 @@ int runCommand(const std::vector<std::string>& args) {
                 return commandEngines();
             case Command::Bytea:
                 return commandBytea(options);
+            case Command::Predict:
+                return commandPredict(options);
             case Command::Prepare:
                 return commandPrepare(options);
             case Command::Default:

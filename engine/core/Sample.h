@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/ExchangeTrace.h"
 #include "engine/core/Parameter.h"
 #include "engine/core/Shared.h"
 
@@ -106,8 +107,11 @@ struct Sample {
 
     WireStats tap;                                  // measured by the wire tap over the measured span (execute + fetch)
     std::map<std::string, WireCounters> tapPhases;  // connect (of the session), prepare, execute, fetch
-    WireStats nativeLogical;                        // the client's own counters (Firebird 5.0.2+ items 150-153)
-    WireStats nativePhysical;                       // items 154-158
+    // The measured span's round trips one by one, when its counts are ours (relay or in-process):
+    // its bytes and exchanges equal tap's. Absent for samples saved before traces existed.
+    std::optional<ExchangeTrace> trace;
+    WireStats nativeLogical;   // the client's own counters (Firebird 5.0.2+ items 150-153)
+    WireStats nativePhysical;  // items 154-158
 
     SampleStatus status = SampleStatus::Complete;
     std::string error;  // one line, when not complete

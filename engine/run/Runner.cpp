@@ -350,7 +350,9 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     observer.connected(outcome.session);
     SampleContextSharing context;  // the session's samples hold one copy of its context
     const bool counted = tap != nullptr || counter != nullptr;
-    auto wireNow = [&] { return tap ? tap->snapshot() : counter->snapshot(); };
+    auto wireNow = [&](ExchangeRecorder::Mark* trace = nullptr) {
+        return tap ? tap->snapshot(trace) : counter->snapshot(trace);
+    };
     const char* method = tap ? "relay" : "in-process";
 
     for (const Scenario& scenario : plan.scenarios) {
@@ -365,6 +367,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             sample.phases.connect = connectTime;
             // Tap snapshots at the session's phase marks, taken on this thread inside query().
             WireCounters atStart, atPrepared, atExecuted, atFetched;
+            ExchangeRecorder::Mark traceFrom, traceTo;  // the measured span's, for its exchange trace
             bool prepared = false, executed = false, fetched = false;
             MeasuringSink sink(
                 [&](std::uint64_t rows, std::uint64_t bytes) { observer.progress(scenario, rows, bytes); });
@@ -377,18 +380,17 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 if (counted) {
                     atStart = wireNow();
                     query.phaseMark = [&](QueryPhase phase) {
-                        const WireCounters now = wireNow();
                         switch (phase) {
                             case QueryPhase::Prepared:
-                                atPrepared = now;
+                                atPrepared = wireNow(&traceFrom);
                                 prepared = true;
                                 break;
                             case QueryPhase::Executed:
-                                atExecuted = now;
+                                atExecuted = wireNow();
                                 executed = true;
                                 break;
                             case QueryPhase::Fetched:
-                                atFetched = now;
+                                atFetched = wireNow(&traceTo);
                                 fetched = true;
                                 break;
                         }
@@ -422,6 +424,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 if (prepared && fetched) {
                     // The measured span, like Elapsed: from opening the cursor to the last fetch.
                     sample.tap = WireStats::of(atFetched - atPrepared);
+                    sample.trace = tap ? tap->exchanges(traceFrom, traceTo) : counter->exchanges(traceFrom, traceTo);
                 } else if (prepared) {
                     sample.tap = WireStats::unavailable("the statement did not complete; partial counts in tapPhases");
                     sample.tapPhases["until failure"] = wireNow() - atPrepared;
@@ -429,6 +432,13 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                     sample.tap = WireStats::unavailable("the driver reported no phase marks");
                 }
                 sample.tap.method = method;
+                ExchangeRecorder::Mark done;  // a kept session's recorder holds one sample's runs at most
+                wireNow(&done);
+                if (tap) {
+                    tap->forgetTraceBefore(done);
+                } else {
+                    counter->forgetTraceBefore(done);
+                }
             }
             sample.rows = sink.rows();
             sample.contentBytes = sink.contentBytes();

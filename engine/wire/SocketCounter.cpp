@@ -276,12 +276,7 @@ constexpr const char* kClientLibraries[] = {"libpq.so", "libfbclient.so"};
 }  // namespace
 
 void SocketCounter::Connection::count(int direction, std::uint64_t size) {
-    bytes[direction].fetch_add(size, std::memory_order_relaxed);
-    packets[direction].fetch_add(1, std::memory_order_relaxed);
-    const int last = lastDirection.exchange(direction, std::memory_order_relaxed);
-    if (direction == kDown && last == kUp) {
-        roundTrips.fetch_add(1, std::memory_order_relaxed);
-    }
+    ExchangeRecorder::record(*log, direction, size, nowNs());
 }
 
 void SocketCounter::Watch::cutIfExpired(int fd, std::int64_t since, std::int64_t now) {
@@ -347,6 +342,7 @@ bool SocketCounter::registerSocket(int fd) {
     std::lock_guard lock(m_mutex);
     auto connection = std::make_unique<Connection>();
     connection->watch = &m_watch;
+    connection->log = m_recorder.open();
     Connection* expected = nullptr;
     if (!g_slots[fd].compare_exchange_strong(expected, connection.get(), std::memory_order_acq_rel)) {
         return false;
@@ -387,19 +383,16 @@ std::uint64_t SocketCounter::socketsAdopted() const {
     return m_connections.size();
 }
 
-WireCounters SocketCounter::snapshot() const {
-    std::lock_guard lock(m_mutex);
-    WireCounters c;
-    std::uint64_t roundTrips = 0;
-    for (const auto& connection : m_connections) {
-        c.sendBytes += connection->bytes[kUp].load(std::memory_order_relaxed);
-        c.recvBytes += connection->bytes[kDown].load(std::memory_order_relaxed);
-        c.sendPackets += connection->packets[kUp].load(std::memory_order_relaxed);
-        c.recvPackets += connection->packets[kDown].load(std::memory_order_relaxed);
-        roundTrips += connection->roundTrips.load(std::memory_order_relaxed);
-    }
-    c.roundTrips = roundTrips;
-    return c;
+WireCounters SocketCounter::snapshot(ExchangeRecorder::Mark* trace) const {
+    return m_recorder.snapshot(nowNs(), trace);
+}
+
+ExchangeTrace SocketCounter::exchanges(const ExchangeRecorder::Mark& from, const ExchangeRecorder::Mark& to) const {
+    return m_recorder.between(from, to);
+}
+
+void SocketCounter::forgetTraceBefore(const ExchangeRecorder::Mark& mark) {
+    m_recorder.forgetBefore(mark);
 }
 
 }  // namespace blobbench

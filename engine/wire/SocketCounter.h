@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/core/Sample.h"
+#include "engine/wire/ExchangeRecorder.h"
 
 namespace blobbench {
 
@@ -21,7 +22,8 @@ namespace blobbench {
 // Same figures and API as WireTap: send* = client->server, recv* = server->client, one packet per
 // successful send()/recv() (or read/write) result, roundTrips = per connection, each change from
 // client->server data to server->client data (a greeting the server sends first is not one).
-// All members are thread-safe; counters are relaxed atomics, exact and monotonic.
+// All members are thread-safe; counters are exact and monotonic. Each round trip is also recorded
+// with its bytes and times (exchanges()), for the link model.
 class SocketCounter {
 public:
     SocketCounter();
@@ -54,8 +56,12 @@ public:
 
     std::uint64_t socketsAdopted() const;  // connections registered so far, for tests and logs
 
-    WireCounters snapshot() const;
+    // `trace`, when given, gets the same instant's mark for exchanges() (ExchangeRecorder.h).
+    WireCounters snapshot(ExchangeRecorder::Mark* trace = nullptr) const;
     WireCounters since(const WireCounters& earlier) const { return snapshot() - earlier; }
+    // The round trips between two marks of snapshot(); forgetTraceBefore() frees what is before one.
+    ExchangeTrace exchanges(const ExchangeRecorder::Mark& from, const ExchangeRecorder::Mark& to) const;
+    void forgetTraceBefore(const ExchangeRecorder::Mark& mark);
 
     // The relay's stall timeout, enforced in the calling thread instead (docs/wire.md): while
     // watching (a driver call is outstanding), a receive or poll() of the client library on a
@@ -85,16 +91,14 @@ public:
 
     // One registered connection; public for the wrappers in SocketCounter.cpp.
     struct Connection {
-        std::atomic<std::uint64_t> bytes[2]{};
-        std::atomic<std::uint64_t> packets[2]{};
-        std::atomic<std::uint64_t> roundTrips{0};
-        std::atomic<int> lastDirection{-1};
-        Watch* watch = nullptr;  // the owning counter's, set before the descriptor is published
+        ExchangeRecorder::Log* log = nullptr;  // its counts and runs, in the owning counter's recorder
+        Watch* watch = nullptr;                // the owning counter's, set before the descriptor is published
         void count(int direction, std::uint64_t size);
     };
 
 private:
     Watch m_watch;
+    ExchangeRecorder m_recorder;
     mutable std::mutex m_mutex;
     std::vector<std::unique_ptr<Connection>> m_connections;  // guarded; kept after close for the totals
     std::vector<int> m_fds;                                  // guarded; descriptors registered, for the destructor

@@ -31,6 +31,7 @@
 #include "engine/core/Error.h"
 #include "engine/wire/ByteQueue.h"
 #include "engine/wire/CompressionEstimate.h"
+#include "engine/wire/ExchangeRecorder.h"
 #include "engine/wire/LinkShaper.h"
 
 namespace blobbench {
@@ -53,6 +54,10 @@ constexpr int kUp = 0;
 constexpr int kDown = 1;
 constexpr int kClientSide = 0;
 constexpr int kServerSide = 1;
+
+std::int64_t nowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+}
 
 std::string describeErrno(int error) {
     return std::system_category().message(error);
@@ -172,7 +177,8 @@ struct Connection {
     bool connected = false;  // upstream connect completed
     Clock::time_point connectDeadline{};
     std::array<Flow, 2> flows;
-    int lastDirection = -1;  // of the last read, for round trips
+    int lastDirection = -1;                // of the last read, for round trips
+    ExchangeRecorder::Log* log = nullptr;  // its counts and runs, in the relay's recorder
     bool cutWithReset = false;
     bool dead = false;
     std::uint64_t touchedEpoch = 0;
@@ -192,19 +198,22 @@ public:
 
     bool estimatingCompression() const { return m_compressor != nullptr; }
 
-    WireCounters snapshot() const {
+    WireCounters snapshot(ExchangeRecorder::Mark* trace) const {
         if (m_compressor) {
             // The relay counts a chunk before it queues it, so the worker will reach these totals.
-            return m_compressor->waitFor(m_bytes[kUp].load(), m_bytes[kDown].load());
+            // The trace mark comes after: a chunk read in between is in it and not in the counts.
+            WireCounters counters = m_compressor->waitFor(m_bytes[kUp].load(), m_bytes[kDown].load());
+            if (trace != nullptr) {
+                m_recorder.snapshot(nowNs(), trace);
+            }
+            return counters;
         }
-        WireCounters counters;
-        counters.sendBytes = m_bytes[kUp].load(std::memory_order_relaxed);
-        counters.recvBytes = m_bytes[kDown].load(std::memory_order_relaxed);
-        counters.sendPackets = m_segments[kUp].load(std::memory_order_relaxed);
-        counters.recvPackets = m_segments[kDown].load(std::memory_order_relaxed);
-        counters.roundTrips = m_roundTrips.load(std::memory_order_relaxed);
-        return counters;
+        return m_recorder.snapshot(nowNs(), trace);
     }
+    ExchangeTrace exchanges(const ExchangeRecorder::Mark& from, const ExchangeRecorder::Mark& to) const {
+        return m_recorder.between(from, to);
+    }
+    void forgetTraceBefore(const ExchangeRecorder::Mark& mark) { m_recorder.forgetBefore(mark); }
 
     void setLinkProfile(const LinkProfile& profile) {
         profile.validate();
@@ -300,9 +309,8 @@ private:
     FileDescriptor m_listenFd, m_epollFd, m_wakeFd, m_timerFd, m_spareFd;
 
     // Written by the relay thread, read by anyone.
-    std::array<std::atomic<std::uint64_t>, 2> m_bytes{};
-    std::array<std::atomic<std::uint64_t>, 2> m_segments{};
-    std::atomic<std::uint64_t> m_roundTrips{0};
+    ExchangeRecorder m_recorder;                          // the counts, and the runs for exchange traces
+    std::array<std::atomic<std::uint64_t>, 2> m_bytes{};  // for the compression estimate's wait
     std::atomic<std::uint64_t> m_accepted{0}, m_open{0}, m_upstreamFailures{0}, m_faultsInjected{0}, m_stallTimeouts{0};
     mutable std::mutex m_errorMutex;
     std::string m_lastError;
@@ -601,6 +609,7 @@ void WireTap::Relay::acceptAll() {
 
         auto c = std::make_unique<Connection>();
         c->id = m_nextId++;
+        c->log = m_recorder.open();
         c->connectDeadline = Clock::now() + kConnectTimeout;
         c->lastServerActivity = Clock::now();
         c->flows[kUp].shaper.configure(m_activeProfile.latencyUp, m_activeProfile.bandwidthUp);
@@ -851,11 +860,8 @@ void WireTap::Relay::schedule(Flow& f, std::uint64_t start, std::uint64_t size, 
 
 void WireTap::Relay::account(Connection& c, int direction, std::uint64_t size, const char* data) {
     m_bytes[direction].fetch_add(size, std::memory_order_relaxed);
-    m_segments[direction].fetch_add(1, std::memory_order_relaxed);
+    ExchangeRecorder::record(*c.log, direction, size, nowNs());
     const bool roundTrip = direction == kDown && c.lastDirection == kUp;
-    if (roundTrip) {
-        m_roundTrips.fetch_add(1, std::memory_order_relaxed);
-    }
     c.lastDirection = direction;
     if (m_compressor && data != nullptr) {  // copyOnly flows: every chunk comes with its bytes
         m_compressor->push(c.id, direction, data, size, roundTrip);
@@ -980,8 +986,14 @@ std::uint16_t WireTap::port() const {
 std::string WireTap::upstream() const {
     return m_relay->upstream();
 }
-WireCounters WireTap::snapshot() const {
-    return m_relay->snapshot();
+WireCounters WireTap::snapshot(ExchangeRecorder::Mark* trace) const {
+    return m_relay->snapshot(trace);
+}
+ExchangeTrace WireTap::exchanges(const ExchangeRecorder::Mark& from, const ExchangeRecorder::Mark& to) const {
+    return m_relay->exchanges(from, to);
+}
+void WireTap::forgetTraceBefore(const ExchangeRecorder::Mark& mark) {
+    m_relay->forgetTraceBefore(mark);
 }
 bool WireTap::estimatingCompression() const {
     return m_relay->estimatingCompression();

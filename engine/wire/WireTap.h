@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/core/Sample.h"
+#include "engine/wire/ExchangeRecorder.h"
 #include "engine/wire/LinkProfile.h"
 
 namespace blobbench {
@@ -73,8 +74,12 @@ public:
     // A driver call that has returned has had all its bytes counted: the relay counts before it
     // forwards. When estimating compression, waits until the compressors have caught up with what
     // the relay has counted, and returns the counts of exactly the chunks they have compressed.
-    WireCounters snapshot() const;
+    // `trace`, when given, gets the same instant's mark for exchanges() (ExchangeRecorder.h).
+    WireCounters snapshot(ExchangeRecorder::Mark* trace = nullptr) const;
     bool estimatingCompression() const;
+    // The round trips between two marks of snapshot(); forgetTraceBefore() frees what is before one.
+    ExchangeTrace exchanges(const ExchangeRecorder::Mark& from, const ExchangeRecorder::Mark& to) const;
+    void forgetTraceBefore(const ExchangeRecorder::Mark& mark);
 
     // Counts since an earlier snapshot(): what one phase of a sample cost.
     WireCounters since(const WireCounters& earlier) const { return snapshot() - earlier; }

@@ -747,6 +747,10 @@ TEST(SampleJson, FastFieldsAgreeWithSampleToJson) {
     odd.effects.push_back({"k", "v", "", false, "why\nnot"});
     odd.phases.fetch = Nanos(std::int64_t(1) << 60);
     odd.contentBytes = std::uint64_t(1) << 62;
+    ExchangeTrace trace;
+    trace.exchanges.push_back(Exchange{36, 16'384, Nanos(5'000), Nanos(0), Nanos(41'000), Nanos(12'000)});
+    trace.trailingSendBytes = 24;
+    odd.trace = trace;
     samples.push_back(odd);
     for (const auto& s : samples) {
         QByteArray line = "{";
@@ -767,5 +771,33 @@ TEST(SampleJson, FastFieldsAgreeWithSampleToJson) {
         back.error.clear();
         applySampleJson(back, doc.object());
         EXPECT_EQ(sampleToJson(back), sampleToJson(s));
+    }
+}
+
+TEST(ProjectFile, ExchangeTracesRoundTripAndOldFilesLoadWithout) {
+    Project p = richProject();
+    ExchangeTrace trace;
+    for (int i = 0; i < 1000; ++i) {
+        trace.exchanges.push_back(
+            Exchange{40, 300u + static_cast<unsigned>(i % 5), Nanos(3'000), Nanos(0), Nanos(50'000 + i), Nanos(1'000)});
+    }
+    trace.leadingRecvBytes = 9;
+    p.history[0].samples[0].trace = trace;
+    const Project back = projectFromJson(projectToJson(p));
+    ASSERT_TRUE(back.history[0].samples[0].trace);
+    EXPECT_EQ(*back.history[0].samples[0].trace, roundedToMicroseconds(trace));
+    EXPECT_FALSE(back.history[0].samples[1].trace);  // saved without one: loads without one
+
+    QByteArray text = projectToJson(p);
+    const QByteArray encoded = traceToBase64(trace);
+    ASSERT_TRUE(text.contains(encoded));
+    const QByteArray damaged = encoded.left(encoded.size() / 2) + QByteArray("AAAA");
+    text.replace(encoded, damaged);
+    try {
+        projectFromJson(text);
+        ADD_FAILURE() << "a damaged trace was accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Data);
+        EXPECT_NE(std::string(e.what()).find("wire.trace: exchange trace:"), std::string::npos) << e.what();
     }
 }

@@ -1,0 +1,211 @@
+#include "app/cli/PredictCommand.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <cstdio>
+#include <iostream>
+
+#include "engine/core/Error.h"
+#include "engine/wire/LinkAdvice.h"
+#include "engine/wire/LinkModel.h"
+#include "model/AtomicFile.h"
+#include "model/Project.h"
+#include "model/ProjectFile.h"
+#include "model/SampleJson.h"
+
+namespace blobbench::cli {
+namespace {
+
+struct Input {
+    std::vector<Sample> samples;
+    std::map<std::string, std::string> current;  // a project's tunable values, for the advice
+};
+
+Input readInput(const std::string& path) {
+    const QString name = QString::fromStdString(path);
+    Input in;
+    if (looksLikeProjectFile(name)) {
+        const Project project = loadProject(name);
+        for (const RunRecord& run : project.history) {
+            in.samples.insert(in.samples.end(), run.samples.begin(), run.samples.end());
+        }
+        if (const ConnectionProfile* c = project.current()) {
+            const auto values = project.parameters.find(c->engine);
+            if (values != project.parameters.end()) {
+                in.current.insert(values->second.begin(), values->second.end());
+            }
+        }
+        return in;
+    }
+    in.samples = readSamplesJson(name, "predict");
+    return in;
+}
+
+std::string milliseconds(std::chrono::nanoseconds t) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f ms", std::chrono::duration<double, std::milli>(t).count());
+    return text;
+}
+
+std::string label(const std::map<std::string, std::string>& point) {
+    const QString text = pointLabel(point);
+    return text.isEmpty() ? std::string("(as run)") : text.toStdString();
+}
+
+struct Row {
+    const Sample* sample;
+    LinkPrediction p;
+};
+
+QJsonValue number(std::uint64_t n) {
+    return QJsonValue(static_cast<qint64>(n));
+}
+
+QJsonObject toJson(const LinkProfile& link, const std::vector<Row>& rows, const std::vector<ScenarioAdvice>& advice) {
+    QJsonObject root;
+    QJsonObject l;
+    l[QStringLiteral("describe")] = qs(link.describe());
+    l[QStringLiteral("latencyUpNs")] = static_cast<qint64>(link.latencyUp.count());
+    l[QStringLiteral("latencyDownNs")] = static_cast<qint64>(link.latencyDown.count());
+    l[QStringLiteral("bandwidthUpBits")] = number(link.bandwidthUp);
+    l[QStringLiteral("bandwidthDownBits")] = number(link.bandwidthDown);
+    root[QStringLiteral("link")] = l;
+    QJsonArray samples;
+    for (const Row& r : rows) {
+        QJsonObject o;
+        o[QStringLiteral("runId")] = qs(r.sample->runId);
+        o[QStringLiteral("scenario")] = qs(r.sample->scenarioId);
+        o[QStringLiteral("point")] = pointLabel(r.sample->point);
+        o[QStringLiteral("repetition")] = r.sample->repetition;
+        o[QStringLiteral("measuredNs")] = static_cast<qint64>(r.p.measured.count());
+        o[QStringLiteral("predictedNs")] = static_cast<qint64>(r.p.predicted.count());
+        o[QStringLiteral("loopbackNs")] = static_cast<qint64>(r.p.loopback.count());
+        o[QStringLiteral("latencyNs")] = static_cast<qint64>(r.p.latency.count());
+        o[QStringLiteral("transferNs")] = static_cast<qint64>(r.p.transfer.count());
+        o[QStringLiteral("exchanges")] = number(r.p.exchanges);
+        o[QStringLiteral("sendBytes")] = number(r.p.sendBytes);
+        o[QStringLiteral("recvBytes")] = number(r.p.recvBytes);
+        samples.append(o);
+    }
+    root[QStringLiteral("samples")] = samples;
+    QJsonArray scenarios;
+    for (const ScenarioAdvice& a : advice) {
+        QJsonObject o;
+        o[QStringLiteral("scenario")] = qs(a.scenarioId);
+        o[QStringLiteral("title")] = qs(a.scenarioTitle);
+        QJsonArray ranked;
+        for (const ParameterSetAdvice& s : a.ranked) {
+            QJsonObject r;
+            r[QStringLiteral("point")] = pointLabel(s.point);
+            r[QStringLiteral("samples")] = static_cast<qint64>(s.samples);
+            r[QStringLiteral("measuredNs")] = static_cast<qint64>(s.measured.count());
+            r[QStringLiteral("predictedNs")] = static_cast<qint64>(s.predicted.count());
+            r[QStringLiteral("current")] = s.current;
+            r[QStringLiteral("best")] = s.best;
+            r[QStringLiteral("savingVsCurrent")] = s.savingVsCurrent;
+            ranked.append(r);
+        }
+        o[QStringLiteral("ranked")] = ranked;
+        scenarios.append(o);
+    }
+    if (!advice.empty()) {
+        root[QStringLiteral("advice")] = scenarios;
+    }
+    return root;
+}
+
+std::string adviceMark(const ParameterSetAdvice& s) {
+    std::string mark;
+    if (s.best) {
+        char saving[64];
+        std::snprintf(saving, sizeof saving, "best (%+.1f%% vs current)", -s.savingVsCurrent * 100);
+        mark = s.current ? "best (current)" : saving;
+    } else if (s.current) {
+        mark = "current";
+    }
+    return mark;
+}
+
+std::string markdown(const LinkProfile& link, const std::vector<Row>& rows, const std::vector<ScenarioAdvice>& advice) {
+    std::string md = "# Predicted at " + link.describe() + "\n\n";
+    md += "| Scenario | Parameters | Rep | Measured | Predicted | Exchanges | Sent B | Received B |\n";
+    md += "|---|---|---:|---:|---:|---:|---:|---:|\n";
+    for (const Row& r : rows) {
+        md += "| " + r.sample->scenarioTitle + " | " + label(r.sample->point) + " | " +
+              std::to_string(r.sample->repetition + 1) + " | " + milliseconds(r.p.measured) + " | " +
+              milliseconds(r.p.predicted) + " | " + std::to_string(r.p.exchanges) + " | " +
+              std::to_string(r.p.sendBytes) + " | " + std::to_string(r.p.recvBytes) + " |\n";
+    }
+    for (const ScenarioAdvice& a : advice) {
+        md += "\n## " + a.scenarioTitle + ": parameter sets by predicted time\n\n";
+        md += "| Parameters | Samples | Measured | Predicted | |\n|---|---:|---:|---:|---|\n";
+        for (const ParameterSetAdvice& s : a.ranked) {
+            md += "| " + label(s.point) + " | " + std::to_string(s.samples) + " | " + milliseconds(s.measured) + " | " +
+                  milliseconds(s.predicted) + " | " + adviceMark(s) + " |\n";
+        }
+    }
+    return md;
+}
+
+void printTable(const LinkProfile& link, const std::vector<Row>& rows, const std::vector<ScenarioAdvice>& advice) {
+    std::printf("Predicted at %s (the link model of docs/wire.md)\n\n", link.describe().c_str());
+    std::printf("%-28s %-28s %4s %12s %12s %9s %12s %12s\n", "Scenario", "Parameters", "Rep", "Measured", "Predicted",
+                "Exchanges", "Sent B", "Received B");
+    for (const Row& r : rows) {
+        std::printf("%-28.28s %-28.28s %4d %12s %12s %9llu %12llu %12llu\n", r.sample->scenarioTitle.c_str(),
+                    label(r.sample->point).c_str(), r.sample->repetition + 1, milliseconds(r.p.measured).c_str(),
+                    milliseconds(r.p.predicted).c_str(), static_cast<unsigned long long>(r.p.exchanges),
+                    static_cast<unsigned long long>(r.p.sendBytes), static_cast<unsigned long long>(r.p.recvBytes));
+    }
+    for (const ScenarioAdvice& a : advice) {
+        std::printf("\n%s: parameter sets by predicted time\n", a.scenarioTitle.c_str());
+        for (const ParameterSetAdvice& s : a.ranked) {
+            std::printf("  %-40.40s %3zu samples %12s -> %12s  %s\n", label(s.point).c_str(), s.samples,
+                        milliseconds(s.measured).c_str(), milliseconds(s.predicted).c_str(), adviceMark(s).c_str());
+        }
+    }
+}
+
+}  // namespace
+
+int commandPredict(const CliOptions& o) {
+    if (o.database.empty()) {
+        throw Error(ErrorKind::Usage, "predict: name a project or a samples file of --json");
+    }
+    if (!o.linkSet) {
+        throw Error(ErrorKind::Usage, "predict: name the link to predict at (--latency MS and/or --bandwidth RATE)");
+    }
+    const Input in = readInput(o.database);
+    std::vector<Row> rows;
+    for (const Sample& s : in.samples) {
+        if (s.status != SampleStatus::Complete) {
+            continue;
+        }
+        if (const auto p = predictSample(s, o.link)) {
+            rows.push_back(Row{&s, *p});
+        }
+    }
+    if (rows.empty()) {
+        throw Error(ErrorKind::Usage,
+                    "predict: " + o.database + " has no sample with an exchange trace (they come " +
+                        "from networked engines measured with the wire tap on, by this version or later)");
+    }
+    const std::vector<ScenarioAdvice> advice =
+        o.advise ? adviseParameterSets(in.samples, o.link, in.current) : std::vector<ScenarioAdvice>{};
+    printTable(o.link, rows, advice);
+    if (const std::size_t without = in.samples.size() - rows.size(); without != 0) {
+        std::printf("\n%zu sample(s) without an exchange trace or not complete: not predicted\n", without);
+    }
+    if (!o.jsonPath.empty()) {
+        writeFileAtomically(QString::fromStdString(o.jsonPath),
+                            QJsonDocument(toJson(o.link, rows, advice)).toJson(QJsonDocument::Indented));
+    }
+    if (!o.markdownPath.empty()) {
+        const std::string md = markdown(o.link, rows, advice);
+        writeFileAtomically(QString::fromStdString(o.markdownPath), QByteArray::fromStdString(md));
+    }
+    return 0;
+}
+
+}  // namespace blobbench::cli

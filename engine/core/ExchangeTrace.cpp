@@ -1,0 +1,170 @@
+#include "engine/core/ExchangeTrace.h"
+
+#include <zlib.h>
+
+#include <limits>
+
+#include "engine/core/Error.h"
+
+namespace blobbench {
+namespace {
+
+constexpr unsigned char kFormat = 1;
+constexpr std::uint64_t kMaxRaw = std::uint64_t{64} << 20;  // 2 Mi exchanges take ~30 MB of varints
+
+void putVarint(std::string& out, std::uint64_t value) {
+    while (value >= 0x80) {
+        out += static_cast<char>(static_cast<unsigned char>(value) | 0x80);
+        value >>= 7;
+    }
+    out += static_cast<char>(value);
+}
+
+std::uint64_t micros(std::chrono::nanoseconds t) {
+    return t.count() <= 0 ? 0 : static_cast<std::uint64_t>((t.count() + 500) / 1000);
+}
+
+class Reader {
+public:
+    explicit Reader(std::string_view bytes) : m_bytes(bytes) {}
+    std::uint64_t varint() {
+        std::uint64_t value = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (m_at >= m_bytes.size()) {
+                throw Error(ErrorKind::Data, "exchange trace: truncated");
+            }
+            const auto byte = static_cast<unsigned char>(m_bytes[m_at++]);
+            value |= std::uint64_t{byte & 0x7fu} << shift;
+            if ((byte & 0x80) == 0) {
+                return value;
+            }
+        }
+        throw Error(ErrorKind::Data, "exchange trace: a number longer than 64 bits");
+    }
+    bool atEnd() const { return m_at == m_bytes.size(); }
+
+private:
+    std::string_view m_bytes;
+    std::size_t m_at = 0;
+};
+
+std::chrono::nanoseconds fromMicros(std::uint64_t us) {
+    constexpr std::uint64_t kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() / 1000);
+    if (us > kMax) {
+        throw Error(ErrorKind::Data, "exchange trace: a time beyond 292 years");
+    }
+    return std::chrono::microseconds(static_cast<std::int64_t>(us));
+}
+
+}  // namespace
+
+std::uint64_t ExchangeTrace::sendBytes() const {
+    std::uint64_t sum = trailingSendBytes;
+    for (const Exchange& e : exchanges) {
+        sum += e.sendBytes;
+    }
+    return sum;
+}
+
+std::uint64_t ExchangeTrace::recvBytes() const {
+    std::uint64_t sum = leadingRecvBytes;
+    for (const Exchange& e : exchanges) {
+        sum += e.recvBytes;
+    }
+    return sum;
+}
+
+std::string encodeExchangeTrace(const ExchangeTrace& trace) {
+    // Column by column: equal batch sizes and similar times sit together, which deflate likes.
+    std::string raw;
+    putVarint(raw, trace.exchanges.size());
+    putVarint(raw, trace.leadingRecvBytes);
+    putVarint(raw, trace.trailingSendBytes);
+    for (const Exchange& e : trace.exchanges) {
+        putVarint(raw, e.sendBytes);
+    }
+    for (const Exchange& e : trace.exchanges) {
+        putVarint(raw, e.recvBytes);
+    }
+    for (auto field : {&Exchange::clientTime, &Exchange::sendTime, &Exchange::serverTime, &Exchange::recvTime}) {
+        for (const Exchange& e : trace.exchanges) {
+            putVarint(raw, micros(e.*field));
+        }
+    }
+    uLongf size = compressBound(static_cast<uLong>(raw.size()));
+    std::string out;
+    putVarint(out, kFormat);
+    putVarint(out, raw.size());
+    const std::size_t header = out.size();
+    out.resize(header + size);
+    if (compress2(reinterpret_cast<Bytef*>(out.data() + header), &size, reinterpret_cast<const Bytef*>(raw.data()),
+                  static_cast<uLong>(raw.size()), 9) != Z_OK) {
+        throw Error(ErrorKind::Internal, "exchange trace: zlib could not compress");
+    }
+    out.resize(header + size);
+    return out;
+}
+
+ExchangeTrace decodeExchangeTrace(std::string_view bytes) {
+    Reader header(bytes);
+    if (header.varint() != kFormat) {
+        throw Error(ErrorKind::Data, "exchange trace: unknown format (written by a newer BlobBench?)");
+    }
+    const std::uint64_t rawSize = header.varint();
+    // Deflate expands at most ~1032 times: a larger claim is damage (or a bomb), refused unallocated.
+    if (rawSize > kMaxRaw || rawSize > bytes.size() * 1100 + 64) {
+        throw Error(ErrorKind::Data,
+                    "exchange trace: claims " + std::to_string(rawSize) + " bytes, more than any trace");
+    }
+    std::size_t headerSize = 0;
+    for (std::uint64_t v : {std::uint64_t{kFormat}, rawSize}) {
+        do {
+            ++headerSize;
+            v >>= 7;
+        } while (v != 0);
+    }
+    std::string raw(rawSize, '\0');
+    uLongf size = static_cast<uLongf>(rawSize);
+    if (uncompress(reinterpret_cast<Bytef*>(raw.data()), &size,
+                   reinterpret_cast<const Bytef*>(bytes.data() + headerSize),
+                   static_cast<uLong>(bytes.size() - headerSize)) != Z_OK ||
+        size != rawSize) {
+        throw Error(ErrorKind::Data, "exchange trace: the compressed data is damaged");
+    }
+    Reader r(raw);
+    ExchangeTrace trace;
+    const std::uint64_t count = r.varint();
+    if (count > kMaxTraceExchanges || count * 6 > rawSize) {
+        throw Error(ErrorKind::Data,
+                    "exchange trace: claims " + std::to_string(count) + " exchanges, more than it holds");
+    }
+    trace.leadingRecvBytes = r.varint();
+    trace.trailingSendBytes = r.varint();
+    trace.exchanges.resize(count);
+    for (Exchange& e : trace.exchanges) {
+        e.sendBytes = r.varint();
+    }
+    for (Exchange& e : trace.exchanges) {
+        e.recvBytes = r.varint();
+    }
+    for (auto field : {&Exchange::clientTime, &Exchange::sendTime, &Exchange::serverTime, &Exchange::recvTime}) {
+        for (Exchange& e : trace.exchanges) {
+            e.*field = fromMicros(r.varint());
+        }
+    }
+    if (!r.atEnd()) {
+        throw Error(ErrorKind::Data, "exchange trace: bytes after the last exchange");
+    }
+    return trace;
+}
+
+ExchangeTrace roundedToMicroseconds(ExchangeTrace trace) {
+    for (Exchange& e : trace.exchanges) {
+        for (auto field : {&Exchange::clientTime, &Exchange::sendTime, &Exchange::serverTime, &Exchange::recvTime}) {
+            e.*field = std::chrono::microseconds(static_cast<std::int64_t>(micros(e.*field)));
+        }
+    }
+    return trace;
+}
+
+}  // namespace blobbench

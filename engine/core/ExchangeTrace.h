@@ -1,0 +1,54 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blobbench {
+
+// One round trip as the wire counters define it: what the client sent, then the answer it received
+// (a change of direction from client->server to server->client), with where the time went around it.
+struct Exchange {
+    std::uint64_t sendBytes = 0;
+    std::uint64_t recvBytes = 0;
+    std::chrono::nanoseconds clientTime{0};  // last byte of the previous answer received -> first byte sent
+    std::chrono::nanoseconds sendTime{0};    // first -> last byte sent
+    std::chrono::nanoseconds serverTime{0};  // last byte sent -> first byte of the answer received
+    std::chrono::nanoseconds recvTime{0};    // first -> last byte of the answer received
+
+    friend bool operator==(const Exchange&, const Exchange&) = default;
+};
+
+// The exchanges of one span (a sample's execute + fetch), in the order they began. Bytes that are
+// no round trip of the span are kept beside them, so the trace sums to the span's counters exactly:
+// the tail of an answer to an exchange before the span, and bytes sent at its end that nothing
+// answered within it (Firebird's deferred frees).
+struct ExchangeTrace {
+    std::vector<Exchange> exchanges;
+    std::uint64_t leadingRecvBytes = 0;
+    std::uint64_t trailingSendBytes = 0;
+
+    bool empty() const { return exchanges.empty() && leadingRecvBytes == 0 && trailingSendBytes == 0; }
+    std::uint64_t sendBytes() const;  // trailing bytes included
+    std::uint64_t recvBytes() const;  // leading bytes included
+
+    friend bool operator==(const ExchangeTrace&, const ExchangeTrace&) = default;
+};
+
+// The most exchanges a file keeps of one sample (a longer trace is not saved: the sample loads
+// without one), so a hostile file cannot make a load allocate more than ~100 MB for one.
+inline constexpr std::uint64_t kMaxTraceExchanges = std::uint64_t{1} << 21;
+
+// Compact binary form for files: per field a column of varints (times in whole microseconds,
+// rounded), deflated. A 20,000-exchange trace takes a few bytes per exchange.
+std::string encodeExchangeTrace(const ExchangeTrace& trace);
+
+// Throws Error(Data) naming what is wrong with bytes that encodeExchangeTrace() did not write.
+ExchangeTrace decodeExchangeTrace(std::string_view bytes);
+
+// What a decoded trace holds: times rounded to the microsecond, as files keep them.
+ExchangeTrace roundedToMicroseconds(ExchangeTrace trace);
+
+}  // namespace blobbench

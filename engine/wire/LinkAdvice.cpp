@@ -1,0 +1,90 @@
+#include "engine/wire/LinkAdvice.h"
+
+#include <algorithm>
+
+namespace blobbench {
+namespace {
+
+std::chrono::nanoseconds median(std::vector<std::chrono::nanoseconds> values) {
+    if (values.empty()) {
+        return std::chrono::nanoseconds{0};
+    }
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+bool agrees(const std::map<std::string, std::string>& point, const std::map<std::string, std::string>& current) {
+    if (point.empty() || current.empty()) {
+        return false;
+    }
+    return std::all_of(point.begin(), point.end(), [&](const auto& entry) {
+        const auto it = current.find(entry.first);
+        return it != current.end() && it->second == entry.second;
+    });
+}
+
+struct Collected {
+    std::map<std::string, std::string> point;
+    std::vector<std::chrono::nanoseconds> measured, predicted;
+};
+
+}  // namespace
+
+std::vector<ScenarioAdvice> adviseParameterSets(const std::vector<Sample>& samples, const LinkProfile& link,
+                                                const std::map<std::string, std::string>& current) {
+    std::vector<ScenarioAdvice> advice;
+    std::vector<std::vector<Collected>> sets;  // per scenario, in the order first measured
+    for (const Sample& s : samples) {
+        if (s.status != SampleStatus::Complete) {
+            continue;
+        }
+        const auto p = predictSample(s, link);
+        if (!p) {
+            continue;
+        }
+        auto scenario = std::find_if(advice.begin(), advice.end(),
+                                     [&](const ScenarioAdvice& a) { return a.scenarioId == s.scenarioId; });
+        if (scenario == advice.end()) {
+            advice.push_back(ScenarioAdvice{s.scenarioId, s.scenarioTitle, {}});
+            sets.emplace_back();
+            scenario = advice.end() - 1;
+        }
+        auto& mine = sets[static_cast<std::size_t>(scenario - advice.begin())];
+        auto set = std::find_if(mine.begin(), mine.end(), [&](const Collected& c) { return c.point == s.point; });
+        if (set == mine.end()) {
+            mine.push_back(Collected{s.point, {}, {}});
+            set = mine.end() - 1;
+        }
+        set->measured.push_back(p->measured);
+        set->predicted.push_back(p->predicted);
+    }
+    for (std::size_t i = 0; i < advice.size(); ++i) {
+        auto& ranked = advice[i].ranked;
+        for (const Collected& c : sets[i]) {
+            ParameterSetAdvice a;
+            a.point = c.point;
+            a.samples = c.predicted.size();
+            a.measured = median(c.measured);
+            a.predicted = median(c.predicted);
+            ranked.push_back(a);
+        }
+        const auto agreeing = std::find_if(ranked.begin(), ranked.end(),
+                                           [&](const ParameterSetAdvice& a) { return agrees(a.point, current); });
+        (agreeing != ranked.end() ? *agreeing : ranked.front()).current = true;  // else the first measured
+        const auto now =
+            std::find_if(ranked.begin(), ranked.end(), [](const ParameterSetAdvice& a) { return a.current; });
+        const double currentSeconds = std::chrono::duration<double>(now->predicted).count();
+        for (ParameterSetAdvice& a : ranked) {
+            const double seconds = std::chrono::duration<double>(a.predicted).count();
+            a.savingVsCurrent = currentSeconds > 0 ? (currentSeconds - seconds) / currentSeconds : 0;
+        }
+        std::stable_sort(ranked.begin(), ranked.end(), [](const ParameterSetAdvice& x, const ParameterSetAdvice& y) {
+            return x.predicted < y.predicted;
+        });
+        ranked.front().best = true;
+    }
+    return advice;
+}
+
+}  // namespace blobbench

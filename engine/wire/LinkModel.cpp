@@ -1,0 +1,60 @@
+#include "engine/wire/LinkModel.h"
+
+#include <algorithm>
+
+namespace blobbench {
+namespace {
+
+// The line time of `bytes` at `bandwidth` bit/s, as LinkShaper schedules it; 0 = unlimited.
+double lineSeconds(std::uint64_t bytes, std::uint64_t bandwidth) {
+    return bandwidth == 0 ? 0.0 : static_cast<double>(bytes) * 8.0 / static_cast<double>(bandwidth);
+}
+
+double seconds(std::chrono::nanoseconds t) {
+    return std::chrono::duration<double>(t).count();
+}
+
+std::chrono::nanoseconds nanos(double s) {
+    return std::chrono::nanoseconds(static_cast<std::int64_t>(s * 1e9 + (s >= 0 ? 0.5 : -0.5)));
+}
+
+}  // namespace
+
+LinkPrediction predictElapsed(const ExchangeTrace& trace, std::chrono::nanoseconds measured, const LinkProfile& link) {
+    LinkPrediction p;
+    p.measured = measured;
+    p.exchanges = trace.exchanges.size();
+    p.sendBytes = trace.trailingSendBytes;
+    p.recvBytes = trace.leadingRecvBytes;
+    // The loopback's round trip: the quickest answer of the trace, which is the loopback's round trip
+    // plus the least work a server does; every exchange paid at least that. One pass: re-plotting
+    // 10,000 samples at a new link must stay well under 50 ms (tests/bench/predict_bench.cpp).
+    std::chrono::nanoseconds fastest = std::chrono::nanoseconds::max();
+    double transfer = 0;
+    const bool capped = link.bandwidthUp != 0 || link.bandwidthDown != 0;
+    for (const Exchange& e : trace.exchanges) {
+        fastest = std::min(fastest, e.serverTime);
+        p.sendBytes += e.sendBytes;
+        p.recvBytes += e.recvBytes;
+        if (capped) {
+            // The relay takes the request off the client at once and queues it before the line; the
+            // answer's bytes leave as the server writes them, so a slow server hides a slow line.
+            transfer += std::max(0.0, lineSeconds(e.sendBytes, link.bandwidthUp) - seconds(e.sendTime));
+            transfer += std::max(0.0, lineSeconds(e.recvBytes, link.bandwidthDown) - seconds(e.recvTime));
+        }
+    }
+    p.loopback = p.exchanges == 0 ? std::chrono::nanoseconds{0} : fastest * static_cast<std::int64_t>(p.exchanges);
+    p.latency = (link.latencyUp + link.latencyDown) * static_cast<std::int64_t>(p.exchanges);
+    p.transfer = nanos(transfer);
+    p.predicted = measured - p.loopback + p.latency + p.transfer;
+    return p;
+}
+
+std::optional<LinkPrediction> predictSample(const Sample& sample, const LinkProfile& link) {
+    if (!sample.trace) {
+        return std::nullopt;
+    }
+    return predictElapsed(*sample.trace, sample.phases.elapsed(), link);
+}
+
+}  // namespace blobbench

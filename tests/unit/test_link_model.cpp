@@ -1,0 +1,154 @@
+// The link model against the relay's own line (LinkShaper) in virtual time: a conversation replayed
+// exchange by exchange through two shapers takes what predictElapsed() says, for latency-only,
+// bandwidth-only and mixed links; the loopback's round trip is taken out once per exchange; a sample
+// without a trace has no prediction; the advice ranks parameter sets and finds the current one.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <random>
+
+#include "engine/wire/LinkAdvice.h"
+#include "engine/wire/LinkModel.h"
+#include "engine/wire/LinkShaper.h"
+
+using namespace blobbench;
+using namespace std::chrono_literals;
+
+namespace {
+
+using Clock = LinkShaper::Clock;
+constexpr auto kLoopback = 40us;  // the loopback's round trip in the "measured" run
+
+// A measured conversation: every answer took the loopback's round trip plus the server's work.
+ExchangeTrace conversation(std::size_t count) {
+    std::mt19937 random(5);
+    ExchangeTrace t;
+    for (std::size_t i = 0; i < count; ++i) {
+        Exchange e;
+        e.sendBytes = 20 + random() % 400;
+        e.recvBytes = i % 7 == 0 ? 200'000 + random() % 100'000 : 100 + random() % 30'000;
+        e.clientTime = std::chrono::microseconds(random() % 300);
+        e.serverTime = kLoopback + (i == 3 ? 0us : std::chrono::microseconds(random() % 2'000));
+        t.exchanges.push_back(e);
+    }
+    return t;
+}
+
+std::chrono::nanoseconds measured(const ExchangeTrace& t) {
+    std::chrono::nanoseconds sum{0};
+    for (const Exchange& e : t.exchanges) {
+        sum += e.clientTime + e.sendTime + e.serverTime + e.recvTime;
+    }
+    return sum;
+}
+
+// The same conversation through the relay's two lines: the request leaves when the client sends it,
+// the server works once the last byte arrived, the answer leaves at once.
+std::chrono::nanoseconds throughLink(const ExchangeTrace& t, const LinkProfile& link) {
+    LinkShaper up(link.latencyUp, link.bandwidthUp), down(link.latencyDown, link.bandwidthDown);
+    const Clock::time_point start = Clock::time_point(100s);
+    Clock::time_point now = start;
+    std::uint64_t upAt = 0, downAt = 0;
+    for (const Exchange& e : t.exchanges) {
+        std::deque<LinkFrame> frames;
+        now += e.clientTime;
+        up.enqueue(upAt, e.sendBytes, now, frames);
+        upAt += e.sendBytes;
+        now = frames.back().arriveAt + (e.serverTime - kLoopback);
+        frames.clear();
+        down.enqueue(downAt, e.recvBytes, now, frames);
+        downAt += e.recvBytes;
+        now = frames.back().arriveAt;
+    }
+    return now - start;
+}
+
+}  // namespace
+
+TEST(LinkModel, PredictsWhatTheEmulatedLineDoes) {
+    const ExchangeTrace trace = conversation(300);
+    LinkProfile twoMegabit;
+    twoMegabit.bandwidthUp = 512'000;
+    twoMegabit.bandwidthDown = 2'000'000;
+    LinkProfile mixed = LinkProfile::symmetric(5ms, 10'000'000);
+    for (const LinkProfile& link : {LinkProfile::symmetric(20ms), twoMegabit, mixed, LinkProfile::symmetric(40ms)}) {
+        const LinkPrediction p = predictElapsed(trace, measured(trace), link);
+        const auto emulated = throughLink(trace, link);
+        EXPECT_NEAR(static_cast<double>(p.predicted.count()), static_cast<double>(emulated.count()), 1e3)
+            << link.describe();
+        EXPECT_EQ(p.exchanges, 300u);
+        EXPECT_EQ(p.loopback, kLoopback * 300);
+    }
+}
+
+TEST(LinkModel, LatencyCostsOneRoundTripAnExchange) {
+    const ExchangeTrace trace = conversation(10);
+    const LinkPrediction p = predictElapsed(trace, 1s, LinkProfile::symmetric(20ms));
+    EXPECT_EQ(p.latency, 400ms);
+    EXPECT_EQ(p.transfer, 0ns);
+    EXPECT_EQ(p.predicted, 1s - kLoopback * 10 + 400ms);
+    LinkProfile oneWay;
+    oneWay.latencyDown = 30ms;
+    EXPECT_EQ(predictElapsed(trace, 1s, oneWay).latency, 300ms);
+}
+
+TEST(LinkModel, AnAnswerStreamedSlowerThanTheLineCostsNoMore) {
+    ExchangeTrace trace;
+    Exchange e;
+    e.recvBytes = 250'000;  // 1 s at 2 Mbit/s
+    e.recvTime = 3s;        // the server took longer to produce it
+    trace.exchanges.push_back(e);
+    LinkProfile link;
+    link.bandwidthDown = 2'000'000;
+    EXPECT_EQ(predictElapsed(trace, 3s, link).transfer, 0ns);
+    e.recvTime = 200ms;
+    trace.exchanges[0] = e;
+    EXPECT_EQ(predictElapsed(trace, 3s, link).transfer, 800ms);
+}
+
+TEST(LinkModel, ASampleWithoutATraceHasNoPrediction) {
+    Sample s;
+    EXPECT_FALSE(predictSample(s, LinkProfile::symmetric(20ms)));
+    s.trace = conversation(4);
+    s.phases.fetch = 10ms;
+    const auto p = predictSample(s, LinkProfile::symmetric(1ms));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->measured, 10ms);
+    EXPECT_EQ(p->exchanges, 4u);
+}
+
+TEST(LinkAdvice, RanksParameterSetsAndFindsTheCurrentOne) {
+    auto sample = [](const std::string& inlineSize, std::size_t exchanges, std::chrono::nanoseconds fetch) {
+        Sample s;
+        s.scenarioId = "short-blobs";
+        s.point["max_inline_blob_size"] = inlineSize;
+        s.phases.fetch = fetch;
+        s.trace = conversation(exchanges);
+        return s;
+    };
+    std::vector<Sample> samples = {sample("0", 40, 30ms), sample("65535", 4, 35ms), sample("0", 40, 31ms)};
+    Sample failed = sample("16384", 1, 1ms);
+    failed.status = SampleStatus::Failed;
+    samples.push_back(failed);
+    Sample untraced = sample("8192", 1, 1ms);
+    untraced.trace.reset();
+    samples.push_back(untraced);
+
+    // On loopback the many small exchanges are faster; at 20 ms the inline set wins by far.
+    const auto atTwenty = adviseParameterSets(samples, LinkProfile::symmetric(20ms));
+    ASSERT_EQ(atTwenty.size(), 1u);
+    ASSERT_EQ(atTwenty[0].ranked.size(), 2u);  // the failed and the untraced sets are left out
+    EXPECT_EQ(atTwenty[0].ranked[0].point.at("max_inline_blob_size"), "65535");
+    EXPECT_TRUE(atTwenty[0].ranked[0].best);
+    EXPECT_FALSE(atTwenty[0].ranked[0].current);
+    EXPECT_TRUE(atTwenty[0].ranked[1].current);  // the first measured
+    EXPECT_EQ(atTwenty[0].ranked[1].samples, 2u);
+    EXPECT_GT(atTwenty[0].ranked[0].savingVsCurrent, 0.8);
+
+    const auto asConfigured =
+        adviseParameterSets(samples, LinkProfile::symmetric(20ms), {{"max_inline_blob_size", "65535"}});
+    EXPECT_TRUE(asConfigured[0].ranked[0].current);
+    EXPECT_TRUE(asConfigured[0].ranked[0].best);
+    EXPECT_DOUBLE_EQ(asConfigured[0].ranked[0].savingVsCurrent, 0.0);
+    EXPECT_LT(asConfigured[0].ranked[1].savingVsCurrent, 0.0);
+}
