@@ -1,0 +1,124 @@
+// Connection > Prepare data set against the real PostgreSQL server (label integration), in a
+// database of the test's own: the password is asked once through the window's prompt (as for a
+// Run) and kept for the session; the rows are counted on the server afterwards; the run that
+// follows works at once; Stop mid-prepare leaves what the dialog says it leaves.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <QAction>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+
+#include "GuiTestSupport.h"
+#include "WindowSupport.h"
+#include "engine/data/ReferenceSuite.h"
+#include "support/PgSupport.h"
+#include "support/TestSupport.h"
+#include "ui/MainWindow.h"
+#include "ui/PrepareDialog.h"
+#include "ui/ResultsModel.h"
+
+using namespace blobbench;
+using blobbench::test::TempDir;
+
+namespace {
+
+constexpr int kTimeoutMs = 300000;
+
+}  // namespace
+
+TEST(GuiIntegrationPrepare, AFreshPostgresDatabaseIsPreparedFromTheWindowAndRuns) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    const std::string db = "blobbench_prepwin_" + std::to_string(getpid());
+    test::PgConn admin(conninfo);
+    ASSERT_TRUE(admin.ok()) << admin.errorMessage();
+    admin.value("DROP DATABASE IF EXISTS " + db);
+    admin.value("CREATE DATABASE " + db);
+    const std::string own =
+        "host=" + pg.host + " port=" + pg.port + " dbname=" + db + " user=" + pg.user + " password=" + pg.password;
+    // Only the window's prompt knows the password: no PGPASSWORD, no password file.
+    TempDir dir;
+    qunsetenv("PGPASSWORD");
+    qputenv("PGPASSFILE", QByteArray::fromStdString(dir.file("no-pgpass")));
+
+    auto* document = new ProjectDocument;
+    Project project = defaultProject(QString::fromStdString(dir.file("unused.sqlite")));
+    ConnectionProfile profile;
+    profile.name = QStringLiteral("fresh PostgreSQL");
+    profile.engine = QStringLiteral("postgres");
+    profile.target = QString::fromStdString("postgresql://" + pg.user + "@" + pg.host + ":" + pg.port + "/" + db);
+    project.connections.push_back(profile);
+    project.currentConnection = static_cast<int>(project.connections.size()) - 1;
+    project.scenarios.clear();
+    for (const Scenario& s : referenceSuite(Dialect::PostgreSQL)) {
+        ScenarioDef def = ScenarioDef::fromScenario(s);
+        def.enabled = s.id == "short-blobs";
+        project.scenarios.push_back(def);
+    }
+    document->reset(project);
+    MainWindow window(document);
+    int asked = 0;
+    window.setPasswordPrompt([&](const ConnectionProfile&) -> std::optional<MainWindow::PasswordAnswer> {
+        ++asked;
+        return MainWindow::PasswordAnswer{QString::fromStdString(pg.password), false};
+    });
+    test::adoptAndShow(window, document);
+
+    window.findChild<QAction*>(QStringLiteral("prepareDatasetAction"))->trigger();
+    auto* dialog = window.findChild<PrepareDialog*>();
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_EQ(asked, 1);
+    dialog->rowsBox()->setValue(150);
+    dialog->batchBox()->setValue(50);
+    QSignalSpy done(dialog, &PrepareDialog::preparedDataset);
+    QSignalSpy tested(window.controller(), &RunController::connectionTested);
+    dialog->prepareButton()->click();
+    ASSERT_TRUE(done.wait(kTimeoutMs));
+    ASSERT_TRUE(done.at(0).at(0).toBool()) << done.at(0).at(2).toString().toStdString();
+    EXPECT_TRUE(dialog->resultText().contains(QStringLiteral(": 150 rows, "))) << dialog->resultText().toStdString();
+    {
+        test::PgConn check(own);
+        ASSERT_TRUE(check.ok()) << check.errorMessage();
+        EXPECT_EQ(check.value("SELECT COUNT(*) FROM BLOB_TEST"), "150");
+        EXPECT_EQ(check.value("SELECT VAL FROM BLOBBENCH_DATASET WHERE NAME = 'complete'"), "true");
+    }
+    ASSERT_TRUE(tested.count() > 0 || tested.wait(kTimeoutMs));
+    EXPECT_TRUE(tested.at(0).at(0).toBool()) << tested.at(0).at(2).toString().toStdString();
+    EXPECT_TRUE(tested.at(0).at(2).toString().contains(QStringLiteral("data set: 150 rows")))
+        << tested.at(0).at(2).toString().toStdString();
+    dialog->close();
+
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.runAll();
+    ASSERT_TRUE(finished.wait(kTimeoutMs));
+    ASSERT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
+    ASSERT_EQ(window.resultsModel()->rowCount(), 1);
+    test::PgConn check(own);
+    EXPECT_EQ(std::to_string(window.resultsModel()->samples()[0].rows),
+              check.value("SELECT COUNT(*) FROM BLOB_TEST WHERE SHORT_BLOB"));
+    EXPECT_EQ(asked, 1) << "the session keeps the password it was given";
+
+    // Stop mid-prepare: the rows the dialog names are the rows on the server.
+    window.findChild<QAction*>(QStringLiteral("prepareDatasetAction"))->trigger();
+    dialog = window.findChild<PrepareDialog*>();
+    ASSERT_NE(dialog, nullptr);
+    dialog->rowsBox()->setValue(100000);
+    dialog->batchBox()->setValue(10);
+    QSignalSpy progress(window.controller(), &RunController::datasetProgress);
+    QSignalSpy stopped(dialog, &PrepareDialog::preparedDataset);
+    dialog->prepareButton()->click();
+    ASSERT_TRUE(progress.wait(kTimeoutMs));
+    dialog->stopButton()->click();
+    ASSERT_TRUE(stopped.count() > 0 || stopped.wait(kTimeoutMs));
+    EXPECT_TRUE(stopped.at(0).at(1).toBool()) << stopped.at(0).at(2).toString().toStdString();
+    const std::string left = check.value("SELECT COUNT(*) FROM BLOB_TEST");
+    EXPECT_LT(std::stoull(left), 100000U);
+    EXPECT_TRUE(dialog->resultText().contains(QString::fromStdString(" holds " + left + " rows of BLOB_TEST")))
+        << dialog->resultText().toStdString() << " / " << left;
+    EXPECT_EQ(check.value("SELECT COUNT(*) FROM BLOBBENCH_DATASET WHERE NAME = 'complete'"), "0");
+    dialog->close();
+
+    admin.value("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)");
+}
