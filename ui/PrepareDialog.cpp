@@ -72,6 +72,9 @@ PrepareDialog::PrepareDialog(const QString& connectionName, ConnectionSpec conne
     m_result->setWordWrap(true);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_estimate->setObjectName(QStringLiteral("prepareEstimate"));
+    const int numberWidth = fontMetrics().horizontalAdvance(QStringLiteral("0,000,000,000")) + 48;
+    for (QSpinBox* box : {m_rows, m_seed, m_batch})
+        box->setMaximumWidth(numberWidth);
 
     auto* data = new QGroupBox(tr("Data"), this);
     auto* dataLayout = new QFormLayout(data);

@@ -31,13 +31,9 @@ constexpr int kTimeoutMs = 300000;
 TEST(GuiIntegrationPrepare, AFreshPostgresDatabaseIsPreparedFromTheWindowAndRuns) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     const test::PgTarget pg = test::pgTarget(conninfo);
-    const std::string db = "blobbench_prepwin_" + std::to_string(getpid());
-    test::PgConn admin(conninfo);
-    ASSERT_TRUE(admin.ok()) << admin.errorMessage();
-    admin.value("DROP DATABASE IF EXISTS " + db);
-    admin.value("CREATE DATABASE " + db);
-    const std::string own =
-        "host=" + pg.host + " port=" + pg.port + " dbname=" + db + " user=" + pg.user + " password=" + pg.password;
+    const test::PgOwnDatabase mine =
+        test::createOwnPgDatabase(conninfo, "blobbench_prepwin_" + std::to_string(getpid()));
+    const std::string& own = mine.conninfo;
     // Only the window's prompt knows the password: no PGPASSWORD, no password file.
     TempDir dir;
     qunsetenv("PGPASSWORD");
@@ -48,7 +44,7 @@ TEST(GuiIntegrationPrepare, AFreshPostgresDatabaseIsPreparedFromTheWindowAndRuns
     ConnectionProfile profile;
     profile.name = QStringLiteral("fresh PostgreSQL");
     profile.engine = QStringLiteral("postgres");
-    profile.target = QString::fromStdString("postgresql://" + pg.user + "@" + pg.host + ":" + pg.port + "/" + db);
+    profile.target = QString::fromStdString(mine.target);
     project.connections.push_back(profile);
     project.currentConnection = static_cast<int>(project.connections.size()) - 1;
     project.scenarios.clear();
@@ -120,5 +116,5 @@ TEST(GuiIntegrationPrepare, AFreshPostgresDatabaseIsPreparedFromTheWindowAndRuns
     EXPECT_EQ(check.value("SELECT COUNT(*) FROM BLOBBENCH_DATASET WHERE NAME = 'complete'"), "0");
     dialog->close();
 
-    admin.value("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)");
+    test::PgConn(conninfo).value("DROP DATABASE IF EXISTS " + mine.name + " WITH (FORCE)");
 }
