@@ -1,7 +1,8 @@
 // Connection > Prepare data set against the real PostgreSQL server (label integration), in a
 // database of the test's own: the password is asked once through the window's prompt (as for a
 // Run) and kept for the session; the rows are counted on the server afterwards; the run that
-// follows works at once; Stop mid-prepare leaves what the dialog says it leaves.
+// follows works at once; Stop mid-prepare leaves what the dialog says it leaves. The same on a
+// Firebird 3 database of its own, created by the prepare.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <filesystem>
 
 #include "GuiTestSupport.h"
 #include "WindowSupport.h"
@@ -117,4 +119,55 @@ TEST(GuiIntegrationPrepare, AFreshPostgresDatabaseIsPreparedFromTheWindowAndRuns
     dialog->close();
 
     test::PgConn(conninfo).value("DROP DATABASE IF EXISTS " + mine.name + " WITH (FORCE)");
+}
+
+TEST(GuiIntegrationPrepare, AFirebird3DatabaseOfItsOwnIsCreatedAndPreparedFromTheWindow) {
+    BLOBBENCH_REQUIRE_ENV(shared, "BLOBBENCH_FB_DATABASE");
+    // A database beside the shared one: inet://HOST:PORT/<folder>/prepwin-PID.fdb, created by the
+    // prepare (the parameter panel's "Create the database").
+    const std::string folder = std::filesystem::path(shared.substr(shared.find("//", 6) + 1)).parent_path().string();
+    const std::string file = folder + "/prepwin-" + std::to_string(getpid()) + ".fdb";
+    std::filesystem::remove(file);
+    ConnectionSpec spec{"firebird", shared.substr(0, shared.find("//", 6) + 1) + file};
+    spec.user = test::envOrEmpty("BLOBBENCH_FB_USER");
+    spec.password = test::envOrEmpty("BLOBBENCH_FB_PASSWORD");
+    qunsetenv("ISC_PASSWORD");
+
+    TempDir dir;
+    auto* document = new ProjectDocument;
+    Project project = defaultProject(QString::fromStdString(dir.file("unused.sqlite")));
+    ConnectionProfile profile;
+    profile.name = QStringLiteral("fresh Firebird 3");
+    profile.engine = QStringLiteral("firebird");
+    profile.target = QString::fromStdString(spec.target);
+    profile.user = QString::fromStdString(spec.user);
+    project.connections.push_back(profile);
+    project.currentConnection = static_cast<int>(project.connections.size()) - 1;
+    project.parameters[QStringLiteral("firebird")] = {{"create_database", "true"}};
+    document->reset(project);
+    MainWindow window(document);
+    int asked = 0;
+    window.setPasswordPrompt([&](const ConnectionProfile&) -> std::optional<MainWindow::PasswordAnswer> {
+        ++asked;
+        return MainWindow::PasswordAnswer{QString::fromStdString(spec.password), false};
+    });
+    test::adoptAndShow(window, document);
+
+    window.prepareDataset();
+    auto* dialog = window.findChild<PrepareDialog*>();
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_EQ(asked, 1);
+    dialog->rowsBox()->setValue(120);
+    dialog->batchBox()->setValue(60);
+    QSignalSpy done(dialog, &PrepareDialog::preparedDataset);
+    QSignalSpy tested(window.controller(), &RunController::connectionTested);
+    dialog->prepareButton()->click();
+    ASSERT_TRUE(done.wait(kTimeoutMs));
+    ASSERT_TRUE(done.at(0).at(0).toBool()) << done.at(0).at(2).toString().toStdString();
+    EXPECT_EQ(test::queryNumber(spec, "SELECT COUNT(*) FROM BLOB_TEST"), 120U);
+    ASSERT_TRUE(tested.count() > 0 || tested.wait(kTimeoutMs));
+    EXPECT_TRUE(tested.at(0).at(2).toString().contains(QStringLiteral("data set: 120 rows")))
+        << tested.at(0).at(2).toString().toStdString();
+    dialog->close();
+    std::filesystem::remove(file);
 }
