@@ -40,11 +40,7 @@ public:
         if (!m_readsReferenceTable || session.dialect() == Dialect::None) {
             return;
         }
-        const DatasetCheck check = checkDataset(session);
-        if (!check.summary) {
-            throw Error(ErrorKind::Data, check.problem + " (prepare it: Connection > Prepare data set)");
-        }
-        std::string line = describeDataset(*check.summary);
+        std::string line = requireDataset(session, "prepare it: Connection > Prepare data set");
         if (line != m_datasetLine) {  // a sweep reconnects: said once
             m_datasetLine = line;
             m_worker.toCurrentRun(m_runId, [line = std::move(line)](RunController& c) {
@@ -112,14 +108,6 @@ private:
     bool m_readsReferenceTable;
     std::string m_datasetLine;
 };
-
-bool readsReferenceTable(const RunPlan& plan) {
-    const auto names = [](const std::string& sql) {
-        return QString::fromStdString(sql).contains(QLatin1String("BLOB_TEST"), Qt::CaseInsensitive);
-    };
-    return std::any_of(plan.scenarios.begin(), plan.scenarios.end(),
-                       [&](const Scenario& s) { return names(s.sql) || names(s.setupSql); });
-}
 
 QString summaryLine(const std::string& where, const DatasetSummary& s, std::int64_t ms) {
     return QStringLiteral(
@@ -237,7 +225,7 @@ void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_
         const int points = std::max<int>(1, static_cast<int>(request.points.size()));
         const int executions = static_cast<int>(request.plan.scenarios.size()) * perScenario * points;
         ForwardingObserver observer(*this, runId, executions + static_cast<int>(request.studies.size()),
-                                    readsReferenceTable(request.plan));
+                                    readsReferenceTable(request.plan.scenarios));
         RunOutcome outcome;
         if (!request.plan.scenarios.empty()) {
             outcome = request.points.empty() ? runner->run(request.plan, observer)

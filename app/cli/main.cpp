@@ -207,11 +207,7 @@ public:
 
     std::string target;  // for the hint when the data set is missing
     void checkSession(Session& session) override {
-        const DatasetCheck check = checkDataset(session);
-        if (!check.summary) {
-            throw Error(ErrorKind::Data, check.problem + " (run: blobbench-cli prepare " + target + ")");
-        }
-        m_notes.insert(m_notes.begin(), describeDataset(*check.summary));
+        m_notes.insert(m_notes.begin(), requireDataset(session, "run: blobbench-cli prepare " + target));
     }
     void wireTapReady(const std::string& relay, const LinkProfile& link) override {
         m_notes.push_back("Wire tap: " + relay + ", link " + link.describe());
