@@ -28,6 +28,38 @@ namespace {
 
 constexpr int kTimeoutMs = 300000;
 
+struct Prepared {
+    PrepareDialog* dialog = nullptr;
+    bool ok = false;
+    QString line;
+    QString testDetail;  // what the window's Test after the prepare said
+};
+
+// Connection > Prepare data set with `rows` rows, `batch` a transaction; waits for the end and
+// for the Test the window starts after it.
+Prepared prepareFromMenu(MainWindow& window, int rows, int batch) {
+    Prepared p;
+    window.findChild<QAction*>(QStringLiteral("prepareDatasetAction"))->trigger();
+    p.dialog = window.findChild<PrepareDialog*>();
+    if (p.dialog == nullptr) {
+        ADD_FAILURE() << "no dialog: " << window.errorText().toStdString();
+        return p;
+    }
+    p.dialog->rowsBox()->setValue(rows);
+    p.dialog->batchBox()->setValue(batch);
+    QSignalSpy done(p.dialog, &PrepareDialog::preparedDataset);
+    QSignalSpy tested(window.controller(), &RunController::connectionTested);
+    p.dialog->prepareButton()->click();
+    if (!done.wait(kTimeoutMs) || !(tested.count() > 0 || tested.wait(kTimeoutMs))) {
+        ADD_FAILURE() << "the prepare or the Test after it did not end";
+        return p;
+    }
+    p.ok = done.at(0).at(0).toBool();
+    p.line = done.at(0).at(2).toString();
+    p.testDetail = tested.at(0).at(2).toString();
+    return p;
+}
+
 }  // namespace
 
 TEST(GuiIntegrationPrepare, AFreshPostgresDatabaseIsPreparedFromTheWindowAndRuns) {
@@ -64,17 +96,11 @@ TEST(GuiIntegrationPrepare, AFreshPostgresDatabaseIsPreparedFromTheWindowAndRuns
     });
     test::adoptAndShow(window, document);
 
-    window.findChild<QAction*>(QStringLiteral("prepareDatasetAction"))->trigger();
-    auto* dialog = window.findChild<PrepareDialog*>();
-    ASSERT_NE(dialog, nullptr);
+    const Prepared first = prepareFromMenu(window, 150, 50);
+    ASSERT_NE(first.dialog, nullptr);
     EXPECT_EQ(asked, 1);
-    dialog->rowsBox()->setValue(150);
-    dialog->batchBox()->setValue(50);
-    QSignalSpy done(dialog, &PrepareDialog::preparedDataset);
-    QSignalSpy tested(window.controller(), &RunController::connectionTested);
-    dialog->prepareButton()->click();
-    ASSERT_TRUE(done.wait(kTimeoutMs));
-    ASSERT_TRUE(done.at(0).at(0).toBool()) << done.at(0).at(2).toString().toStdString();
+    ASSERT_TRUE(first.ok) << first.line.toStdString();
+    PrepareDialog* dialog = first.dialog;
     EXPECT_TRUE(dialog->resultText().contains(QStringLiteral(": 150 rows, "))) << dialog->resultText().toStdString();
     {
         test::PgConn check(own);
@@ -82,10 +108,7 @@ TEST(GuiIntegrationPrepare, AFreshPostgresDatabaseIsPreparedFromTheWindowAndRuns
         EXPECT_EQ(check.value("SELECT COUNT(*) FROM BLOB_TEST"), "150");
         EXPECT_EQ(check.value("SELECT VAL FROM BLOBBENCH_DATASET WHERE NAME = 'complete'"), "true");
     }
-    ASSERT_TRUE(tested.count() > 0 || tested.wait(kTimeoutMs));
-    EXPECT_TRUE(tested.at(0).at(0).toBool()) << tested.at(0).at(2).toString().toStdString();
-    EXPECT_TRUE(tested.at(0).at(2).toString().contains(QStringLiteral("data set: 150 rows")))
-        << tested.at(0).at(2).toString().toStdString();
+    EXPECT_TRUE(first.testDetail.contains(QStringLiteral("data set: 150 rows"))) << first.testDetail.toStdString();
     dialog->close();
 
     QSignalSpy finished(&window, &MainWindow::runFinished);
@@ -153,21 +176,13 @@ TEST(GuiIntegrationPrepare, AFirebird3DatabaseOfItsOwnIsCreatedAndPreparedFromTh
     });
     test::adoptAndShow(window, document);
 
-    window.prepareDataset();
-    auto* dialog = window.findChild<PrepareDialog*>();
-    ASSERT_NE(dialog, nullptr);
+    const Prepared prepared = prepareFromMenu(window, 120, 60);
+    ASSERT_NE(prepared.dialog, nullptr);
     EXPECT_EQ(asked, 1);
-    dialog->rowsBox()->setValue(120);
-    dialog->batchBox()->setValue(60);
-    QSignalSpy done(dialog, &PrepareDialog::preparedDataset);
-    QSignalSpy tested(window.controller(), &RunController::connectionTested);
-    dialog->prepareButton()->click();
-    ASSERT_TRUE(done.wait(kTimeoutMs));
-    ASSERT_TRUE(done.at(0).at(0).toBool()) << done.at(0).at(2).toString().toStdString();
+    ASSERT_TRUE(prepared.ok) << prepared.line.toStdString();
     EXPECT_EQ(test::queryNumber(spec, "SELECT COUNT(*) FROM BLOB_TEST"), 120U);
-    ASSERT_TRUE(tested.count() > 0 || tested.wait(kTimeoutMs));
-    EXPECT_TRUE(tested.at(0).at(2).toString().contains(QStringLiteral("data set: 120 rows")))
-        << tested.at(0).at(2).toString().toStdString();
-    dialog->close();
+    EXPECT_TRUE(prepared.testDetail.contains(QStringLiteral("data set: 120 rows")))
+        << prepared.testDetail.toStdString();
+    prepared.dialog->close();
     std::filesystem::remove(file);
 }

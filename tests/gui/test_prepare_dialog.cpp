@@ -209,18 +209,11 @@ TEST_F(PrepareDialogTest, TheFilesOfAFolder) {
 }
 
 TEST_F(PrepareDialogTest, ABlobTestMadeByPlainSqlRunsWithANoteAndOneWithoutTheColumnsIsRefused) {
-    {
-        ConnectionSpec create = spec();
-        create.create = true;
-        const Driver& driver = driverById("sqlite");
-        auto session = driver.connect(create, resolveParameters(driver.parameters(), {}));
-        session->execute(
-            "CREATE TABLE BLOB_TEST (ID INTEGER PRIMARY KEY, SHORT_CONTENT VARCHAR(8191), CONTENT BLOB, SHORT_BLOB "
-            "BOOLEAN)");
-        session->execute(
-            "INSERT INTO BLOB_TEST VALUES (1, 'abc', 'abc', TRUE), (2, NULL, CAST(zeroblob(9000) AS BLOB), FALSE), "
-            "(3, 'hello', 'hello', TRUE)");
-    }
+    test::sqliteExecute(
+        file, {"CREATE TABLE BLOB_TEST (ID INTEGER PRIMARY KEY, SHORT_CONTENT VARCHAR(8191), CONTENT BLOB, SHORT_BLOB "
+               "BOOLEAN)",
+               "INSERT INTO BLOB_TEST VALUES (1, 'abc', 'abc', TRUE), (2, NULL, CAST(zeroblob(9000) AS BLOB), FALSE), "
+               "(3, 'hello', 'hello', TRUE)"});
     ASSERT_TRUE(runAllAndWait());
     ASSERT_TRUE(window->errorText().isEmpty()) << window->errorText().toStdString();
     ASSERT_EQ(window->resultsModel()->rowCount(), 1);
@@ -229,12 +222,7 @@ TEST_F(PrepareDialogTest, ABlobTestMadeByPlainSqlRunsWithANoteAndOneWithoutTheCo
         QStringLiteral("Data set: BLOB_TEST not prepared by BlobBench: 3 rows, 9008 content bytes, 2 short rows")))
         << window->logView()->toPlainText().toStdString();
 
-    {
-        const Driver& driver = driverById("sqlite");
-        auto session = driver.connect(spec(), resolveParameters(driver.parameters(), {}));
-        session->execute("DROP TABLE BLOB_TEST");
-        session->execute("CREATE TABLE BLOB_TEST (ID INTEGER PRIMARY KEY, DATA BLOB)");
-    }
+    test::sqliteExecute(file, {"DROP TABLE BLOB_TEST", "CREATE TABLE BLOB_TEST (ID INTEGER PRIMARY KEY, DATA BLOB)"});
     ASSERT_TRUE(runAllAndWait());
     EXPECT_TRUE(window->errorText().contains(
         QStringLiteral("BLOB_TEST lacks the reference columns ID, SHORT_CONTENT, CONTENT, SHORT_BLOB")))

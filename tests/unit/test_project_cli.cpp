@@ -9,7 +9,6 @@
 #include <fstream>
 
 #include "engine/data/ReferenceSuite.h"
-#include "engine/drivers/Registry.h"
 #include "model/ProjectFile.h"
 #include "support/TestSupport.h"
 
@@ -222,16 +221,10 @@ TEST_F(ProjectCli, ProjectRecognisedByContentToo) {
 TEST(ProjectCliDataset, ForeignBlobTestRunsWithItsNoteAndAnIncompleteOneIsRefused) {
     TempDir dir;
     const std::string file = dir.file("article.sqlite");
-    ConnectionSpec create{"sqlite", "sqlite:" + file};
-    create.create = true;
-    {
-        const Driver& driver = driverById("sqlite");
-        auto session = driver.connect(create, resolveParameters(driver.parameters(), {}));
-        session->execute(
-            "CREATE TABLE BLOB_TEST (ID INTEGER PRIMARY KEY, SHORT_CONTENT VARCHAR(8191), CONTENT BLOB, SHORT_BLOB "
-            "BOOLEAN)");
-        session->execute("INSERT INTO BLOB_TEST VALUES (1, 'abc', 'abc', TRUE), (2, NULL, 'defgh', FALSE)");
-    }
+    test::sqliteExecute(
+        file, {"CREATE TABLE BLOB_TEST (ID INTEGER PRIMARY KEY, SHORT_CONTENT VARCHAR(8191), CONTENT BLOB, SHORT_BLOB "
+               "BOOLEAN)",
+               "INSERT INTO BLOB_TEST VALUES (1, 'abc', 'abc', TRUE), (2, NULL, 'defgh', FALSE)"});
     const std::string project = dir.file("article.blobbench.json");
     saveProject(QString::fromStdString(project), defaultProject(QString::fromStdString(file)));
     auto r = runCli({"run", project, "-s", "short-blobs", "-q"});
@@ -241,11 +234,7 @@ TEST(ProjectCliDataset, ForeignBlobTestRunsWithItsNoteAndAnIncompleteOneIsRefuse
         << r.err;
 
     ASSERT_EQ(runCli({"prepare", "sqlite:" + file, "--rows", "30", "-q"}).exitCode, 0);
-    {
-        const Driver& driver = driverById("sqlite");
-        auto session = driver.connect(create, resolveParameters(driver.parameters(), {}));
-        session->execute("DELETE FROM BLOBBENCH_DATASET WHERE NAME = 'complete'");
-    }
+    test::sqliteExecute(file, {"DELETE FROM BLOBBENCH_DATASET WHERE NAME = 'complete'"});
     r = runCli({"run", project, "-s", "short-blobs", "-q"});
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("the preparation BlobBench started here is incomplete"), std::string::npos) << r.err;
