@@ -24,6 +24,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QRandomGenerator>
 #include <QScreen>
 #include <QScrollArea>
@@ -56,6 +57,7 @@
 #include "ui/LinkPanel.h"
 #include "ui/LogView.h"
 #include "ui/ParameterPanel.h"
+#include "ui/PrepareDialog.h"
 #include "ui/ResultsModel.h"
 #include "ui/ScenarioPanel.h"
 #include "ui/SqlEditor.h"
@@ -119,6 +121,11 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
                        "padding: 4px; }"));
     m_errorBanner->hide();
     layout->addWidget(m_errorBanner);
+    m_prepareOffer = new QPushButton(tr("Prepare data set…"), central);
+    m_prepareOffer->setObjectName(QStringLiteral("prepareOffer"));
+    m_prepareOffer->hide();
+    connect(m_prepareOffer, &QPushButton::clicked, this, &MainWindow::prepareDataset);
+    layout->addWidget(m_prepareOffer, 0, Qt::AlignLeft);
 
     m_topSplitter = new QSplitter(Qt::Horizontal);
     m_scenarios = new ScenarioPanel(m_document);
@@ -346,6 +353,11 @@ void MainWindow::buildMenus() {
     run->addAction(tr("Run s&weep"), this, [this] { runSweep(m_sweepEditor->currentSweep()); });
     run->addSeparator();
     run->addAction(m_connections->testAction());
+
+    QMenu* connection = menuBar()->addMenu(tr("&Connection"));
+    connection->addAction(m_connections->testAction());
+    connection->addAction(tr("&Prepare data set…"), this, &MainWindow::prepareDataset)
+        ->setObjectName(QStringLiteral("prepareDatasetAction"));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* logAction = view->addAction(tr("&Logarithmic axes"));
@@ -711,6 +723,7 @@ void MainWindow::connectController() {
             tr("Preparing the reference data set: %1 / %2 rows (once)").arg(formatCount(done), formatCount(total)));
     });
     connect(m_controller, &RunController::prepared, this, [this](const QString& message) { log(message); });
+    connect(m_controller, &RunController::datasetChecked, this, [this](const QString& line) { log(line); });
     connect(m_controller, &RunController::connected, this,
             [this](const SessionInfo& info) { m_connections->showSession(info, {}); });
     connect(m_controller, &RunController::scenarioStarted, this,
@@ -947,6 +960,30 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex
     m_controller->start(std::move(request));
 }
 
+void MainWindow::prepareDataset() {
+    const ConnectionProfile* profile = m_document->project().current();
+    if (profile == nullptr || isRunning()) {
+        showError(profile == nullptr ? tr("No connection: add one with Edit… → New connection.")
+                                     : tr("Stop the run before preparing a data set."));
+        return;
+    }
+    const ConnectionSpec spec = profile->toSpec(passwordFor(*profile));
+    if (QString::fromStdString(spec.target) == QStringLiteral("sqlite:") + m_defaultDatasetPath)
+        QDir().mkpath(QFileInfo(m_defaultDatasetPath).path());  // the data directory of a fresh HOME
+    auto* dialog = new PrepareDialog(profile->name, spec, m_parameters->values(), m_controller, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setModal(true);
+    connect(dialog, &PrepareDialog::preparedDataset, this, [this](bool ok, bool cancelled, const QString& line) {
+        log(line, !ok && !cancelled);
+        if (ok)
+            clearError();
+        else
+            m_connections->noteConnectFailure(line);
+        testConnection();  // the server label and the data set as they are now
+    });
+    dialog->show();
+}
+
 void MainWindow::stop() {
     if (m_controller->isRunning()) {
         m_controller->stop();
@@ -1067,12 +1104,14 @@ SampleChart* MainWindow::chart(ChartKind kind) const {
 void MainWindow::showError(const QString& message) {
     m_errorBanner->setText(message);
     m_errorBanner->show();
+    m_prepareOffer->setVisible(errorOffersPrepare(message));
     log(message, true);
 }
 
 void MainWindow::clearError() {
     m_errorBanner->clear();
     m_errorBanner->hide();
+    m_prepareOffer->hide();
 }
 
 QString MainWindow::errorText() const {

@@ -29,6 +29,7 @@ class QLabel;
 class QListWidget;
 class QMenu;
 class QProgressBar;
+class QPushButton;
 class QSortFilterProxyModel;
 class QSpinBox;
 class QSplitter;
@@ -105,6 +106,8 @@ public slots:
     void runSweep(int index);
     void stop();
     void testConnection();
+    // Connection > Prepare data set: the reference tables of the current connection (ui/PrepareDialog).
+    void prepareDataset();
     void newConnection();
     void editConnection();
     void deleteConnection();
@@ -194,6 +197,7 @@ private:
     DocumentController* m_files = nullptr;
     ScenarioPanel* m_scenarios = nullptr;
     QLabel* m_errorBanner = nullptr;
+    QPushButton* m_prepareOffer = nullptr;  // under the banner when its error is a missing data set
     ParameterPanel* m_parameters = nullptr;
     QLabel* m_parametersTitle = nullptr;
     QTabWidget* m_chartTabs = nullptr;

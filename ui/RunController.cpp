@@ -6,6 +6,7 @@
 
 #include <QPointer>
 #include <QSocketNotifier>
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include "engine/core/Error.h"
 #include "engine/core/ErrorLine.h"
 #include "engine/data/Dataset.h"
+#include "engine/data/PrepareDataset.h"
 #include "engine/drivers/Registry.h"
 
 namespace blobbench {
@@ -26,10 +28,26 @@ using Clock = std::chrono::steady_clock;
 // thinned to one call per 40 ms: a 10,000-row fetch would otherwise flood the UI thread.
 class ForwardingObserver final : public SweepObserver {
 public:
-    ForwardingObserver(RunWorker& worker, quint64 runId, int executions)
-        : m_worker(worker), m_runId(runId), m_start(Clock::now()) {
+    ForwardingObserver(RunWorker& worker, quint64 runId, int executions, bool readsReferenceTable)
+        : m_worker(worker), m_runId(runId), m_start(Clock::now()), m_readsReferenceTable(readsReferenceTable) {
         m_progress.executions = executions;
         m_progress.execution = -1;
+    }
+
+    // As blobbench-cli run: any BLOB_TEST with the reference columns runs (the log says whether
+    // BlobBench prepared it and what it holds); a missing one or a preparation BlobBench knows to be
+    // incomplete is refused before anything is measured, when the scenarios read it at all.
+    void checkSession(Session& session) override {
+        if (!m_readsReferenceTable || session.dialect() == Dialect::None) {
+            return;
+        }
+        std::string line = requireDataset(session, "prepare it: Connection > Prepare data set");
+        if (line != m_datasetLine) {  // a sweep reconnects: said once
+            m_datasetLine = line;
+            m_worker.toCurrentRun(m_runId, [line = std::move(line)](RunController& c) {
+                emit c.datasetChecked(QString::fromStdString(line));
+            });
+        }
     }
 
     void connected(const SessionInfo& info) override {
@@ -88,7 +106,22 @@ private:
     RunProgress m_progress;
     std::uint64_t m_doneRows = 0;
     std::uint64_t m_doneBytes = 0;
+    bool m_readsReferenceTable;
+    std::string m_datasetLine;
 };
+
+QString summaryLine(const std::string& where, const DatasetSummary& s, std::int64_t ms) {
+    return QStringLiteral(
+               "Prepared %1: %2 rows, %3 content bytes, %4 short rows (%5 bytes), longest %6 characters "
+               "in %7 ms")
+        .arg(QString::fromStdString(where))
+        .arg(s.rows)
+        .arg(s.contentBytes)
+        .arg(s.shortRows)
+        .arg(s.shortBytes)
+        .arg(s.maxLength)
+        .arg(ms);
+}
 
 QString describe(const std::exception& e) {
     return QString::fromStdString(oneLine(e.what()));
@@ -115,7 +148,6 @@ bool RunWorker::prepareIfMissing(quint64 runId, const RunRequest& request, const
     const auto t0 = Clock::now();
     DatasetSummary summary;
     try {
-        auto session = driver.connect(ConnectionSpec{"sqlite", partial.string()}, defaults);
         SyntheticProfile profile;
         profile.rows = request.prepareRows;
         SyntheticRowSource source(profile);
@@ -128,7 +160,7 @@ bool RunWorker::prepareIfMissing(quint64 runId, const RunRequest& request, const
                 toCurrentRun(runId, [done, total](RunController& c) { emit c.preparing(done, total); });
             }
         };
-        summary = prepareReferenceTables(*session, source, options);
+        summary = blobbench::prepareDataset(ConnectionSpec{"sqlite", partial.string()}, {}, source, options);
     } catch (...) {
         fs::remove(partial, ignored);
         throw;
@@ -193,7 +225,8 @@ void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_
         const int perScenario = std::max(1, request.plan.repetitions) + std::max(0, request.plan.warmups);
         const int points = std::max<int>(1, static_cast<int>(request.points.size()));
         const int executions = static_cast<int>(request.plan.scenarios.size()) * perScenario * points;
-        ForwardingObserver observer(*this, runId, executions + static_cast<int>(request.studies.size()));
+        ForwardingObserver observer(*this, runId, executions + static_cast<int>(request.studies.size()),
+                                    readsReferenceTable(request.plan.scenarios));
         RunOutcome outcome;
         if (!request.plan.scenarios.empty()) {
             outcome = request.points.empty() ? runner->run(request.plan, observer)
@@ -284,6 +317,58 @@ void RunWorker::testConnection(quint64 requestId, const ConnectionSpec& spec, co
     }
 }
 
+void RunWorker::prepareDataset(quint64 prepareId, const PrepareRequest& request, const CancelToken& cancel) {
+    const std::string where = request.connection.label();
+    std::uint64_t committed = 0;  // BLOB_SAMPLE's and BLOB_TEST's rows, as the last progress said
+    std::uint64_t samplesFirst = 0;
+    const auto finish = [this, prepareId](bool ok, bool cancelled, const QString& line) {
+        toController([prepareId, ok, cancelled, line](RunController& c) {
+            c.m_preparing = c.m_preparing && prepareId != c.m_prepareId;
+            emit c.datasetPrepared(prepareId, ok, cancelled, line);
+        });
+    };
+    try {
+        const auto source = makeRowSource(request.choice);
+        samplesFirst = source->fillsSampleTable() ? source->sampleCount() : 0;
+        PrepareOptions options;
+        options.batchRows = request.batchRows;
+        options.cancel = cancel;
+        auto last = Clock::time_point{};
+        options.progress = [&](std::uint64_t done, std::uint64_t total) {
+            committed = done;
+            if (Clock::now() - last > std::chrono::milliseconds(50) || done == total) {
+                last = Clock::now();
+                toController(
+                    [prepareId, done, total](RunController& c) { emit c.datasetProgress(prepareId, done, total); });
+            }
+        };
+        const auto t0 = Clock::now();
+        const DatasetSummary summary =
+            blobbench::prepareDataset(request.connection, request.parameters, *source, options);
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+        finish(true, false, summaryLine(where, summary, ms));
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::Cancelled) {
+            finish(false, false, describe(e));
+            return;
+        }
+        // What Stop leaves: the batches committed, and no mark of a complete data set, so a run
+        // refuses the tables until they are prepared again.
+        const std::uint64_t testRows = committed > samplesFirst ? committed - samplesFirst : 0;
+        finish(false, true,
+               QStringLiteral("Stopped: %1 holds %2 rows of BLOB_TEST%3, marked incomplete (runs refuse it until it "
+                              "is prepared again)")
+                   .arg(QString::fromStdString(where))
+                   .arg(testRows)
+                   .arg(samplesFirst > 0 ? QStringLiteral(" and %1 of %2 files in BLOB_SAMPLE")
+                                               .arg(std::min(committed, samplesFirst))
+                                               .arg(samplesFirst)
+                                         : QString()));
+    } catch (const std::exception& e) {
+        finish(false, false, QString::fromStdString(where) + QStringLiteral(": prepare: ") + describe(e));
+    }
+}
+
 RunController::RunController(QObject* parent) : QObject(parent) {
     qRegisterMetaType<blobbench::Sample>();
     qRegisterMetaType<blobbench::SessionInfo>();
@@ -307,6 +392,7 @@ RunController::~RunController() {
         m_runner->cancel();
     }
     m_prepareCancel.cancel();
+    m_datasetCancel.cancel();
     // Explicitly, before the rest: joins the thread (a connection test under way is not
     // cancellable and ends within its connect timeout). From here on nothing writes m_wakeFd or
     // m_fromWorker; the calls the worker left there are dropped unseen.
@@ -383,6 +469,20 @@ void RunController::stop() {
     m_runner.reset();
     m_running = false;
     emit stopped();
+}
+
+quint64 RunController::prepareDataset(const PrepareRequest& request) {
+    stopPrepare();
+    const quint64 id = ++m_prepareId;
+    m_preparing = true;
+    m_datasetCancel = CancelToken();
+    m_worker->post(
+        [id, request, cancel = m_datasetCancel](RunWorker& worker) { worker.prepareDataset(id, request, cancel); });
+    return id;
+}
+
+void RunController::stopPrepare() {
+    m_datasetCancel.cancel();
 }
 
 quint64 RunController::testConnection(const ConnectionSpec& spec, const ParameterValues& values) {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "engine/core/CancelToken.h"
+#include "engine/data/PrepareDataset.h"
 #include "engine/drivers/Driver.h"
 #include "engine/run/Runner.h"
 #include "engine/run/Sweep.h"
@@ -29,6 +30,15 @@ struct RunRequest {
     // Storage studies (engine/storage/StorageScenario.h), run once each after the plan's scenarios
     // (the plan may hold none); Stop takes effect between their phases and variants.
     std::vector<storage::StudyJob> studies;
+};
+
+// What the Prepare dialog asks of the worker: fill the reference tables of `connection` (a write that
+// may create a SQLite file) from `choice`, `batchRows` rows per transaction.
+struct PrepareRequest {
+    ConnectionSpec connection;
+    ParameterValues parameters;
+    DatasetChoice choice;
+    std::uint64_t batchRows = 1000;
 };
 
 // Progress of a run as plain values: totals over the whole run, not only the current statement.
@@ -61,6 +71,7 @@ public:
     void run(quint64 runId, const RunRequest& request, const std::shared_ptr<Runner>& runner,
              const CancelToken& prepareCancel);
     void testConnection(quint64 requestId, const ConnectionSpec& spec, const ParameterValues& values);
+    void prepareDataset(quint64 prepareId, const PrepareRequest& request, const CancelToken& cancel);
 
     // Hands `call` to the controller's thread; a run's calls are dropped there once it is not the
     // current run any more (a stopped run's late samples).
@@ -93,6 +104,11 @@ public:
     // Cancels the current run (thread-safe on the engine side) and forgets it at once.
     void stop();
     quint64 testConnection(const ConnectionSpec& spec, const ParameterValues& values);
+    // Prepares a data set on the worker thread (after whatever it is doing); one at a time.
+    quint64 prepareDataset(const PrepareRequest& request);
+    // Cancels the prepare under way: it stops after the batch in progress is committed.
+    void stopPrepare();
+    bool isPreparing() const { return m_preparing; }
 
 signals:
     void preparing(quint64 done, quint64 total);
@@ -107,6 +123,12 @@ signals:
     // Every run's real end, the current one or a stopped one: the worker is free again.
     void workerIdle(quint64 runId);
     void connectionTested(bool ok, const blobbench::SessionInfo& info, const QString& detail);
+    // A run's data set as the worker found it ("Data set: BLOB_TEST not prepared by BlobBench: ...").
+    void datasetChecked(const QString& line);
+    // prepareDataset's rows committed so far (BLOB_SAMPLE's and BLOB_TEST's), and its end: one
+    // line, the summary (ok), what is left in the database (cancelled) or the error.
+    void datasetProgress(quint64 prepareId, quint64 done, quint64 total);
+    void datasetPrepared(quint64 prepareId, bool ok, bool cancelled, const QString& line);
 
 private:
     friend class RunWorker;
@@ -124,6 +146,9 @@ private:
     CancelToken m_prepareCancel;
     quint64 m_runId = 0;
     quint64 m_testId = 0;
+    quint64 m_prepareId = 0;
+    CancelToken m_datasetCancel;
+    bool m_preparing = false;
     QString m_runName;
     bool m_running = false;
 };

@@ -18,6 +18,7 @@
 
 #include "app/cli/Signals.h"
 #include "engine/core/Error.h"
+#include "engine/data/Dataset.h"
 #include "engine/drivers/Registry.h"
 #include "engine/run/Runner.h"
 #include "engine/run/Sweep.h"
@@ -96,6 +97,19 @@ public:
     ProjectObserver(ProjectDocument& doc, const QString& runId, const CliOptions& o, bool save)
         : m_doc(doc), m_runId(runId), m_options(o), m_save(save), m_progress(!o.quiet && isatty(STDERR_FILENO)) {}
 
+    // Set when the run's scenarios read BLOB_TEST: checked as `blobbench-cli run TARGET` checks it.
+    std::string prepareHint;
+    void checkSession(Session& session) override {
+        if (prepareHint.empty() || session.dialect() == Dialect::None) {
+            return;
+        }
+        std::string line = requireDataset(session, prepareHint);
+        if (line != m_datasetLine) {  // a sweep reconnects: said once
+            clear();
+            std::cerr << line << '\n';
+            m_datasetLine = std::move(line);
+        }
+    }
     void connected(const SessionInfo& info) override {
         if (m_session.engine.empty()) {
             m_session = info;
@@ -214,6 +228,7 @@ private:
     bool m_shown = false;
     std::chrono::steady_clock::time_point m_last{};
     std::string m_point;
+    std::string m_datasetLine;
     SessionInfo m_session;
     std::vector<Sample> m_samples;
     std::vector<Sample> m_unjournaled;  // measured since the last point was journaled
@@ -418,6 +433,9 @@ int commandRunProject(const CliOptions& o) {
     doc.beginRun(record);
     const bool save = !o.noSave;
     ProjectObserver observer(doc, record.runId, o, save);
+    if (readsReferenceTable(plan.scenarios)) {
+        observer.prepareHint = "run: blobbench-cli prepare " + plan.connection.label();
+    }
     observer.saveAll(&record);  // a read-only folder or a full disk shows now, before anything is measured
 
     Runner runner;

@@ -22,6 +22,7 @@
 #include "app/cli/StorageCommand.h"
 #include "engine/core/Error.h"
 #include "engine/data/Dataset.h"
+#include "engine/data/PrepareDataset.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
 #include "engine/report/TextReport.h"
@@ -111,22 +112,13 @@ private:
     std::chrono::steady_clock::time_point m_last{};
 };
 
-std::unique_ptr<RowSource> rowSourceFor(const CliOptions& o) {
-    if (!o.fromFolder.empty()) {
-        return std::make_unique<FolderRowSource>(o.fromFolder, o.rows.value_or(10000));
-    }
-    SyntheticProfile profile;
-    profile.rows = o.rows.value_or(profile.rows);
-    profile.seed = o.seed.value_or(profile.seed);
-    profile.binary = o.binary;
-    return std::make_unique<SyntheticRowSource>(profile);
-}
-
 DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o, const CancelToken& cancel = {}) {
-    const Driver& driver = driverById(spec.engine);
-    const ParameterValues values = resolveParameters(driver.parameters(), o.parameters);
-    auto source = rowSourceFor(o);
-    auto session = driver.connect(spec, values);
+    DatasetChoice choice;
+    choice.folder = o.fromFolder;
+    choice.rows = o.rows;
+    choice.seed = o.seed;
+    choice.binary = o.binary;
+    auto source = makeRowSource(choice);
     ProgressLine line(!o.quiet);
     PrepareOptions options;
     options.batchRows = o.batchRows;
@@ -135,27 +127,7 @@ DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o, const 
         line.show("Preparing " + spec.label() + ": " + std::to_string(done) + " / " + std::to_string(total) +
                   " rows (" + std::to_string(done * 100 / std::max<std::uint64_t>(total, 1)) + "%)");
     };
-    try {
-        return prepareReferenceTables(*session, *source, options);
-    } catch (const Error& e) {
-        try {
-            session->rollback();
-        } catch (const Error&) {
-        }
-        // A driver's word for a failed write ("database or disk is full", a BLOB write) names no
-        // connection: the line does.
-        const std::string label = spec.label();
-        if (std::string_view(e.what()).starts_with(label + ": ")) {
-            throw;
-        }
-        throw Error(e.kind(), label + ": prepare: " + e.what());
-    } catch (...) {
-        try {
-            session->rollback();
-        } catch (const Error&) {
-        }
-        throw;
-    }
+    return prepareDataset(spec, o.parameters, *source, options);
 }
 
 void printSummary(const std::string& where, const DatasetSummary& s, Nanos took) {
@@ -236,11 +208,7 @@ public:
 
     std::string target;  // for the hint when the data set is missing
     void checkSession(Session& session) override {
-        const DatasetCheck check = checkDataset(session);
-        if (!check.summary) {
-            throw Error(ErrorKind::Data, check.problem + " (run: blobbench-cli prepare " + target + ")");
-        }
-        m_notes.insert(m_notes.begin(), describeDataset(*check.summary));
+        m_notes.insert(m_notes.begin(), requireDataset(session, "run: blobbench-cli prepare " + target));
     }
     void wireTapReady(const std::string& relay, const LinkProfile& link) override {
         m_notes.push_back("Wire tap: " + relay + ", link " + link.describe());

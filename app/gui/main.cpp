@@ -13,6 +13,7 @@
 #include "ui/ConnectionDialog.h"
 #include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/PrepareDialog.h"
 #include "ui/StorageChart.h"
 #include "ui/SweepEditor.h"
 
@@ -110,8 +111,13 @@ int main(int argc, char* argv[]) {
         QStringLiteral("grab-storage"),
         QStringLiteral("Write the storage chart of the project's latest study run to <png> (--size WxH), quit."),
         QStringLiteral("png"));
+    const QCommandLineOption grabPrepare(
+        QStringLiteral("grab-prepare"),
+        QStringLiteral("Prepare the current connection's data set from Connection > Prepare data set, write the "
+                       "window with the dialog to <png>, quit."),
+        QStringLiteral("png"));
     parser.addOptions({grabIdle, grabRun, grabSweep, grabCompare, sweep, size, startup, chart, repeat, side, bottom,
-                       dark, grabStorage});
+                       dark, grabStorage, grabPrepare});
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("A *.blobbench.json project to open."));
     parser.process(app);
 
@@ -129,7 +135,8 @@ int main(int argc, char* argv[]) {
         storage.resize(parser.isSet(size) ? QSize(wh.value(0).toInt(), wh.value(1).toInt()) : storage.sizeHint());
         return storage.grab().save(parser.value(grabStorage)) ? 0 : 1;
     }
-    const bool scripted = parser.isSet(grabRun) || parser.isSet(grabSweep) || parser.isSet(grabCompare);
+    const bool scripted =
+        parser.isSet(grabRun) || parser.isSet(grabSweep) || parser.isSet(grabCompare) || parser.isSet(grabPrepare);
     if (scripted) {
         window.setSuppressUnsavedPrompt(true);
     } else {
@@ -226,6 +233,21 @@ int main(int argc, char* argv[]) {
                     });
                 });
                 window.runAll();
+            } else if (parser.isSet(grabPrepare)) {
+                window.prepareDataset();
+                auto* dialog = window.findChild<blobbench::PrepareDialog*>();
+                if (dialog == nullptr) {
+                    std::fprintf(stderr, "blobbench: %s\n", qPrintable(window.errorText()));
+                    app.exit(1);
+                    return;
+                }
+                QObject::connect(dialog, &blobbench::PrepareDialog::preparedDataset, &app, [&, dialog] {
+                    QTimer::singleShot(300, &app, [&, dialog] {
+                        grabWithDialog(&window, dialog).save(parser.value(grabPrepare));
+                        app.quit();
+                    });
+                });
+                dialog->start();
             } else {
                 app.quit();
             }

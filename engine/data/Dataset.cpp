@@ -1,6 +1,7 @@
 #include "engine/data/Dataset.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 
 #include "engine/core/Error.h"
@@ -305,6 +306,23 @@ DatasetCheck checkDataset(Session& session) {
     s.shortBytes = counts.values[3];
     s.maxLength = counts.values[4];
     return {s, {}};
+}
+
+std::string requireDataset(Session& session, const std::string& hint) {
+    const DatasetCheck check = checkDataset(session);
+    if (!check.summary) {
+        throw Error(ErrorKind::Data, check.problem + " (" + hint + ")");
+    }
+    return describeDataset(*check.summary);
+}
+
+bool readsReferenceTable(const std::vector<Scenario>& scenarios) {
+    const auto names = [](std::string sql) {
+        std::transform(sql.begin(), sql.end(), sql.begin(), [](unsigned char c) { return std::toupper(c); });
+        return sql.find("BLOB_TEST") != std::string::npos;
+    };
+    return std::any_of(scenarios.begin(), scenarios.end(),
+                       [&](const Scenario& s) { return names(s.sql) || names(s.setupSql); });
 }
 
 std::optional<DatasetSummary> readDatasetSummary(Session& session) {

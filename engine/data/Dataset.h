@@ -11,6 +11,7 @@
 #include "engine/core/CancelToken.h"
 #include "engine/data/SyntheticSource.h"
 #include "engine/drivers/Driver.h"
+#include "engine/run/Scenario.h"
 
 namespace blobbench {
 
@@ -100,6 +101,14 @@ struct DatasetCheck {
     std::string problem;
 };
 DatasetCheck checkDataset(Session& session);
+
+// The check before a run (blobbench-cli run, a project run, the window): the line that says what
+// the data set holds ("Data set: ..."), or Error(Data) with checkDataset's problem and `hint`.
+std::string requireDataset(Session& session, const std::string& hint);
+
+// Whether any scenario reads the reference table (its statement or setup names BLOB_TEST): only
+// those runs are checked, so custom SQL over other tables runs where no data set is prepared.
+bool readsReferenceTable(const std::vector<Scenario>& scenarios);
 
 // checkDataset's summary.
 std::optional<DatasetSummary> readDatasetSummary(Session& session);

@@ -25,6 +25,9 @@ struct ConnectionSpec {
     std::string charset;        // empty: the engine's default (Firebird: UTF8)
     std::string clientLibrary;  // Firebird: path of libfbclient to load; empty: the system one
     bool readOnly = false;
+    // A write that may create the database (prepare, the storage studies). Only then does SQLite
+    // create a file that does not exist; a run, a read or a Test on a mistyped path fails instead.
+    bool create = false;
 
     // Safe to print and save: engine and target, with any password in the target masked.
     std::string label() const;

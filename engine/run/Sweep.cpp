@@ -185,6 +185,7 @@ class PointObserver final : public RunObserver {
 public:
     PointObserver(SweepObserver& target, const SweepPoint& point) : m_target(target), m_point(point) {}
     void connected(const SessionInfo& info) override { m_target.connected(info); }
+    void checkSession(Session& session) override { m_target.checkSession(session); }
     void scenarioStarted(const Scenario& scenario, int repetition) override {
         m_target.scenarioStarted(scenario, repetition);
     }

@@ -82,7 +82,9 @@ double ourPrepare(const std::string& path, const SyntheticProfile& profile) {
     std::filesystem::remove(path);
     const auto t0 = Clock::now();
     const Driver& d = driverById("sqlite");
-    auto session = d.connect(ConnectionSpec{"sqlite", path}, resolveParameters(d.parameters(), {}));
+    ConnectionSpec spec{"sqlite", path};
+    spec.create = true;
+    auto session = d.connect(spec, resolveParameters(d.parameters(), {}));
     SyntheticRowSource source(profile);
     prepareReferenceTables(*session, source, PrepareOptions{});
     return seconds(Clock::now() - t0);

@@ -97,14 +97,12 @@ TEST(ForeignDataset, FirebirdDatabaseWithCharacterSetNoneIsPrepared) {
 TEST(ForeignDataset, PostgresHandMadeTableRunsAndOneWithoutTheColumnsIsRefused) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     const test::PgTarget pg = test::pgTarget(conninfo);
-    const std::string db = "blobbench_foreign_" + std::to_string(getpid());
+    const test::PgOwnDatabase mine =
+        test::createOwnPgDatabase(conninfo, "blobbench_foreign_" + std::to_string(getpid()));
+    const std::string& db = mine.name;
+    const std::string& own = mine.conninfo;
+    const std::string& target = mine.target;
     test::PgConn admin(conninfo);
-    ASSERT_TRUE(admin.ok()) << admin.errorMessage();
-    admin.value("DROP DATABASE IF EXISTS " + db);
-    admin.value("CREATE DATABASE " + db);
-    const std::string own =
-        "host=" + pg.host + " port=" + pg.port + " dbname=" + db + " user=" + pg.user + " password=" + pg.password;
-    const std::string target = "postgresql://" + pg.user + "@" + pg.host + ":" + pg.port + "/" + db;
     {
         test::PgConn conn(own);
         ASSERT_TRUE(conn.ok()) << conn.errorMessage();

@@ -35,6 +35,18 @@ PgTarget pgTarget(const std::string& conninfo) {
     return t;
 }
 
+PgOwnDatabase createOwnPgDatabase(const std::string& conninfo, const std::string& name) {
+    const PgTarget pg = pgTarget(conninfo);
+    PgConn admin(conninfo);
+    EXPECT_TRUE(admin.ok()) << admin.errorMessage();
+    admin.value("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    admin.value("CREATE DATABASE " + name);
+    return {
+        name,
+        "host=" + pg.host + " port=" + pg.port + " dbname=" + name + " user=" + pg.user + " password=" + pg.password,
+        "postgresql://" + pg.user + "@" + pg.host + ":" + pg.port + "/" + name};
+}
+
 void ensurePgData(const std::string& conninfo) {
     static bool ready = false;
     if (ready) {

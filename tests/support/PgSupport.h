@@ -26,6 +26,14 @@ struct PgTarget {
 
 PgTarget pgTarget(const std::string& conninfo);
 
+// A database of the test's own on the server of `conninfo`, dropped and created afresh (the shared
+// blob_test is left alone): its name, a libpq conninfo with the password for the test's own
+// connections, and a URI without it for BlobBench.
+struct PgOwnDatabase {
+    std::string name, conninfo, target;
+};
+PgOwnDatabase createOwnPgDatabase(const std::string& conninfo, const std::string& name);
+
 // The reference data set in the shared database when it is there, a small one (300 rows) made by
 // blobbench-cli prepare otherwise; checked once per process.
 void ensurePgData(const std::string& conninfo);

@@ -1,5 +1,7 @@
 #include "support/TestSupport.h"
 
+#include "engine/drivers/Registry.h"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
@@ -210,6 +212,16 @@ void writeFile(const std::filesystem::path& path, const std::string& content) {
     std::filesystem::create_directories(path.parent_path());
     std::ofstream out(path, std::ios::binary);
     out << content;
+}
+
+void sqliteExecute(const std::string& path, const std::vector<std::string>& statements) {
+    const Driver& driver = driverById("sqlite");
+    ConnectionSpec spec{"sqlite", "sqlite:" + path};
+    spec.create = true;
+    auto session = driver.connect(spec, resolveParameters(driver.parameters(), {}));
+    for (const std::string& sql : statements) {
+        session->execute(sql);
+    }
 }
 
 }  // namespace blobbench::test

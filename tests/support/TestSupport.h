@@ -91,4 +91,8 @@ namespace blobbench::test {
 
 void writeFile(const std::filesystem::path& path, const std::string& content);
 
+// Runs each statement on the SQLite file at `path` through the driver, creating the file (a
+// BLOB_TEST made by plain SQL, a data set spoiled on purpose).
+void sqliteExecute(const std::string& path, const std::vector<std::string>& statements);
+
 }  // namespace blobbench::test

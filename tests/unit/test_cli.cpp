@@ -176,7 +176,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{{"run", "-P", "mode=read-only", "sqlite:@DIR@/missing.sqlite"}, 1, "does not exist"},
                       BadInput{{"run", "sqlite:@DIR@"}, 1, "is a directory"},
                       BadInput{{"run", "sqlite:@DIR@/corrupt.sqlite"}, 1, "not a database"},
-                      BadInput{{"run", "sqlite:@DIR@/fresh.sqlite"}, 1, "no complete reference data set"},
+                      BadInput{{"run", "sqlite:@DIR@/fresh.sqlite"}, 1, "fresh.sqlite: connect: no such database file"},
                       BadInput{{"prepare", "sqlite:@DIR@/x.sqlite", "--from-folder", "@DIR@/empty"}, 1, "no files"},
                       BadInput{
                           {"prepare", "sqlite:@DIR@/x.sqlite", "--from-folder", "@DIR@/nothing"}, 1, "no such folder"},
@@ -232,6 +232,21 @@ TEST(CliBasics, DefaultRunPreparesOnceThenRuns) {
     const auto second = runCli({"-q"}, {env});
     ASSERT_EQ(second.exitCode, 0) << second.err;
     EXPECT_EQ(second.out.find("Prepared sqlite:"), std::string::npos) << "prepared twice";
+}
+
+// A mistyped file name once became an empty database; a run creates nothing and says how to prepare.
+TEST(CliBasics, RunOnAMissingSqliteFileCreatesNothing) {
+    TempDir dir;
+    const std::string file = dir.file("mistyped.sqlite");
+    const auto r = runCli({"run", "sqlite:" + file, "-q"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("sqlite:" + file + ": connect: no such database file"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("blobbench-cli prepare sqlite:" + file), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(file));
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+    ASSERT_EQ(runCli({"prepare", "sqlite:" + file, "--rows", "20", "-q"}).exitCode, 0);  // a write creates it
+    EXPECT_EQ(runCli({"run", "sqlite:" + file, "-q", "-s", "short-blobs"}).exitCode, 0);
 }
 
 // The reference article's database is filled by its own EXECUTE BLOCK, without BlobBench's

@@ -15,7 +15,9 @@ namespace {
 
 std::unique_ptr<Session> open(const std::string& path) {
     const Driver& d = driverById("sqlite");
-    return d.connect(ConnectionSpec{"sqlite", path}, resolveParameters(d.parameters(), {}));
+    ConnectionSpec spec{"sqlite", path};
+    spec.create = true;
+    return d.connect(spec, resolveParameters(d.parameters(), {}));
 }
 
 struct Row {

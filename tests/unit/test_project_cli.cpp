@@ -215,3 +215,28 @@ TEST_F(ProjectCli, ProjectRecognisedByContentToo) {
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("## BlobBench run "), std::string::npos);
 }
+
+// A project run checks the data set as `run TARGET` does: a BLOB_TEST made by plain SQL runs, with
+// the note; an incomplete preparation is refused before anything is measured.
+TEST(ProjectCliDataset, ForeignBlobTestRunsWithItsNoteAndAnIncompleteOneIsRefused) {
+    TempDir dir;
+    const std::string file = dir.file("article.sqlite");
+    test::sqliteExecute(
+        file, {"CREATE TABLE BLOB_TEST (ID INTEGER PRIMARY KEY, SHORT_CONTENT VARCHAR(8191), CONTENT BLOB, SHORT_BLOB "
+               "BOOLEAN)",
+               "INSERT INTO BLOB_TEST VALUES (1, 'abc', 'abc', TRUE), (2, NULL, 'defgh', FALSE)"});
+    const std::string project = dir.file("article.blobbench.json");
+    saveProject(QString::fromStdString(project), defaultProject(QString::fromStdString(file)));
+    auto r = runCli({"run", project, "-s", "short-blobs", "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("Data set: BLOB_TEST not prepared by BlobBench: 2 rows, 8 content bytes, 1 short rows"),
+              std::string::npos)
+        << r.err;
+
+    ASSERT_EQ(runCli({"prepare", "sqlite:" + file, "--rows", "30", "-q"}).exitCode, 0);
+    test::sqliteExecute(file, {"DELETE FROM BLOBBENCH_DATASET WHERE NAME = 'complete'"});
+    r = runCli({"run", project, "-s", "short-blobs", "-q"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("the preparation BlobBench started here is incomplete"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("blobbench-cli prepare sqlite:" + file), std::string::npos) << r.err;
+}

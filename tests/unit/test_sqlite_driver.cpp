@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "engine/core/Error.h"
 #include "engine/data/Dataset.h"
 #include "engine/drivers/Registry.h"
@@ -11,9 +13,12 @@ using blobbench::test::TempDir;
 
 namespace {
 
+// A write that may create the file, as prepare is.
 std::unique_ptr<Session> open(const std::string& path, ParameterValues given = {}) {
     const Driver& d = driverById("sqlite");
-    return d.connect(ConnectionSpec{"sqlite", "sqlite:" + path}, resolveParameters(d.parameters(), given));
+    ConnectionSpec spec{"sqlite", "sqlite:" + path};
+    spec.create = true;
+    return d.connect(spec, resolveParameters(d.parameters(), given));
 }
 
 // Records the largest chunk so tests can prove values stream in pieces.
@@ -184,6 +189,28 @@ TEST(SqliteParameters, BadValuesAreRefusedWithTheirName) {
     EXPECT_EQ(ok.at("blob_api"), "true");
     EXPECT_EQ(ok.at("journal_mode"), "wal");
     EXPECT_EQ(ok.at("page_size"), "4096");
+}
+
+// A mistyped path once became an empty database that the run then found no data set in.
+TEST(SqliteOpen, AMissingFileIsNeverCreatedByARead) {
+    TempDir dir;
+    const Driver& d = driverById("sqlite");
+    const std::string path = dir.file("mistyped.sqlite");
+    try {
+        d.connect(ConnectionSpec{"sqlite", "sqlite:" + path}, resolveParameters(d.parameters(), {}));
+        ADD_FAILURE() << path << " opened";
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        EXPECT_TRUE(what.starts_with("sqlite:" + path + ": connect: no such database file")) << what;
+        EXPECT_NE(what.find("blobbench-cli prepare sqlite:" + path), std::string::npos) << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+    EXPECT_FALSE(std::filesystem::exists(path));
+    EXPECT_FALSE(std::filesystem::exists(path + "-journal"));
+    ConnectionSpec write{"sqlite", "sqlite:" + path};
+    write.create = true;
+    d.connect(write, resolveParameters(d.parameters(), {}));
+    EXPECT_TRUE(std::filesystem::exists(path));
 }
 
 TEST(SqliteOpen, BadFilesGiveOneClearError) {

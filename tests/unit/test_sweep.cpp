@@ -179,7 +179,9 @@ protected:
         dir = new test::TempDir;
         target = "sqlite:" + dir->file("sweep.sqlite");
         const Driver& driver = driverById("sqlite");
-        auto session = driver.connect(ConnectionSpec{"sqlite", target}, resolveParameters(driver.parameters(), {}));
+        ConnectionSpec spec{"sqlite", target};
+        spec.create = true;
+        auto session = driver.connect(spec, resolveParameters(driver.parameters(), {}));
         SyntheticProfile profile;
         profile.rows = 200;
         prepareReferenceTables(*session, SyntheticRowSource(profile), PrepareOptions{});

@@ -161,3 +161,37 @@ TEST(RunController, BurstOfStartsAndStops) {
     ASSERT_EQ(tested.count(), 1);
     EXPECT_TRUE(tested.at(0).at(0).toBool()) << tested.at(0).at(2).toString().toStdString();
 }
+
+// Prepare data set's job on the worker: progress and the end come back through the hand-over, a
+// second prepare stops the first (it ends cancelled, after its batch), and a run queued behind a
+// prepare finds the data set complete. Under the tsan preset this checks the new hand-overs too.
+TEST(RunController, PreparesADataSetStopsOneAndRunsOnTheResult) {
+    TempDir dir;
+    const std::string database = dir.file("prepared.sqlite");
+    RunController controller;
+    Recorder recorder(controller);
+    QSignalSpy progress(&controller, &RunController::datasetProgress);
+    QSignalSpy prepared(&controller, &RunController::datasetPrepared);
+    PrepareRequest big;
+    big.connection = ConnectionSpec{"sqlite", "sqlite:" + database};
+    big.choice.rows = 200000;
+    big.batchRows = 10;
+    const quint64 first = controller.prepareDataset(big);
+    ASSERT_TRUE(progress.wait(kTimeoutMs));
+    PrepareRequest small = big;
+    small.choice.rows = 120;
+    const quint64 second = controller.prepareDataset(small);  // stops the first
+    EXPECT_TRUE(controller.isPreparing());
+    ASSERT_TRUE(waitUntil([&] { return prepared.count() == 2; }, kTimeoutMs));
+    EXPECT_EQ(prepared.at(0).at(0).toULongLong(), first);
+    EXPECT_TRUE(prepared.at(0).at(2).toBool()) << "the first ends cancelled";
+    EXPECT_EQ(prepared.at(1).at(0).toULongLong(), second);
+    EXPECT_TRUE(prepared.at(1).at(1).toBool()) << prepared.at(1).at(3).toString().toStdString();
+    EXPECT_FALSE(controller.isPreparing());
+
+    controller.start(requestFor(database, 1));
+    ASSERT_TRUE(waitUntil([&] { return recorder.finished == 1; }, kTimeoutMs));
+    EXPECT_TRUE(recorder.ok) << recorder.error.toStdString();
+    ASSERT_EQ(recorder.samples.size(), 1U);
+    EXPECT_EQ(recorder.samples[0].rows, 120U);
+}

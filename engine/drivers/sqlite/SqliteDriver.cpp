@@ -126,7 +126,15 @@ public:
         if (readOnly && !exists) {
             throw Error(ErrorKind::Io, "does not exist");
         }
-        const int flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+        if (!exists && !spec.create) {
+            // connect() names the path: "sqlite:/x.db: connect: no such database file (...)".
+            throw Error(ErrorKind::Io,
+                        "no such database file (a read creates none; prepare it first: "
+                        "blobbench-cli prepare sqlite:" +
+                            m_path + ", or Connection > Prepare data set in the workbench)");
+        }
+        const int flags =
+            readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (spec.create ? SQLITE_OPEN_CREATE : 0));
         if (sqlite3_open_v2(m_path.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
             const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
             sqlite3_close(m_db);
