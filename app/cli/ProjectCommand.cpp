@@ -256,6 +256,11 @@ int commandRunProject(const CliOptions& o) {
         std::cerr << "blobbench-cli: " << o.database << " is a preset: the run is saved in your copy, "
                   << path.toStdString() << '\n';
     }
+    // The file itself, not a link to it: the lock and the journal sit next to the file that is
+    // written, so a run through a link and one through the file's own name exclude each other.
+    if (const QString real = QFileInfo(path).canonicalFilePath(); !real.isEmpty()) {
+        path = real;
+    }
     SignalCancel interrupt;  // from here a first SIGINT / SIGTERM is the run's to handle
     // One run at a time writes to a project (issue #21): a second one waits rather than refusing,
     // because runs measured at the same time on one machine disturb each other's figures, and a

@@ -7,7 +7,9 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QStandardPaths>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -409,22 +411,34 @@ int main(int argc, char** argv) {
     QCoreApplication::setApplicationName(QStringLiteral("blobbench"));
     QCoreApplication::setApplicationVersion(QStringLiteral(BLOBBENCH_VERSION));
     const std::vector<std::string> args(argv + 1, argv + argc);
-    if (!args.empty() && args[0] == "storage") {
-        return runStorage(args, std::cout, std::cerr);
-    }
-    if (isFbCompatCommandLine(args)) {
-        return runFbCompat(args, std::cout, std::cerr);
-    }
+    // Every command: a closed stdout or a full disk behind it is said once everything else is
+    // written, exit 1 (a failure or a signal keeps its own code, which says more).
+    auto checked = [](int code, int error) {
+        if (error != 0) {
+            printError(std::string("cannot write to standard output: ") + std::strerror(error));
+            return code == kOk ? kFailed : code;
+        }
+        return code;
+    };
     if (!args.empty() && args[0] == "bytea") {
-        return runCommand(args);  // prints through stdio: CheckedStdout would reorder its lines
+        // Prints through stdio (CheckedStdout would reorder its lines): stdio keeps the error.
+        std::signal(SIGPIPE, SIG_IGN);
+        const int code = runCommand(args);
+        std::cout.flush();
+        errno = 0;
+        const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+        return checked(code, failed ? (errno != 0 ? errno : EIO) : 0);
     }
     CheckedStdout out;
-    int code = runCommand(args);
-    if (const int error = out.error(); error != 0) {
-        printError(std::string("cannot write to standard output: ") + std::strerror(error));
-        code = code == kOk ? kFailed : code;  // a failure or a signal says more
+    int code = 0;
+    if (!args.empty() && args[0] == "storage") {
+        code = runStorage(args, std::cout, std::cerr);
+    } else if (isFbCompatCommandLine(args)) {
+        code = runFbCompat(args, std::cout, std::cerr);
+    } else {
+        code = runCommand(args);
     }
-    return code;
+    return checked(code, out.error());
 }
 
 namespace blobbench::cli {
