@@ -425,9 +425,13 @@ int main(int argc, char** argv) {
         std::signal(SIGPIPE, SIG_IGN);
         const int code = runCommand(args);
         std::cout.flush();
-        errno = 0;
-        const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
-        return checked(code, failed ? (errno != 0 ? errno : EIO) : 0);
+        if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) {
+            return code;
+        }
+        // stdio forgets the errno of a failed write: one byte more asks the output again (it
+        // already failed, so the byte costs nothing).
+        const int error = ::write(STDOUT_FILENO, "\n", 1) < 0 ? errno : EIO;
+        return checked(code, error);
     }
     CheckedStdout out;
     int code = 0;
