@@ -1516,6 +1516,10 @@ void RunJournal::append(const std::vector<Sample>& samples, bool sync) {
     }
 }
 
+void RunJournal::sync() {
+    write(QByteArray(), true);
+}
+
 void RunJournal::write(const QByteArray& bytes, bool sync) {
     const char* p = bytes.constData();
     qsizetype left = bytes.size();

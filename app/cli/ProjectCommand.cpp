@@ -126,7 +126,12 @@ public:
     void sampleReady(const Sample& sample) override {
         m_doc.appendSample(m_runId, sample);
         m_samples.push_back(sample);
-        m_unjournaled.push_back(sample);
+        // Journaled at once, synced after the point (the page cache outlives a killed process; the
+        // sync is for a crash of the machine): a kill -9 lost every sample of a run without a
+        // sweep, which is one point.
+        if (m_journal) {
+            m_journal->append({sample}, false);
+        }
     }
     void pointFinished(const SweepPoint& point, const RunOutcome& outcome) override {
         clear();
@@ -141,12 +146,11 @@ public:
                       << (p.failed ? ", " + std::to_string(p.failed) + " failed" : std::string()) << ")\n";
         }
         std::cout << std::flush;
-        // After every point: a crash or a Stop later loses nothing measured. The point goes to the
-        // run's journal (its cost does not grow with the history); exports are rewritten whole.
+        // After every point: a crash or a Stop later loses nothing measured. The point's samples are
+        // in the run's journal (its cost does not grow with the history); exports are rewritten whole.
         if (m_journal) {
-            m_journal->append(m_unjournaled);
+            m_journal->sync();
         }
-        m_unjournaled.clear();
         writeExports();
     }
     // After a storage study: its figures, then journal and exports as after a point.
@@ -166,9 +170,8 @@ public:
         }
         std::cout << std::flush;
         if (m_journal) {
-            m_journal->append(m_unjournaled);
+            m_journal->sync();
         }
-        m_unjournaled.clear();
         writeExports();
     }
     void showText(const std::string& text) { show(text); }
@@ -227,7 +230,6 @@ private:
     std::string m_point;
     SessionInfo m_session;
     std::vector<Sample> m_samples;
-    std::vector<Sample> m_unjournaled;  // measured since the last point was journaled
     std::unique_ptr<RunJournal> m_journal;
 };
 

@@ -538,3 +538,35 @@ TEST(HostileCli, StorageSaysAFullStdoutAndAFullDiskUnderItsJson) {
     EXPECT_NE(r.err.find("--json: cannot write " + onFull + ": No space left on device"), std::string::npos) << r.err;
     EXPECT_EQ(left, std::vector<std::string>{"fill"}) << "a torn or temporary file left";
 }
+
+// Hostile round 2026-12-01: a run's samples reached its journal only when a point ended, and a run
+// without a sweep is one point: a kill -9 in the middle lost every sample measured (the next run
+// said "the project already holds its 0 samples"). Each sample is journaled when it is measured.
+TEST(HostileCli, KilledRunWithoutASweepKeepsItsSamplesInTheJournal) {
+    SqliteProject p;
+    p.addEndlessScenario();  // after 1000 repetitions of short-blobs: the run never ends by itself
+    Project project = loadProject(q(p.path));
+    for (auto& s : project.scenarios) {
+        s.enabled = s.id == QStringLiteral("short-blobs") || s.id == QStringLiteral("endless");
+    }
+    saveProject(q(p.path), project);
+    const std::string journal = journalPathFor(q(p.path)).toStdString();
+    CliProcess run({"run", p.path, "-r", "1000", "-q"});
+    auto lines = [&] {
+        const std::string text = slurp(journal);
+        return std::count(text.begin(), text.end(), '\n');
+    };
+    for (int i = 0; i < 1000 && run.running() && lines() < 4; ++i) {
+        std::this_thread::sleep_for(10ms);
+    }
+    run.signal(SIGKILL);
+    (void)run.wait(60s);
+    ASSERT_GE(lines(), 4) << "the journal holds no sample after 10 s of measuring";
+    const auto r = runCli({"run", p.path, "-s", "short-blobs", "-r", "1", "-q"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("recovered"), std::string::npos) << r.err;
+    const Project after = loadProject(q(p.path));
+    ASSERT_EQ(after.history.size(), 2u);
+    EXPECT_GE(after.history.front().samples.size(), 3u);
+    EXPECT_EQ(after.history.front().outcome, QStringLiteral("interrupted (recovered from its journal)"));
+}
