@@ -330,3 +330,12 @@ TEST(HostileInputCli, CharsetOnPostgresSaysItIsNotInEffect) {
     EXPECT_TRUE(contains(r.err, "blobbench-cli: -c WIN1252 is not in effect on PostgreSQL")) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << "the note and the connect error: " << r.err;
 }
+
+// Hostile round 2026-12-01: the fb-blob-test mode's connect error named its connection twice
+// ("firebird:inet://h/db: firebird:inet://h/db: connect: ...").
+TEST(HostileInput, ContextIsNotAddedTwice) {
+    const Error e(ErrorKind::Connect, "firebird:inet://h/db: connect: refused");
+    EXPECT_EQ(std::string(e.withContext("firebird:inet://h/db").what()), "firebird:inet://h/db: connect: refused");
+    EXPECT_EQ(std::string(e.withContext("p.json").what()), "p.json: firebird:inet://h/db: connect: refused");
+    EXPECT_EQ(e.withContext("firebird:inet://h/db").kind(), ErrorKind::Connect);
+}
