@@ -179,10 +179,21 @@ public:
     // measured) and at the end of the run; the journal lives in between.
     void saveAll(const RunRecord* starting) {
         if (m_save) {
-            saveProject(m_doc.filePath(), m_doc.project());
+            // The journal first: one another process holds refuses the run before it is saved (it
+            // was saved first, a run without samples or outcome in the history).
+            std::unique_ptr<RunJournal> journal =
+                starting != nullptr ? std::make_unique<RunJournal>(m_doc.filePath(), *starting) : nullptr;
+            try {
+                saveProject(m_doc.filePath(), m_doc.project());
+            } catch (...) {
+                if (journal) {
+                    journal->discard();
+                }
+                throw;
+            }
             m_doc.markClean();
-            if (starting != nullptr) {
-                m_journal = std::make_unique<RunJournal>(m_doc.filePath(), *starting);
+            if (journal) {
+                m_journal = std::move(journal);
             } else if (m_journal) {
                 m_journal->discard();
                 m_journal.reset();

@@ -175,6 +175,8 @@ TEST(HostileCli, LiveJournalOfAnotherProcessIsLeftAlone) {
     for (const auto& run : loadProject(q(p.path)).history) {
         EXPECT_NE(run.runId, live.runId) << "the live run was recovered";
     }
+    // Hostile round 2026-12-01: the refused run was saved first, as a run without samples or outcome.
+    EXPECT_TRUE(loadProject(q(p.path)).history.empty()) << "the refused run is in the history";
 }
 
 // Issue #21.6: SIGINT / SIGTERM used to kill the run (130 / 143, no message, nothing written). Now
