@@ -358,7 +358,7 @@ int commandRunProject(const CliOptions& o) {
         // The default data set (a preset's ${DATA}/reference.sqlite) is prepared on demand, as
         // `blobbench-cli` with no arguments does; any other missing file is the user's mistake.
         if (QFileInfo(q(file)).absoluteFilePath() == QFileInfo(defaultSqlitePath()).absoluteFilePath()) {
-            ensureDefaultDatabase(defaultDatabasePath(), o);
+            ensureDefaultDatabase(defaultDatabasePath(), o, interrupt);
         } else if (!QFileInfo::exists(q(file))) {
             throw Error(ErrorKind::Data, o.database + ": the database " + file +
                                              " does not exist (create the reference data set with: blobbench-cli "

@@ -200,7 +200,7 @@ int commandPrepare(const CliOptions& o) {
 
 // The default database: prepared into a temporary file and renamed, so that an interrupted
 // prepare never leaves a file that looks complete.
-void ensureDefaultDatabase(const std::string& path, const CliOptions& o) {
+void ensureDefaultDatabase(const std::string& path, const CliOptions& o, SignalCancel& interrupt) {
     namespace fs = std::filesystem;
     if (fs::exists(path)) {
         ConnectionSpec spec{"sqlite", path};
@@ -217,10 +217,19 @@ void ensureDefaultDatabase(const std::string& path, const CliOptions& o) {
     prepare.parameters.clear();
     const auto t0 = std::chrono::steady_clock::now();
     DatasetSummary summary;
+    const CancelToken cancel;
+    interrupt.setCancel([cancel] { cancel.cancel(); });
     try {
-        summary = prepareOn(ConnectionSpec{"sqlite", partial}, prepare);
+        summary = prepareOn(ConnectionSpec{"sqlite", partial}, prepare, cancel);
+        interrupt.setCancel({});
     } catch (...) {
+        interrupt.setCancel({});
         fs::remove(partial);
+        if (SignalCancel::received() != 0) {
+            throw Error(ErrorKind::Cancelled, "the default data set " + path +
+                                                  " was being prepared: nothing was measured (the next run "
+                                                  "prepares it again)");
+        }
         throw;
     }
     fs::rename(partial, path);
@@ -317,9 +326,10 @@ int commandRun(const CliOptions& o) {
                     "the default database is SQLite, which is embedded: --wire-tap, --latency and --bandwidth need a "
                     "networked engine (name one)");
     }
+    SignalCancel interrupt;  // from here a first SIGINT / SIGTERM is the command's to handle
     if (database.empty()) {
         database = defaultDatabasePath();
-        ensureDefaultDatabase(database, o);
+        ensureDefaultDatabase(database, o, interrupt);
         database = "sqlite:" + database;
     }
     RunPlan plan;
@@ -355,7 +365,6 @@ int commandRun(const CliOptions& o) {
     CliObserver observer(report, o, notes, o.repeat);
     observer.target = plan.connection.target;
     Runner runner;
-    SignalCancel interrupt;
     interrupt.setCancel([&runner] { runner.cancel(); });
     const RunOutcome outcome = runner.run(plan, observer);
     interrupt.setCancel({});

@@ -572,3 +572,23 @@ TEST(HostileCli, KilledRunWithoutASweepKeepsItsSamplesInTheJournal) {
     EXPECT_GE(after.history.front().samples.size(), 3u);
     EXPECT_EQ(after.history.front().outcome, QStringLiteral("interrupted (recovered from its journal)"));
 }
+
+// Hostile round 2026-12-01: the default data set that `blobbench-cli` (no database) prepares on its
+// first run had no signal handler yet: a SIGINT there killed it with nothing said.
+TEST(HostileCli, SignalDuringTheDefaultPrepareEndsWithOneLine) {
+    TempDir data;
+    const std::string partial = data.file("reference.sqlite.part");
+    CliProcess run({"run", "-q"}, {"BLOBBENCH_DATA_DIR=" + data.path().string()});
+    for (int i = 0; i < 3000 && run.running() && !std::filesystem::exists(partial); ++i) {
+        std::this_thread::sleep_for(10ms);
+    }
+    std::this_thread::sleep_for(100ms);
+    run.signal(SIGINT);
+    const auto r = run.wait(120s);
+    ASSERT_EQ(r.exitCode, 130) << r.err;
+    EXPECT_TRUE(r.err.starts_with("blobbench-cli: SIGINT: the default data set ")) << r.err;
+    EXPECT_NE(r.err.find("was being prepared: nothing was measured"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(partial));
+    EXPECT_FALSE(std::filesystem::exists(data.file("reference.sqlite")));
+}
