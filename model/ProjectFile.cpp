@@ -1432,6 +1432,15 @@ Project projectFromJson(QByteArray bytes) {
 }
 
 Project loadProject(const QString& path) {
+    // A FIFO (or a device) would block the open until a writer came, or read for ever.
+    if (struct stat st{};
+        ::stat(path.toStdString().c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        throw Error(ErrorKind::Io, "cannot open " + path.toStdString() + ": not a regular file (" +
+                                       (S_ISFIFO(st.st_mode)   ? "a FIFO"
+                                        : S_ISSOCK(st.st_mode) ? "a socket"
+                                                               : "a device") +
+                                       "): a project is a file");
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         throw Error(ErrorKind::Io, "cannot open " + path.toStdString() + ": " + file.errorString().toStdString());
@@ -1512,6 +1521,10 @@ void RunJournal::append(const std::vector<Sample>& samples, bool sync) {
     if (!lines.isEmpty()) {
         write(lines, sync);
     }
+}
+
+void RunJournal::sync() {
+    write(QByteArray(), true);
 }
 
 void RunJournal::write(const QByteArray& bytes, bool sync) {

@@ -63,6 +63,8 @@ public:
     // then loses nothing; without it, a crash of the program loses nothing). Throws Error(Io)
     // naming the journal (disk full...).
     void append(const std::vector<Sample>& samples, bool sync = true);
+    // Syncs what was appended without a sync.
+    void sync();
     // Removes the journal: call after the project file holding the whole run has been saved.
     void discard();
 

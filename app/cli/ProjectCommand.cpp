@@ -129,7 +129,12 @@ public:
     void sampleReady(const Sample& sample) override {
         m_doc.appendSample(m_runId, sample);
         m_samples.push_back(sample);
-        m_unjournaled.push_back(sample);
+        // Journaled at once, synced after the point (the page cache outlives a killed process; the
+        // sync is for a crash of the machine): a kill -9 lost every sample of a run without a
+        // sweep, which is one point.
+        if (m_journal) {
+            m_journal->append({sample}, false);
+        }
     }
     void pointFinished(const SweepPoint& point, const RunOutcome& outcome) override {
         clear();
@@ -144,12 +149,11 @@ public:
                       << (p.failed ? ", " + std::to_string(p.failed) + " failed" : std::string()) << ")\n";
         }
         std::cout << std::flush;
-        // After every point: a crash or a Stop later loses nothing measured. The point goes to the
-        // run's journal (its cost does not grow with the history); exports are rewritten whole.
+        // After every point: a crash or a Stop later loses nothing measured. The point's samples are
+        // in the run's journal (its cost does not grow with the history); exports are rewritten whole.
         if (m_journal) {
-            m_journal->append(m_unjournaled);
+            m_journal->sync();
         }
-        m_unjournaled.clear();
         writeExports();
     }
     // After a storage study: its figures, then journal and exports as after a point.
@@ -169,9 +173,8 @@ public:
         }
         std::cout << std::flush;
         if (m_journal) {
-            m_journal->append(m_unjournaled);
+            m_journal->sync();
         }
-        m_unjournaled.clear();
         writeExports();
     }
     void showText(const std::string& text) { show(text); }
@@ -179,10 +182,21 @@ public:
     // measured) and at the end of the run; the journal lives in between.
     void saveAll(const RunRecord* starting) {
         if (m_save) {
-            saveProject(m_doc.filePath(), m_doc.project());
+            // The journal first: one another process holds refuses the run before it is saved (it
+            // was saved first, a run without samples or outcome in the history).
+            std::unique_ptr<RunJournal> journal =
+                starting != nullptr ? std::make_unique<RunJournal>(m_doc.filePath(), *starting) : nullptr;
+            try {
+                saveProject(m_doc.filePath(), m_doc.project());
+            } catch (...) {
+                if (journal) {
+                    journal->discard();
+                }
+                throw;
+            }
             m_doc.markClean();
-            if (starting != nullptr) {
-                m_journal = std::make_unique<RunJournal>(m_doc.filePath(), *starting);
+            if (journal) {
+                m_journal = std::move(journal);
             } else if (m_journal) {
                 m_journal->discard();
                 m_journal.reset();
@@ -231,7 +245,6 @@ private:
     std::string m_datasetLine;
     SessionInfo m_session;
     std::vector<Sample> m_samples;
-    std::vector<Sample> m_unjournaled;  // measured since the last point was journaled
     std::unique_ptr<RunJournal> m_journal;
 };
 
@@ -259,6 +272,11 @@ int commandRunProject(const CliOptions& o) {
         path = userCopyOfPreset(path);
         std::cerr << "blobbench-cli: " << o.database << " is a preset: the run is saved in your copy, "
                   << path.toStdString() << '\n';
+    }
+    // The file itself, not a link to it: the lock and the journal sit next to the file that is
+    // written, so a run through a link and one through the file's own name exclude each other.
+    if (const QString real = QFileInfo(path).canonicalFilePath(); !real.isEmpty()) {
+        path = real;
     }
     SignalCancel interrupt;  // from here a first SIGINT / SIGTERM is the run's to handle
     // One run at a time writes to a project (issue #21): a second one waits rather than refusing,
@@ -344,7 +362,7 @@ int commandRunProject(const CliOptions& o) {
         // The default data set (a preset's ${DATA}/reference.sqlite) is prepared on demand, as
         // `blobbench-cli` with no arguments does; any other missing file is the user's mistake.
         if (QFileInfo(q(file)).absoluteFilePath() == QFileInfo(defaultSqlitePath()).absoluteFilePath()) {
-            ensureDefaultDatabase(defaultDatabasePath(), o);
+            ensureDefaultDatabase(defaultDatabasePath(), o, interrupt);
         } else if (!QFileInfo::exists(q(file))) {
             throw Error(ErrorKind::Data, o.database + ": the database " + file +
                                              " does not exist (create the reference data set with: blobbench-cli "

@@ -6,6 +6,8 @@
 
 namespace blobbench::cli {
 
+class SignalCancel;
+
 // Whether `run` was given a project file rather than a connection (by name or content).
 bool isProjectRun(const CliOptions& options);
 
@@ -20,7 +22,8 @@ std::string defaultDatabasePath();
 
 // Prepares the default data set at `path` when it is missing or incomplete, with the progress line
 // and summary of `blobbench-cli` with no arguments (main.cpp); a complete one is left as it is.
-void ensureDefaultDatabase(const std::string& path, const CliOptions& options);
+// A signal `interrupt` holds cancels it (Error(Cancelled), nothing left behind).
+void ensureDefaultDatabase(const std::string& path, const CliOptions& options, SignalCancel& interrupt);
 
 // Options that only mean something for a project; refuses them for `run CONNECTION`.
 void refuseProjectOnlyOptions(const CliOptions& options);

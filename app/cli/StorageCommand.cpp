@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -19,6 +18,7 @@
 #include "engine/storage/InsertStudy.h"
 #include "engine/storage/KeyedStudy.h"
 #include "engine/storage/StorageScenario.h"
+#include "model/AtomicFile.h"
 
 namespace blobbench::cli {
 namespace {
@@ -208,9 +208,12 @@ public:
         if (m_path.empty()) {
             return;
         }
-        QFile file(QString::fromStdString(m_path));
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(QJsonDocument(root).toJson()) < 0) {
-            throw Error(ErrorKind::Io, "--json: cannot write " + m_path + ": " + file.errorString().toStdString());
+        // Whole or not at all, and a full disk is said (QFile's buffered write failed at close,
+        // unsaid: exit 0 and an empty file).
+        try {
+            writeFileAtomically(QString::fromStdString(m_path), QJsonDocument(root).toJson());
+        } catch (const Error& e) {
+            throw Error(ErrorKind::Io, std::string("--json: ") + e.what());
         }
     }
 

@@ -7,7 +7,9 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QStandardPaths>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -171,7 +173,7 @@ int commandPrepare(const CliOptions& o) {
 
 // The default database: prepared into a temporary file and renamed, so that an interrupted
 // prepare never leaves a file that looks complete.
-void ensureDefaultDatabase(const std::string& path, const CliOptions& o) {
+void ensureDefaultDatabase(const std::string& path, const CliOptions& o, SignalCancel& interrupt) {
     namespace fs = std::filesystem;
     if (fs::exists(path)) {
         ConnectionSpec spec{"sqlite", path};
@@ -188,10 +190,19 @@ void ensureDefaultDatabase(const std::string& path, const CliOptions& o) {
     prepare.parameters.clear();
     const auto t0 = std::chrono::steady_clock::now();
     DatasetSummary summary;
+    const CancelToken cancel;
+    interrupt.setCancel([cancel] { cancel.cancel(); });
     try {
-        summary = prepareOn(ConnectionSpec{"sqlite", partial}, prepare);
+        summary = prepareOn(ConnectionSpec{"sqlite", partial}, prepare, cancel);
+        interrupt.setCancel({});
     } catch (...) {
+        interrupt.setCancel({});
         fs::remove(partial);
+        if (SignalCancel::received() != 0) {
+            throw Error(ErrorKind::Cancelled, "the default data set " + path +
+                                                  " was being prepared: nothing was measured (the next run "
+                                                  "prepares it again)");
+        }
         throw;
     }
     fs::rename(partial, path);
@@ -284,9 +295,10 @@ int commandRun(const CliOptions& o) {
                     "the default database is SQLite, which is embedded: --wire-tap, --latency and --bandwidth need a "
                     "networked engine (name one)");
     }
+    SignalCancel interrupt;  // from here a first SIGINT / SIGTERM is the command's to handle
     if (database.empty()) {
         database = defaultDatabasePath();
-        ensureDefaultDatabase(database, o);
+        ensureDefaultDatabase(database, o, interrupt);
         database = "sqlite:" + database;
     }
     RunPlan plan;
@@ -322,7 +334,6 @@ int commandRun(const CliOptions& o) {
     CliObserver observer(report, o, notes, o.repeat);
     observer.target = plan.connection.target;
     Runner runner;
-    SignalCancel interrupt;
     interrupt.setCancel([&runner] { runner.cancel(); });
     const RunOutcome outcome = runner.run(plan, observer);
     interrupt.setCancel({});
@@ -378,22 +389,38 @@ int main(int argc, char** argv) {
     QCoreApplication::setApplicationName(QStringLiteral("blobbench"));
     QCoreApplication::setApplicationVersion(QStringLiteral(BLOBBENCH_VERSION));
     const std::vector<std::string> args(argv + 1, argv + argc);
-    if (!args.empty() && args[0] == "storage") {
-        return runStorage(args, std::cout, std::cerr);
-    }
-    if (isFbCompatCommandLine(args)) {
-        return runFbCompat(args, std::cout, std::cerr);
-    }
+    // Every command: a closed stdout or a full disk behind it is said once everything else is
+    // written, exit 1 (a failure or a signal keeps its own code, which says more).
+    auto checked = [](int code, int error) {
+        if (error != 0) {
+            printError(std::string("cannot write to standard output: ") + std::strerror(error));
+            return code == kOk ? kFailed : code;
+        }
+        return code;
+    };
     if (!args.empty() && args[0] == "bytea") {
-        return runCommand(args);  // prints through stdio: CheckedStdout would reorder its lines
+        // Prints through stdio (CheckedStdout would reorder its lines): stdio keeps the error.
+        std::signal(SIGPIPE, SIG_IGN);
+        const int code = runCommand(args);
+        std::cout.flush();
+        if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) {
+            return code;
+        }
+        // stdio forgets the errno of a failed write: one byte more asks the output again (it
+        // already failed, so the byte costs nothing).
+        const int error = ::write(STDOUT_FILENO, "\n", 1) < 0 ? errno : EIO;
+        return checked(code, error);
     }
     CheckedStdout out;
-    int code = runCommand(args);
-    if (const int error = out.error(); error != 0) {
-        printError(std::string("cannot write to standard output: ") + std::strerror(error));
-        code = code == kOk ? kFailed : code;  // a failure or a signal says more
+    int code = 0;
+    if (!args.empty() && args[0] == "storage") {
+        code = runStorage(args, std::cout, std::cerr);
+    } else if (isFbCompatCommandLine(args)) {
+        code = runFbCompat(args, std::cout, std::cerr);
+    } else {
+        code = runCommand(args);
     }
-    return code;
+    return checked(code, out.error());
 }
 
 namespace blobbench::cli {

@@ -24,7 +24,11 @@ public:
     ErrorKind kind() const { return m_kind; }
 
     // Prefixes context ("sqlite:/tmp/x.db: prepare: ") while keeping the kind.
-    Error withContext(const std::string& context) const { return Error(m_kind, context + ": " + what()); }
+    // "context: what", unless what already starts so (a driver's error names its connection).
+    Error withContext(const std::string& context) const {
+        const std::string said = what();
+        return said.starts_with(context + ": ") ? *this : Error(m_kind, context + ": " + said);
+    }
 
 private:
     ErrorKind m_kind;

@@ -32,10 +32,11 @@ bool startsWithNoCase(std::string_view text, std::size_t at, std::string_view wo
 }
 
 // conninfo: password=secret, password = 'se cret' (backslash escapes). An unterminated quote
-// hides the rest of the text: libpq refuses it, and what follows may still be the password.
-void conninfoSecrets(std::string_view text, std::vector<SecretRange>& out) {
+// hides the rest of the text: libpq refuses it, and what follows may still be the password. A URI's
+// query (?password=, &password=) is querySecrets' to mask.
+void conninfoSecrets(std::string_view text, std::vector<SecretRange>& out, bool wordsAfter = false) {
     for (std::size_t at = 0; at < text.size();) {
-        if (!startsWithNoCase(text, at, "password")) {
+        if (!startsWithNoCase(text, at, "password") || (at > 0 && (text[at - 1] == '?' || text[at - 1] == '&'))) {
             ++at;
             continue;
         }
@@ -61,6 +62,24 @@ void conninfoSecrets(std::string_view text, std::vector<SecretRange>& out) {
         } else {
             while (i < text.size() && !isSpace(text[i])) {
                 ++i;
+            }
+            while (wordsAfter && i > begin) {  // the words after it that are no keyword=value
+                std::size_t word = i;
+                while (word < text.size() && isSpace(text[word])) {
+                    ++word;
+                }
+                std::size_t end = word;
+                while (end < text.size() && !isSpace(text[end]) && text[end] != '=') {
+                    ++end;
+                }
+                std::size_t next = end;
+                while (next < text.size() && isSpace(text[next])) {
+                    ++next;
+                }
+                if (end == word || (next < text.size() && text[next] == '=')) {
+                    break;
+                }
+                i = end;
             }
         }
         if (i > begin) {
@@ -94,6 +113,13 @@ void uriSecrets(std::string_view text, std::vector<SecretRange>& out) {
             at = begin;
             continue;
         }
+        // An unencoded '@' in the password: libpq takes what follows the first '@' as the host
+        // ("u:p@ss@h" is host "ss@h"), yet that text is the user's secret as well.
+        for (std::size_t j = end + 1; j < text.size() && text[j] != '/' && text[j] != '?' && !isSpace(text[j]); ++j) {
+            if (text[j] == '@') {
+                end = j;
+            }
+        }
         // host:port/db?user=me@server (a user name with '@'): a query after a '/' is no password.
         const std::string_view stretch = text.substr(begin, end - begin);
         const auto slash = stretch.find('/');
@@ -126,26 +152,28 @@ void querySecrets(std::string_view text, std::vector<SecretRange>& out) {
 
 }  // namespace
 
-std::vector<SecretRange> secretRanges(std::string_view text) {
+namespace {
+
+std::vector<SecretRange> rangesOf(std::string_view text, bool wordsAfter) {
     std::vector<SecretRange> ranges;
-    if (text.find("://") == std::string_view::npos) {
-        conninfoSecrets(text, ranges);
-        return ranges;
+    conninfoSecrets(text, ranges, wordsAfter);  // also next to a "://": "password=x application_name=a://b"
+    if (text.find("://") != std::string_view::npos) {
+        uriSecrets(text, ranges);
+        querySecrets(text, ranges);
     }
-    uriSecrets(text, ranges);
-    querySecrets(text, ranges);
     std::sort(ranges.begin(), ranges.end(),
               [](const SecretRange& a, const SecretRange& b) { return a.begin < b.begin; });
     return ranges;
 }
 
-std::string maskSecrets(std::string_view text) {
+std::string masked(std::string_view text, const std::vector<SecretRange>& ranges) {
     std::string out;
     out.reserve(text.size());
     std::size_t copied = 0;
-    for (const SecretRange& r : secretRanges(text)) {
+    for (const SecretRange& r : ranges) {
         if (r.begin < copied) {
-            continue;  // inside a range already masked (a query within the user info)
+            copied = std::max(copied, r.end);  // overlaps a range already masked: hide its end too
+            continue;
         }
         out.append(text.substr(copied, r.begin - copied));
         out.append("***");
@@ -155,10 +183,28 @@ std::string maskSecrets(std::string_view text) {
     return out;
 }
 
+}  // namespace
+
+std::vector<SecretRange> secretRanges(std::string_view text) {
+    return rangesOf(text, false);
+}
+
+std::vector<SecretRange> targetSecretRanges(std::string_view target) {
+    return rangesOf(target, true);
+}
+
+std::string maskSecrets(std::string_view text) {
+    return masked(text, secretRanges(text));
+}
+
+std::string maskTarget(std::string_view target) {
+    return masked(target, targetSecretRanges(target));
+}
+
 std::string ConnectionSpec::label() const {
     // "sqlite:/x.db" already names its engine; "inet://h/db" and "/x.fdb" do not.
     const bool named = target.starts_with(engine + ":");
-    return (named ? "" : engine + ":") + maskSecrets(target);
+    return (named ? "" : engine + ":") + maskTarget(target);
 }
 
 }  // namespace blobbench

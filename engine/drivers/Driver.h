@@ -46,9 +46,15 @@ struct SecretRange {
     std::size_t end = 0;  // one past the last character
 };
 std::vector<SecretRange> secretRanges(std::string_view text);
+// The same for a connection string on its own (not a line of text around one): an unquoted
+// password's value also takes the words after it that are no keyword=value ("password=my secret
+// dbname=x", which libpq refuses, hides "my secret").
+std::vector<SecretRange> targetSecretRanges(std::string_view target);
 
 // The text with each of secretRanges() replaced by ***.
 std::string maskSecrets(std::string_view text);
+// A connection string with each of targetSecretRanges() replaced by *** (what label() shows).
+std::string maskTarget(std::string_view target);
 
 // SQL families the reference suite and the data set loader speak.
 enum class Dialect { SQLite, Firebird, PostgreSQL, None };

@@ -32,7 +32,7 @@ const Driver& driverForTarget(std::string_view target) {
             return *driver;
         }
     }
-    throw Error(ErrorKind::Usage, "cannot tell the engine of '" + maskSecrets(target) +
+    throw Error(ErrorKind::Usage, "cannot tell the engine of '" + maskTarget(target) +
                                       "' (name it with --engine, or write sqlite:PATH, postgresql://..., inet://...)");
 }
 

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <set>
 #include <thread>
@@ -173,6 +175,8 @@ TEST(HostileCli, LiveJournalOfAnotherProcessIsLeftAlone) {
     for (const auto& run : loadProject(q(p.path)).history) {
         EXPECT_NE(run.runId, live.runId) << "the live run was recovered";
     }
+    // Hostile round 2026-12-01: the refused run was saved first, as a run without samples or outcome.
+    EXPECT_TRUE(loadProject(q(p.path)).history.empty()) << "the refused run is in the history";
 }
 
 // Issue #21.6: SIGINT / SIGTERM used to kill the run (130 / 143, no message, nothing written). Now
@@ -454,4 +458,137 @@ TEST(HostileCli, SignalCancelsPrepareAndTheStorageStudies) {
         }
     }
     EXPECT_GE(signalled, 2) << "the commands ended before the signals";
+}
+
+// Hostile round 2026-12-01: the lock and the journal were named after the path given, so a run
+// through a symbolic link took a lock of its own: four runs at once, two through a link, all said
+// "Saved run" and the history kept three. While this process holds the file's lock, a run through
+// the link waits for it.
+TEST(HostileCli, RunsThroughALinkAndTheFileShareOneLock) {
+    SqliteProject p;
+    const std::string link = p.dir.file("link.blobbench.json");
+    std::filesystem::create_symlink(p.path, link);
+    std::optional<ProjectLock> held;
+    held.emplace(q(p.path));
+    CliProcess run({"run", link, "-r", "1", "-q"});
+    for (int i = 0; i < 1000 && run.running() && run.errSoFar().find("waiting") == std::string::npos; ++i) {
+        std::this_thread::sleep_for(10ms);
+    }
+    EXPECT_TRUE(run.running()) << "it did not wait for the lock: " << run.errSoFar();
+    held.reset();
+    const auto r = run.wait(120s);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("waiting for it to finish"), std::string::npos) << r.err;
+    EXPECT_EQ(loadProject(q(p.path)).history.size(), 1u);
+    EXPECT_TRUE(std::filesystem::is_symlink(link)) << "the link was replaced by a file";
+}
+
+// Hostile round 2026-12-01: a project that is a FIFO blocked the run in open() until a second
+// signal; a project is a regular file, and anything else is one line at once.
+TEST(HostileCli, ProjectThatIsAFifoIsRefusedAtOnce) {
+    TempDir dir;
+    const std::string fifo = dir.file("f.blobbench.json");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+    CliProcess run({"run", fifo, "-q"});
+    const auto r = run.wait(20s);
+    EXPECT_EQ(r.exitCode, 1) << "blocked on the FIFO (-1: killed after 20 s): " << r.err;
+    EXPECT_EQ(r.err, "blobbench-cli: cannot open " + fifo + ": not a regular file (a FIFO): a project is a file\n");
+}
+
+// Hostile round 2026-12-01: `storage` (and the fb-blob-test mode, and `bytea`) wrote stdout
+// without the check `run` has: `> /dev/full` ended 0 with nothing said, a closed pipe killed it
+// (141); and its --json on a full disk was an empty file, exit 0.
+TEST(HostileCli, StorageSaysAFullStdoutAndAFullDiskUnderItsJson) {
+    TempDir dir;
+    const int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+    if (full < 0) {
+        GTEST_SKIP() << "no /dev/full";
+    }
+    const std::string json = dir.file("s.json");
+    CliProcess toFull(
+        {"storage", "footprint", dir.file("work"), "--count", "200", "--size", "1k", "--json", json, "-q"}, {}, full);
+    close(full);
+    auto r = toFull.wait(120s);
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.err, "blobbench-cli: cannot write to standard output: No space left on device\n");
+    EXPECT_TRUE(QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json))).isObject()) << "no JSON written";
+
+    int pipeFds[2];
+    ASSERT_EQ(pipe2(pipeFds, O_CLOEXEC), 0);
+    CliProcess closed({"storage", "footprint", dir.file("work2"), "--count", "200", "--size", "1k", "-q"}, {},
+                      pipeFds[1]);
+    close(pipeFds[0]);
+    close(pipeFds[1]);
+    r = closed.wait(120s);
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.err, "blobbench-cli: cannot write to standard output: Broken pipe\n");
+
+    const auto disk = dir.path() / "full";
+    std::filesystem::create_directories(disk);
+    if (geteuid() != 0 || ::mount("tmpfs", disk.c_str(), "tmpfs", 0, "size=8k") != 0) {
+        GTEST_SKIP() << "needs root to mount a tmpfs standing in for a full disk";
+    }
+    test::writeFile((disk / "fill").string(), std::string(8192, 'x'));
+    const std::string onFull = (disk / "s.json").string();
+    r = runCli({"storage", "footprint", dir.file("work3"), "--count", "200", "--size", "1k", "--json", onFull, "-q"});
+    std::vector<std::string> left;
+    for (const auto& entry : std::filesystem::directory_iterator(disk)) {
+        left.push_back(entry.path().filename().string());
+    }
+    ::umount(disk.c_str());
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("--json: cannot write " + onFull + ": No space left on device"), std::string::npos) << r.err;
+    EXPECT_EQ(left, std::vector<std::string>{"fill"}) << "a torn or temporary file left";
+}
+
+// Hostile round 2026-12-01: a run's samples reached its journal only when a point ended, and a run
+// without a sweep is one point: a kill -9 in the middle lost every sample measured (the next run
+// said "the project already holds its 0 samples"). Each sample is journaled when it is measured.
+TEST(HostileCli, KilledRunWithoutASweepKeepsItsSamplesInTheJournal) {
+    SqliteProject p;
+    p.addEndlessScenario();  // after 1000 repetitions of short-blobs: the run never ends by itself
+    Project project = loadProject(q(p.path));
+    for (auto& s : project.scenarios) {
+        s.enabled = s.id == QStringLiteral("short-blobs") || s.id == QStringLiteral("endless");
+    }
+    saveProject(q(p.path), project);
+    const std::string journal = journalPathFor(q(p.path)).toStdString();
+    CliProcess run({"run", p.path, "-r", "1000", "-q"});
+    auto lines = [&] {
+        const std::string text = slurp(journal);
+        return std::count(text.begin(), text.end(), '\n');
+    };
+    for (int i = 0; i < 1000 && run.running() && lines() < 4; ++i) {
+        std::this_thread::sleep_for(10ms);
+    }
+    run.signal(SIGKILL);
+    (void)run.wait(60s);
+    ASSERT_GE(lines(), 4) << "the journal holds no sample after 10 s of measuring";
+    const auto r = runCli({"run", p.path, "-s", "short-blobs", "-r", "1", "-q"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("recovered"), std::string::npos) << r.err;
+    const Project after = loadProject(q(p.path));
+    ASSERT_EQ(after.history.size(), 2u);
+    EXPECT_GE(after.history.front().samples.size(), 3u);
+    EXPECT_EQ(after.history.front().outcome, QStringLiteral("interrupted (recovered from its journal)"));
+}
+
+// Hostile round 2026-12-01: the default data set that `blobbench-cli` (no database) prepares on its
+// first run had no signal handler yet: a SIGINT there killed it with nothing said.
+TEST(HostileCli, SignalDuringTheDefaultPrepareEndsWithOneLine) {
+    TempDir data;
+    const std::string partial = data.file("reference.sqlite.part");
+    CliProcess run({"run", "-q"}, {"BLOBBENCH_DATA_DIR=" + data.path().string()});
+    for (int i = 0; i < 3000 && run.running() && !std::filesystem::exists(partial); ++i) {
+        std::this_thread::sleep_for(10ms);
+    }
+    std::this_thread::sleep_for(100ms);
+    run.signal(SIGINT);
+    const auto r = run.wait(120s);
+    ASSERT_EQ(r.exitCode, 130) << r.err;
+    EXPECT_TRUE(r.err.starts_with("blobbench-cli: SIGINT: the default data set ")) << r.err;
+    EXPECT_NE(r.err.find("was being prepared: nothing was measured"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(partial));
+    EXPECT_FALSE(std::filesystem::exists(data.file("reference.sqlite")));
 }

@@ -110,6 +110,71 @@ TEST(HostileInput, MaskSecretsHidesPasswordsWithSpaceAndSlash) {
     EXPECT_EQ(maskSecrets("host=x password='se cret user=u"), "host=x password=***");
 }
 
+// Hostile round 2026-12-01: a key=value string that also holds "://" (an application_name or
+// sslrootcert that looks like a URL, a dbname written as a URI) was masked as a URI only, so its
+// password=... came out in clear; a URI password with an unencoded '@' showed its part after the
+// first '@' as the host.
+TEST(HostileInput, MaskSecretsHidesKeyValuePasswordNextToAUriAndAtInUriPassword) {
+    EXPECT_EQ(maskSecrets("host=127.0.0.1 password=Hx7secret application_name=a://b dbname=d"),
+              "host=127.0.0.1 password=*** application_name=a://b dbname=d");
+    EXPECT_EQ(maskSecrets("dbname=postgresql://h/db password='Hx7 secret'"), "dbname=postgresql://h/db password=***");
+    EXPECT_EQ(maskSecrets("postgresql://u:Hx7p@ss@127.0.0.1:5432/db"), "postgresql://u:***@127.0.0.1:5432/db");
+    EXPECT_EQ(maskSecrets("postgresql://u:Hx7p@ss@127.0.0.1/db?password=x&sslmode=disable"),
+              "postgresql://u:***@127.0.0.1/db?password=***&sslmode=disable");
+    // Unchanged: a query password, a user name with '@' in the query, two URIs on one line.
+    EXPECT_EQ(maskSecrets("postgresql://h/db?password=abc&sslmode=disable"),
+              "postgresql://h/db?password=***&sslmode=disable");
+    EXPECT_EQ(maskSecrets("postgresql://h:5432/db?user=me@server"), "postgresql://h:5432/db?user=me@server");
+    EXPECT_EQ(maskSecrets("a postgresql://u:s1@h/db b postgresql://v:s2@k/db"),
+              "a postgresql://u:***@h/db b postgresql://v:***@k/db");
+}
+
+TEST(HostileInput, PostgresTargetWithAtInUriPasswordIsRefusedWithoutIt) {
+    // libpq ends the user info at the first '@': "ss@127.0.0.1" would be looked up as the host name
+    // and quoted in the error.
+    const Driver& postgres = driverById("postgres");
+    try {
+        (void)postgres.endpoint(ConnectionSpec{"postgres", "postgresql://u:Hx7p@ss@127.0.0.1/db"});
+        FAIL() << "a '@' in the URI's password was accepted";
+    } catch (const Error& e) {
+        const std::string message = e.what();
+        EXPECT_EQ(e.kind(), ErrorKind::Usage);
+        EXPECT_FALSE(contains(message, "Hx7p")) << message;
+        EXPECT_FALSE(contains(message, "ss@")) << message;
+        EXPECT_TRUE(contains(message, "%40")) << message;
+    }
+}
+
+TEST(HostileInput, PostgresKeyValuePasswordWithUnquotedSpaceIsNotQuoted) {
+    // libpq reads "password=Hx7my" and refuses the word after it: missing "=" after "Hx7secret".
+    const Driver& postgres = driverById("postgres");
+    const ConnectionSpec spec{"postgres", "host=127.0.0.1 port=1 password=Hx7my Hx7secret dbname=d"};
+    for (const bool connect : {false, true}) {
+        try {
+            if (connect) {
+                (void)postgres.connect(spec, resolveParameters(postgres.parameters(), {}));
+            } else {
+                (void)postgres.endpoint(spec);
+            }
+            FAIL() << "an unreadable connection string was accepted";
+        } catch (const Error& e) {
+            const std::string message = e.what();
+            EXPECT_FALSE(contains(message, "Hx7")) << message;
+            EXPECT_TRUE(message.starts_with("postgres:host=127.0.0.1 port=1 password=*** dbname=d: ")) << message;
+            EXPECT_TRUE(contains(message, "missing \"=\" after \"***\"")) << message;
+        }
+    }
+    EXPECT_EQ(spec.label(), "postgres:host=127.0.0.1 port=1 password=*** dbname=d");
+    EXPECT_EQ((ConnectionSpec{"postgres", "host=h password=Hx7a b user = u"}.label()),
+              "postgres:host=h password=*** user = u");
+    EXPECT_EQ(maskTarget("password=Hx7a"), "password=***");
+    try {
+        (void)driverForTarget("port=1 password=Hx7my Hx7secret");
+    } catch (const Error& e) {
+        EXPECT_FALSE(contains(e.what(), "Hx7")) << e.what();
+    }
+}
+
 TEST(HostileInput, LabelOfLongTargets) {
     const std::string path = "/tmp/" + kLongText + ".sqlite";
     EXPECT_EQ((ConnectionSpec{"sqlite", "sqlite:" + path}.label()), "sqlite:" + path);
@@ -264,4 +329,13 @@ TEST(HostileInputCli, CharsetOnPostgresSaysItIsNotInEffect) {
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_TRUE(contains(r.err, "blobbench-cli: -c WIN1252 is not in effect on PostgreSQL")) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << "the note and the connect error: " << r.err;
+}
+
+// Hostile round 2026-12-01: the fb-blob-test mode's connect error named its connection twice
+// ("firebird:inet://h/db: firebird:inet://h/db: connect: ...").
+TEST(HostileInput, ContextIsNotAddedTwice) {
+    const Error e(ErrorKind::Connect, "firebird:inet://h/db: connect: refused");
+    EXPECT_EQ(std::string(e.withContext("firebird:inet://h/db").what()), "firebird:inet://h/db: connect: refused");
+    EXPECT_EQ(std::string(e.withContext("p.json").what()), "p.json: firebird:inet://h/db: connect: refused");
+    EXPECT_EQ(e.withContext("firebird:inet://h/db").kind(), ErrorKind::Connect);
 }

@@ -70,6 +70,11 @@ void refuseSlashInUriPassword(const std::string& target) {
                                               ": the password in the URI holds a '/', which libpq reads as the end "
                                               "of the host: write it as %2F (or give it with -p or PGPASSWORD)");
         }
+        if (userInfo && target.find('@', r.begin) < r.end) {
+            throw Error(ErrorKind::Usage, "postgres:" + maskSecrets(target) +
+                                              ": the password in the URI holds a '@', which libpq reads as the end "
+                                              "of the password: write it as %40 (or give it with -p or PGPASSWORD)");
+        }
     }
 }
 
@@ -85,7 +90,30 @@ std::map<std::string, std::string> parseTarget(const std::string& target) {
     if (!options) {
         std::string message = error ? oneLine(error) : "out of memory";
         PQfreemem(error);
-        throw Error(ErrorKind::Usage, "postgres:" + maskSecrets(target) + ": " + message);
+        const auto secrets = targetSecretRanges(target);
+        const std::string label = ConnectionSpec{"postgres", target}.label();
+        if (secrets.empty()) {
+            throw Error(ErrorKind::Usage, label + ": " + message);
+        }
+        // libpq quotes the word it could not read, which may be the password's second word
+        // ("password=my secret"): the label hides it, and so do libpq's words.
+        const std::size_t hidden = secrets.front().begin;
+        std::string said;
+        for (std::size_t at = 0; at < message.size();) {
+            const std::size_t open = message.find('"', at);
+            const std::size_t close = open == std::string::npos ? open : message.find('"', open + 1);
+            if (close == std::string::npos) {
+                said += message.substr(at);
+                break;
+            }
+            const std::string word = message.substr(open + 1, close - open - 1);
+            const bool secret = word != "=" && (word.size() > 256 || target.find(word, hidden) != std::string::npos);
+            said += message.substr(at, open + 1 - at) + (secret ? "***" : word) + '"';
+            at = close + 1;
+        }
+        throw Error(ErrorKind::Usage, label + ": " + said +
+                                          " (a password with spaces is written password='...', or given with -p or "
+                                          "PGPASSWORD)");
     }
     for (const PQconninfoOption* option = options.get(); option->keyword; ++option) {
         if (option->val) {
@@ -317,7 +345,10 @@ std::unique_ptr<Session> PostgresDriver::connect(const ConnectionSpec& spec, con
             secrets.push_back(it->second);
         }
     } catch (const Error&) {
-        // libpq reports the same syntax error on connect, in its own words.
+        if (!targetSecretRanges(spec.target).empty()) {
+            throw;  // libpq's own words on connect would quote a part of the password
+        }
+        // Otherwise libpq reports the same syntax error on connect, in its own words.
     }
 
     PGconn* conn = PQconnectdbParams(keywords.data(), settings.data(), 1);
