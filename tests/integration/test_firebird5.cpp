@@ -3,6 +3,7 @@
 // beside the 3.0 server (BLOBBENCH_FB_*): the mixed pairs, two client libraries in one process,
 // and statement timeouts. Without the servers the tests skip, or fail when CI=true.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -224,6 +225,38 @@ TEST_F(Firebird5Test, TwoClientLibrariesInAProgramThatLinksNeither) {
             }
         }
     }
+}
+
+// After a 3.0 client, the 5.0 client's failed attach used to fall through to its embedded
+// provider, whose Engine13 cannot load beside the 3.0 client (same soname): "undefined symbol
+// fb_dsql_set_timeout" instead of the server's answer, and create_database never created. A
+// networked connection now asks for the Remote provider only.
+TEST_F(Firebird5Test, AfterAThreeZeroClientTheFiveZeroClientSaysAFileIsMissingAndCreatesIt) {
+    ConnectionSpec three;
+    if (!threeZeroServer(three)) {
+        BLOBBENCH_REQUIRE_ENV(unused, "BLOBBENCH_FB_DATABASE");
+    }
+    auto first = connect(three, "");
+    ASSERT_EQ(clientOf(*first).version().major, 3);
+    const std::string prefix = m_five.target.substr(0, m_five.target.find("//", 6) + 1);
+    const std::string folder = std::filesystem::path(m_five.target.substr(prefix.size())).parent_path().string();
+    const std::string file = folder + "/after-three-" + std::to_string(getpid()) + ".fdb";
+    ConnectionSpec missing = m_five;
+    missing.target = prefix + file;
+    try {
+        connect(missing, m_fiveClient);
+        FAIL() << "a missing database attached";
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(what.find("Engine13"), std::string::npos) << what;
+        EXPECT_NE(what.find("after-three-"), std::string::npos) << what;
+    }
+    auto created = connect(missing, m_fiveClient, {{"create_database", "true"}});
+    EXPECT_EQ(created->info().negotiated.at("created"), "true");
+    EXPECT_EQ(engineVersion(*created).rfind("5.0.4", 0), 0u);
+    created.reset();
+    std::error_code ignored;
+    std::filesystem::remove(file, ignored);
 }
 
 TEST_F(Firebird5Test, StatementTimeoutCancelsALongQuery) {

@@ -396,6 +396,14 @@ FirebirdSession::FirebirdSession(std::shared_ptr<FirebirdClient> client, const C
         if (booleanValue(values, "wire_compression")) {
             config += "\nWireCompression=true";
         }
+        if (target.networked()) {
+            // A networked target needs only the Remote provider. Without this, a failed attach (a
+            // missing file before create_database, a wrong path) falls through to Engine13, and a
+            // 5.0 client's Engine13 cannot be loaded into a process that loaded a 3.0 client
+            // first (same soname libfbclient.so.2: "undefined symbol fb_dsql_set_timeout"): that
+            // error hid the real one.
+            config += "\nProviders=Remote";
+        }
         dpb.object->insertString(&m_status, isc_dpb_config, config.c_str());
         if (const auto timeout = integerValue(values, "connect_timeout"); timeout > 0) {
             dpb.object->insertInt(&m_status, isc_dpb_connect_timeout, static_cast<int>(timeout));
