@@ -474,6 +474,7 @@ TEST(FaultMatrixSqlite, NonUtf8TextIsCountedAsBytes) {
     plan.runId = "fault-matrix-sqlite";
     plan.connection.engine = "sqlite";
     plan.connection.target = dir.file("odd.db");
+    plan.connection.create = true;  // a read never creates the file; this run makes its own table
     plan.scenarios = {
         {"setup", "Setup", ScenarioKind::Query,
          "CREATE TABLE odd (id INTEGER, content TEXT); INSERT INTO odd VALUES (1, CAST(X'FFFE41C3' AS TEXT)), "
