@@ -39,16 +39,18 @@ extern "C" void onSignal(int sig) {
 struct TakenOver {
     bool interrupt = false;
     bool terminate = false;
+    bool hangup = false;  // a closed terminal: the run is saved as for SIGTERM
 };
 
-TakenOver handle(void (*handler)(int), TakenOver only = {true, true}) {
+TakenOver handle(void (*handler)(int), TakenOver only = {true, true, true}) {
     struct sigaction action {};
     action.sa_handler = handler;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;  // the engines' calls go on; the cancel reaches them through the Runner
     TakenOver taken;
-    for (auto [sig, wanted, done] : {std::tuple{SIGINT, only.interrupt, &taken.interrupt},
-                                     std::tuple{SIGTERM, only.terminate, &taken.terminate}}) {
+    for (auto [sig, wanted, done] :
+         {std::tuple{SIGINT, only.interrupt, &taken.interrupt}, std::tuple{SIGTERM, only.terminate, &taken.terminate},
+          std::tuple{SIGHUP, only.hangup, &taken.hangup}}) {
         struct sigaction before {};
         if (!wanted || sigaction(sig, nullptr, &before) != 0 || (handler != SIG_DFL && before.sa_handler == SIG_IGN)) {
             continue;
@@ -64,14 +66,15 @@ TakenOver handle(void (*handler)(int), TakenOver only = {true, true}) {
 // acted on the signal the shell meant to be ignored: it shut every attachment down, and the run
 // ended "connection shutdown", exit 1 (24 times in 37 such SIGINTs).
 void reclaim(TakenOver taken) {
-    for (auto [sig, ours] : {std::pair{SIGINT, taken.interrupt}, std::pair{SIGTERM, taken.terminate}}) {
+    for (auto [sig, ours] :
+         {std::pair{SIGINT, taken.interrupt}, std::pair{SIGTERM, taken.terminate}, std::pair{SIGHUP, taken.hangup}}) {
         struct sigaction now {};
         if (sigaction(sig, nullptr, &now) != 0) {
             continue;
         }
         void (*const wanted)(int) = ours ? onSignal : SIG_IGN;
         if ((now.sa_flags & SA_SIGINFO) != 0 || now.sa_handler != wanted) {
-            handle(wanted, {sig == SIGINT, sig == SIGTERM});
+            handle(wanted, {sig == SIGINT, sig == SIGTERM, sig == SIGHUP});
         }
     }
 }
@@ -88,12 +91,13 @@ SignalCancel::SignalCancel() {
     const TakenOver taken = handle(onSignal);
     m_interrupt = taken.interrupt;
     m_terminate = taken.terminate;
+    m_hangup = taken.hangup;
     m_watcher = std::thread([this] {
         char byte = 0;
         for (;;) {
             pollfd ready{g_pipe[0], POLLIN, 0};
             if (const int r = ::poll(&ready, 1, kReclaimMs); r == 0 || (r < 0 && errno == EINTR)) {
-                reclaim({m_interrupt, m_terminate});
+                reclaim({m_interrupt, m_terminate, m_hangup});
                 continue;
             }
             const ssize_t n = ::read(g_pipe[0], &byte, 1);
@@ -121,7 +125,7 @@ SignalCancel::~SignalCancel() {
     } else {
         m_watcher.detach();
     }
-    handle(SIG_DFL, {m_interrupt, m_terminate});  // after the watcher, which would reclaim them
+    handle(SIG_DFL, {m_interrupt, m_terminate, m_hangup});  // after the watcher, which would reclaim them
 }
 
 void SignalCancel::setCancel(std::function<void()> cancel) {
@@ -137,7 +141,7 @@ int SignalCancel::received() {
 }
 
 const char* SignalCancel::name(int signal) {
-    return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+    return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : signal == SIGHUP ? "SIGHUP" : "a signal";
 }
 
 int SignalCancel::report(std::ostream& err, const std::string& what, const std::string& kept) {

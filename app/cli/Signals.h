@@ -9,11 +9,11 @@
 
 namespace blobbench::cli {
 
-// SIGINT / SIGTERM while a run is under way: the first one asks the run to stop (the sample in
-// progress ends cancelled, everything measured is written, the exit code is 128 + the signal), a
-// second one ends the process at once by its default action. A signal the process inherited as
-// ignored (a shell's background job, nohup) stays ignored. The handler only records the signal
-// and writes a byte to a pipe (async-signal-safe); a watcher thread calls the run's cancel.
+// SIGINT / SIGTERM / SIGHUP (a closed terminal) while a run is under way: the first one asks the run to stop (the
+// sample in progress ends cancelled, everything measured is written, the exit code is 128 + the signal), a second one
+// ends the process at once by its default action. A signal the process inherited as ignored (a shell's background job,
+// nohup) stays ignored. The handler only records the signal and writes a byte to a pipe (async-signal-safe); a watcher
+// thread calls the run's cancel.
 class SignalCancel {
 public:
     SignalCancel();   // installs the handlers: from now on a first signal is held for the run
@@ -35,8 +35,9 @@ private:
     std::mutex m_mutex;
     std::function<void()> m_cancel;  // guarded by m_mutex
     std::thread m_watcher;
-    bool m_interrupt = false;  // whether SIGINT / SIGTERM were taken over (not ignored at start)
+    bool m_interrupt = false;  // whether SIGINT / SIGTERM / SIGHUP were taken over (not ignored at start)
     bool m_terminate = false;
+    bool m_hangup = false;
 };
 
 // std::cout through write(2) on fd 1, keeping the first error: with SIGPIPE ignored, a closed pipe

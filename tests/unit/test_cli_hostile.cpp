@@ -17,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -179,7 +180,8 @@ TEST(HostileCli, LiveJournalOfAnotherProcessIsLeftAlone) {
     EXPECT_TRUE(loadProject(q(p.path)).history.empty()) << "the refused run is in the history";
 }
 
-// Issue #21.6: SIGINT / SIGTERM used to kill the run (130 / 143, no message, nothing written). Now
+// Issue #21.6: SIGINT / SIGTERM (and SIGHUP, a closed terminal: the second hostile round) used to
+// kill the run (130 / 143 / 129, no message, nothing written). Now
 // the sample in progress is recorded as cancelled, JSON, CSV, Markdown and the history written,
 // and the exit code is 128 + the signal. Random moments, a few times.
 TEST(HostileCli, SignalCancelsTheRunAndWritesEverything) {
@@ -187,8 +189,8 @@ TEST(HostileCli, SignalCancelsTheRunAndWritesEverything) {
     p.addEndlessScenario();
     std::mt19937 random(std::random_device{}());
     int cancelledSamples = 0;
-    for (int attempt = 0; attempt < 4; ++attempt) {
-        const int sig = attempt % 2 == 0 ? SIGINT : SIGTERM;
+    for (int attempt = 0; attempt < 6; ++attempt) {
+        const int sig = std::array{SIGINT, SIGTERM, SIGHUP}[attempt % 3];  // SIGHUP: a closed terminal
         const std::string json = p.dir.file("s" + std::to_string(attempt) + ".json");
         const std::string csv = p.dir.file("s" + std::to_string(attempt) + ".csv");
         const std::string md = p.dir.file("s" + std::to_string(attempt) + ".md");
@@ -203,7 +205,11 @@ TEST(HostileCli, SignalCancelsTheRunAndWritesEverything) {
         run.signal(sig);
         const auto r = run.wait(120s);
         ASSERT_EQ(r.exitCode, 128 + sig) << r.err;
-        EXPECT_NE(r.err.find(sig == SIGINT ? "SIGINT" : "SIGTERM"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(sig == SIGINT    ? "SIGINT"
+                             : sig == SIGTERM ? "SIGTERM"
+                                              : "SIGHUP"),
+                  std::string::npos)
+            << r.err;
         EXPECT_NE(r.err.find("Saved run"), std::string::npos) << r.err;
         const Project after = loadProject(q(p.path));
         ASSERT_EQ(after.history.size(), static_cast<std::size_t>(attempt + 1));
