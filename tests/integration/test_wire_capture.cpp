@@ -26,9 +26,8 @@
 #include <vector>
 
 #include "engine/wire/WireTap.h"
+#include "support/CaptureSupport.h"
 #include "support/TestSupport.h"
-
-extern char** environ;
 
 using namespace blobbench;
 using namespace std::chrono_literals;
@@ -87,96 +86,10 @@ void serve(int listenFd) {
     ::close(fd);
 }
 
-// A running dumpcap writing to a file; stopped (SIGINT, which flushes the file) on destruction.
-class Capture {
-public:
-    Capture(std::uint16_t port, const std::string& file) : m_log(file + ".log") {
-        const std::string filter = "tcp port " + std::to_string(port);
-        std::vector<std::string> args = {"dumpcap", "-q",  "-i", "lo",           "-f", filter,
-                                         "-s",      "128", "-a", "duration:120", "-w", file};
-        std::vector<char*> argv;
-        for (std::string& arg : args) {
-            argv.push_back(arg.data());
-        }
-        argv.push_back(nullptr);
-        // Its words go to a file, not a pipe: a pipe's reader going away would kill it unflushed.
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, m_log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-        if (::posix_spawnp(&m_pid, "dumpcap", &actions, nullptr, argv.data(), environ) != 0) {
-            m_pid = -1;
-        }
-        posix_spawn_file_actions_destroy(&actions);
-        // dumpcap says "Capturing on 'Loopback: lo'" once packets are being recorded.
-        for (int i = 0; i < 150 && m_pid > 0 && !m_running; ++i) {
-            std::this_thread::sleep_for(100ms);
-            m_running = output().find("Capturing on") != std::string::npos;
-        }
-    }
-    ~Capture() { stop(); }
-
-    bool running() const { return m_running; }
-    std::string output() const {
-        std::ifstream log(m_log);
-        return std::string((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
-    }
-    void stop() {
-        if (m_pid > 0) {
-            ::kill(m_pid, SIGINT);
-            int status = 0;
-            ::waitpid(m_pid, &status, 0);
-            m_pid = -1;
-        }
-    }
-    void removeLog() { std::filesystem::remove(m_log); }
-
-private:
-    std::string m_log;
-    pid_t m_pid = -1;
-    bool m_running = false;
-};
-
-struct CapturedCounts {
-    std::uint64_t upBytes = 0, downBytes = 0, upSegments = 0, downSegments = 0, roundTrips = 0;
-};
-
-// Payload-carrying segments of the capture, client->tap is up.
-CapturedCounts analyse(const std::string& file, std::uint16_t tapPort) {
-    const std::string command =
-        "tshark -r '" + file + "' -Y 'tcp.len > 0' -T fields -e tcp.dstport -e tcp.len 2>/dev/null";
-    CapturedCounts counts;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-        return counts;
-    }
-    char line[256];
-    int last = -1;
-    while (std::fgets(line, sizeof line, pipe) != nullptr) {
-        std::istringstream fields(line);
-        unsigned port = 0;
-        std::uint64_t length = 0;
-        if (!(fields >> port >> length)) {
-            ADD_FAILURE() << "tshark: " << line;
-            continue;
-        }
-        const int direction = port == tapPort ? 0 : 1;
-        (direction == 0 ? counts.upBytes : counts.downBytes) += length;
-        ++(direction == 0 ? counts.upSegments : counts.downSegments);
-        if (direction == 1 && last == 0) {
-            ++counts.roundTrips;
-        }
-        last = direction;
-    }
-    ::pclose(pipe);
-    return counts;
-}
-
 }  // namespace
 
 TEST(WireCapture, TapCountsEqualAPacketCaptureOfTheSameConnection) {
-    if (std::system("command -v dumpcap >/dev/null 2>&1 && command -v tshark >/dev/null 2>&1") != 0) {
+    if (!test::captureToolsInstalled()) {
         if (test::ciMode()) {
             FAIL() << "dumpcap/tshark not installed: scripts/test installs Debian package tshark (BUILD_PACKAGES)";
         }
@@ -196,10 +109,9 @@ TEST(WireCapture, TapCountsEqualAPacketCaptureOfTheSameConnection) {
     const std::string file =
         (std::filesystem::temp_directory_path() / ("blobbench-wire-" + std::to_string(::getpid()) + ".pcapng"))
             .string();
-    Capture capture(tap.port(), file);
+    test::LoopbackCapture capture(tap.port(), file);
     if (!capture.running()) {
         capture.stop();
-        capture.removeLog();
         ::shutdown(listenFd, SHUT_RDWR);
         server.join();
         ::close(listenFd);
@@ -232,10 +144,9 @@ TEST(WireCapture, TapCountsEqualAPacketCaptureOfTheSameConnection) {
 
     const WireCounters tapped = tap.snapshot();
     SCOPED_TRACE("dumpcap: " + capture.output());
-    const CapturedCounts captured = analyse(file, tap.port());
+    const test::CapturedCounts captured = test::analyseCapture(file, tap.port());
     if (std::getenv("BLOBBENCH_KEEP_CAPTURE") == nullptr) {
         std::filesystem::remove(file);
-        capture.removeLog();
     }
 
     std::uint64_t upExpected = 0;
@@ -251,9 +162,10 @@ TEST(WireCapture, TapCountsEqualAPacketCaptureOfTheSameConnection) {
     // Segments differ by definition (TCP segments of up to 64 KiB on loopback, reads of up to
     // the relay's chunk): printed for the record, not compared.
     std::printf(
-        "capture: up %llu bytes in %llu segments, down %llu bytes in %llu segments; "
+        "capture: up %llu bytes in %llu segments, down %llu bytes in %llu segments, %llu sent again; "
         "tap: up %llu reads, down %llu reads\n",
         static_cast<unsigned long long>(captured.upBytes), static_cast<unsigned long long>(captured.upSegments),
         static_cast<unsigned long long>(captured.downBytes), static_cast<unsigned long long>(captured.downSegments),
-        static_cast<unsigned long long>(tapped.sendPackets), static_cast<unsigned long long>(tapped.recvPackets));
+        static_cast<unsigned long long>(captured.retransmitted), static_cast<unsigned long long>(tapped.sendPackets),
+        static_cast<unsigned long long>(tapped.recvPackets));
 }

@@ -73,6 +73,9 @@ TEST(WireCaptureInProcess, CounterEqualsAPacketCaptureOfALibpqConnection) {
     EXPECT_EQ(captured.downBytes, counted.recvBytes);
     EXPECT_EQ(captured.roundTrips, counted.roundTrips.value_or(0));
     EXPECT_EQ(counted.roundTrips, 5u);
+    std::printf("capture: up %llu bytes, down %llu bytes, %llu segments sent again\n",
+                static_cast<unsigned long long>(captured.upBytes), static_cast<unsigned long long>(captured.downBytes),
+                static_cast<unsigned long long>(captured.retransmitted));
 }
 
 }  // namespace

@@ -9,12 +9,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -84,13 +86,20 @@ private:
 };
 
 struct CapturedCounts {
-    std::uint64_t upBytes = 0, downBytes = 0, roundTrips = 0;
+    std::uint64_t upBytes = 0, downBytes = 0, upSegments = 0, downSegments = 0, roundTrips = 0;
+    // Segments that carried no byte not seen before: TCP retransmissions. On a loaded machine lo
+    // drops segments at the receiver's backlog after the capture has seen them, and the sender
+    // sends them again; the socket delivers those bytes once, so they are not counted twice.
+    std::uint64_t retransmitted = 0;
 };
 
-// Payload-carrying segments of the capture; a segment to `serverPort` is up.
+// Payload-carrying segments of the capture; a segment to `serverPort` is up. Bytes are counted by
+// sequence number (each byte of the stream once, whatever was sent again), and a round trip is a
+// change from up to down between segments that carry new bytes.
 inline CapturedCounts analyseCapture(const std::string& file, std::uint16_t serverPort) {
-    const std::string command =
-        "tshark -r '" + file + "' -Y 'tcp.len > 0' -T fields -e tcp.dstport -e tcp.len 2>/dev/null";
+    const std::string command = "tshark -r '" + file +
+                                "' -o tcp.relative_sequence_numbers:TRUE -Y 'tcp.len > 0' -T fields -e tcp.dstport "
+                                "-e tcp.seq -e tcp.len 2>/dev/null";
     CapturedCounts counts;
     FILE* pipe = ::popen(command.c_str(), "r");
     if (pipe == nullptr) {
@@ -98,16 +107,41 @@ inline CapturedCounts analyseCapture(const std::string& file, std::uint16_t serv
     }
     char line[256];
     int last = -1;
+    // The stream bytes seen so far per direction, as disjoint [begin, end) ranges: a segment sent
+    // again (seen twice) or filling a gap (its first sending dropped before the capture saw it)
+    // adds only what is not in them yet.
+    std::map<std::uint64_t, std::uint64_t> seen[2];
     while (std::fgets(line, sizeof line, pipe) != nullptr) {
         std::istringstream fields(line);
         unsigned port = 0;
-        std::uint64_t length = 0;
-        if (!(fields >> port >> length)) {
+        std::uint64_t begin = 0, length = 0;
+        if (!(fields >> port >> begin >> length)) {
             ADD_FAILURE() << "tshark: " << line;
             continue;
         }
         const int direction = port == serverPort ? 0 : 1;
-        (direction == 0 ? counts.upBytes : counts.downBytes) += length;
+        std::map<std::uint64_t, std::uint64_t>& ranges = seen[direction];
+        const std::uint64_t segmentBegin = begin, segmentEnd = begin + length;
+        std::uint64_t end = segmentEnd, covered = 0;
+        auto it = ranges.upper_bound(begin);
+        if (it != ranges.begin() && std::prev(it)->second >= begin) {
+            --it;
+        }
+        while (it != ranges.end() && it->first <= end) {
+            const std::uint64_t from = std::max(segmentBegin, it->first), to = std::min(segmentEnd, it->second);
+            covered += to > from ? to - from : 0;
+            begin = std::min(begin, it->first);
+            end = std::max(end, it->second);
+            it = ranges.erase(it);
+        }
+        ranges.emplace(begin, end);
+        const std::uint64_t added = length - covered;
+        if (added == 0) {
+            ++counts.retransmitted;
+            continue;
+        }
+        (direction == 0 ? counts.upBytes : counts.downBytes) += added;
+        ++(direction == 0 ? counts.upSegments : counts.downSegments);
         if (direction == 1 && last == 0) {
             ++counts.roundTrips;
         }
