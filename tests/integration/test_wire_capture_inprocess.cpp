@@ -73,9 +73,10 @@ TEST(WireCaptureInProcess, CounterEqualsAPacketCaptureOfALibpqConnection) {
     EXPECT_EQ(captured.downBytes, counted.recvBytes);
     EXPECT_EQ(captured.roundTrips, counted.roundTrips.value_or(0));
     EXPECT_EQ(counted.roundTrips, 5u);
-    std::printf("capture: up %llu bytes, down %llu bytes, %llu segments sent again\n",
+    std::printf("capture: up %llu bytes, down %llu bytes, %llu segments sent again, %llu of another connection\n",
                 static_cast<unsigned long long>(captured.upBytes), static_cast<unsigned long long>(captured.downBytes),
-                static_cast<unsigned long long>(captured.retransmitted));
+                static_cast<unsigned long long>(captured.retransmitted),
+                static_cast<unsigned long long>(captured.foreign));
 }
 
 }  // namespace

@@ -91,6 +91,7 @@ struct CapturedCounts {
     // drops segments at the receiver's backlog after the capture has seen them, and the sender
     // sends them again; the socket delivers those bytes once, so they are not counted twice.
     std::uint64_t retransmitted = 0;
+    std::uint64_t foreign = 0;  // segments of another connection that shared the filtered port
 };
 
 // Payload-carrying segments of the capture; a segment to `serverPort` is up. Bytes are counted by
@@ -98,8 +99,8 @@ struct CapturedCounts {
 // change from up to down between segments that carry new bytes.
 inline CapturedCounts analyseCapture(const std::string& file, std::uint16_t serverPort) {
     const std::string command = "tshark -r '" + file +
-                                "' -o tcp.relative_sequence_numbers:TRUE -Y 'tcp.len > 0' -T fields -e tcp.dstport "
-                                "-e tcp.seq -e tcp.len 2>/dev/null";
+                                "' -o tcp.relative_sequence_numbers:TRUE -Y 'tcp.len > 0' -T fields -e tcp.srcport "
+                                "-e tcp.dstport -e tcp.seq -e tcp.len 2>/dev/null";
     CapturedCounts counts;
     FILE* pipe = ::popen(command.c_str(), "r");
     if (pipe == nullptr) {
@@ -113,10 +114,16 @@ inline CapturedCounts analyseCapture(const std::string& file, std::uint16_t serv
     std::map<std::uint64_t, std::uint64_t> seen[2];
     while (std::fgets(line, sizeof line, pipe) != nullptr) {
         std::istringstream fields(line);
-        unsigned port = 0;
+        unsigned source = 0, port = 0;
         std::uint64_t begin = 0, length = 0;
-        if (!(fields >> port >> begin >> length)) {
+        if (!(fields >> source >> port >> begin >> length)) {
             ADD_FAILURE() << "tshark: " << line;
+            continue;
+        }
+        // The capture filter names one port; Linux may reuse an ephemeral port towards another
+        // server at the same time, and that connection is not this one.
+        if (source != serverPort && port != serverPort) {
+            ++counts.foreign;
             continue;
         }
         const int direction = port == serverPort ? 0 : 1;
