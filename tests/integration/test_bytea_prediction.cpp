@@ -85,23 +85,5 @@ TEST(ByteaPrediction, AnUnshapedRunPredictsThePublished2007FiguresWithinTenPerce
     EXPECT_NEAR(std::stod(row[2]) / 1000, select, 0.001);
 }
 
-TEST(ByteaPrediction, BadOrContradictoryPredictAtIsOneClearLine) {
-    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
-    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-        {{"bytea", conninfo, "--predict-at", "2M/fast"}, "--predict-at: "},
-        {{"bytea", conninfo, "--predict-at", "2M//"}, "is not DOWN/UP[/LATENCY]"},
-        {{"bytea", conninfo, "--predict-at", "2M/512k", "--down", "2M"}, "predicts from an unshaped run"},
-        {{"bytea", conninfo, "--predict-at", "2M/512k", "--no-tap"}, "drop --no-tap"},
-        {{"run", conninfo, "--predict-at", "2M/512k"}, "--predict-at is an option of bytea"},
-    };
-    for (const auto& [args, message] : cases) {
-        const auto r = test::runCli(args);
-        EXPECT_EQ(r.exitCode, 2) << args[2] << " " << args[3];
-        EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
-        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-        EXPECT_EQ(r.out.find("text vs binary"), std::string::npos) << r.out;  // refused before measuring
-    }
-}
-
 }  // namespace
 }  // namespace blobbench
