@@ -3,13 +3,17 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
+#include "app/cli/ByteaCommandTraces.h"
 #include "app/cli/Signals.h"
 #include "engine/core/CancelToken.h"
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
 #include "engine/drivers/postgres/ByteaExperiment.h"
+#include "engine/wire/SocketCounter.h"
 #include "engine/wire/WireTap.h"
+#include "model/SampleJson.h"
 
 namespace blobbench::cli {
 
@@ -36,28 +40,58 @@ int commandBytea(const CliOptions& o) {
     spec.password = o.password;
     resolveParameters(driver.parameters(), o.parameters);  // bad tunables refused before connecting
 
+    if (o.predictAt && o.link.emulating()) {
+        // The model starts from the loopback: a trace taken through an emulated link already holds it.
+        throw Error(ErrorKind::Usage,
+                    "bytea: --predict-at predicts from an unshaped run; drop --latency/--bandwidth (or measure that "
+                    "link without --predict-at)");
+    }
+    const bool traced = o.predictAt || !o.jsonPath.empty();
+    if (traced && o.noTap) {
+        throw Error(ErrorKind::Usage, "bytea: --predict-at and --json need the wire counted; drop --no-tap");
+    }
+
     ByteaExperimentOptions options;
     options.documentBytes = static_cast<std::uint64_t>(o.documentSize.value_or(2 * 1024 * 1024));
     options.repetitions = o.repeat;
+    // The relay when a link is emulated (or --tap); counted in process, as the Runner does, when the
+    // traces are wanted for --predict-at or --json.
+    const auto endpoint = driver.endpoint(spec);
+    if (!endpoint && (o.wireTap || traced)) {
+        throw Error(ErrorKind::Usage, "bytea: the connection has no TCP endpoint to tap (a Unix socket?)");
+    }
     std::unique_ptr<WireTap> tap;
+    std::unique_ptr<SocketCounter> counter;
     if (o.wireTap) {
-        const auto endpoint = driver.endpoint(spec);
-        if (!endpoint) {
-            throw Error(ErrorKind::Usage, "bytea: the connection has no TCP endpoint to tap (a Unix socket?)");
-        }
         tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, o.link);
         spec = driver.redirected(spec, Endpoint{"127.0.0.1", tap->port()});
+    } else if (traced) {
+        counter = std::make_unique<SocketCounter>();
     }
+    std::optional<ByteaTraces> traces;
+    if (tap || counter) {
+        traces.emplace(tap.get(), counter.get());
+        options.onSpan = [&traces](ByteaSpan span, bool begins) { traces->onSpan(span, begins); };
+    }
+    const std::string connection = ConnectionSpec{driver.id(), o.database}.label();
     std::cout << "===== PostgreSQL bytea: text vs binary =====\n\n"
-              << "Connection: " << ConnectionSpec{driver.id(), o.database}.label() << '\n'
+              << "Connection: " << connection << '\n'
               << "Document: " << options.documentBytes << " incompressible bytes, median of " << options.repetitions
               << '\n'
-              << "Link: " << (tap ? o.link.describe() + " (wire tap)" : std::string("direct")) << "\n\n";
+              << "Link: "
+              << (tap       ? o.link.describe() + " (wire tap)"
+                  : counter ? std::string("direct (counted in process)")
+                            : std::string("direct"))
+              << "\n\n";
     std::vector<ByteaTrial> trials;
     CancelToken cancel;
     SignalCancel interrupt;  // polled between the experiment's statements
     interrupt.setCancel([cancel] { cancel.cancel(); });
     try {
+        std::optional<SocketCounter::Adopting> adopting;  // every path's fresh session, on this thread
+        if (counter) {
+            adopting.emplace(*counter, endpoint->port);
+        }
         trials = runByteaExperiment(driver, spec, o.parameters, options, cancel);
     } catch (const Error& e) {
         if (SignalCancel::received() != 0) {
@@ -81,6 +115,15 @@ int commandBytea(const CliOptions& o) {
     std::cout << "\nRatios are against binary. How each path was run:\n";
     for (const auto& t : trials) {
         std::cout << "  " << t.path << ": " << t.how << '\n';
+    }
+    const std::vector<Sample> samples =
+        traces ? traces->samples(trials, connection, options.documentBytes) : std::vector<Sample>{};
+    if (o.predictAt) {
+        printByteaPrediction(trials, samples, *o.predictAt);
+    }
+    if (!o.jsonPath.empty()) {
+        SessionInfo session;
+        writeSamplesJson(QString::fromStdString(o.jsonPath), session, samples);
     }
     if (SignalCancel::received() != 0) {  // after the last statement: every path is measured
         std::fflush(stdout);

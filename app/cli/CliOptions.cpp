@@ -1,5 +1,6 @@
 #include "app/cli/CliOptions.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 
@@ -21,6 +22,35 @@ std::uint64_t parseCount(const std::string& option, const std::string& text, std
         throw Error(ErrorKind::Usage, option + ": '" + text + "' is not a whole number >= " + std::to_string(minimum));
     }
     return value;
+}
+
+// --predict-at DOWN/UP[/LATENCY] ("2M/512k", "2M/512k/20ms": one-way, each way), or RATE both ways.
+LinkProfile parsePredictAt(const std::string& text) {
+    std::vector<std::string> parts;
+    for (std::size_t from = 0;;) {
+        const std::size_t slash = text.find('/', from);
+        parts.push_back(text.substr(from, slash == std::string::npos ? std::string::npos : slash - from));
+        if (slash == std::string::npos) {
+            break;
+        }
+        from = slash + 1;
+    }
+    if (parts.size() > 3 || std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); })) {
+        throw Error(ErrorKind::Usage,
+                    "--predict-at: '" + text + "' is not DOWN/UP[/LATENCY] (e.g. 2M/512k or 2M/512k/20ms)");
+    }
+    LinkProfile link;
+    try {
+        link.bandwidthDown = parseBitRate(parts[0]);
+        link.bandwidthUp = parts.size() > 1 ? parseBitRate(parts[1]) : link.bandwidthDown;
+        if (parts.size() > 2) {
+            link.latencyUp = link.latencyDown = parseLatency(parts[2]);
+        }
+        link.validate();
+    } catch (const Error& e) {
+        throw Error(ErrorKind::Usage, std::string("--predict-at: ") + e.what());
+    }
+    return link;
 }
 
 }  // namespace
@@ -108,6 +138,14 @@ predict (predict PROJECT|SAMPLES.json):
       --advise                      rank each scenario's parameter sets (sweep points) by
                                     predicted time; the best is marked with its saving
       --json FILE / --markdown FILE also write the predictions (and the advice)
+
+bytea (bytea CONN):
+      --size SIZE                   the document (default 2M; 256K, 1G at most)
+  -r, --repeat N                    repetitions of each path (median)
+      --predict-at DOWN/UP[/LAT]    also predict each path at that link from this run's
+                                    exchange traces (2M/512k, 2M/512k/20ms); run unshaped
+      --json FILE                   also write every insert and select as a sample with its
+                                    exchange trace (for predict); the wire options emulate a link
 
 Runs of one project wait for each other (one line says so). SIGINT / SIGTERM cancel a run: the
 sample in progress is kept as cancelled, everything measured is written; a second one ends at once.
@@ -204,6 +242,8 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
                 throw Error(ErrorKind::Usage, "--size: " + std::to_string(*o.documentSize) +
                                                   " bytes exceed the limit of 1G (PostgreSQL's largest bytea value)");
             }
+        } else if (arg == "--predict-at") {
+            o.predictAt = parsePredictAt(take(arg));
         } else if (arg == "--binary") {
             o.binary = true;
         } else if (arg == "--batch") {
@@ -285,6 +325,11 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     if (o.advise && o.command != Command::Predict) {
         throw Error(ErrorKind::Usage,
                     "--advise is an option of predict (blobbench-cli predict FILE --latency MS --advise)");
+    }
+    if (o.predictAt && o.command != Command::Bytea) {
+        throw Error(ErrorKind::Usage,
+                    "--predict-at is an option of bytea (for other runs: blobbench-cli predict SAMPLES.json --latency "
+                    "MS --bandwidth RATE)");
     }
     if (o.noTap && o.wireTap) {
         throw Error(

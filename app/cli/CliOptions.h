@@ -29,6 +29,7 @@ struct CliOptions {
     std::optional<std::uint64_t> seed;
     bool binary = false;
     std::optional<std::int64_t> documentSize;  // bytea: --size
+    std::optional<LinkProfile> predictAt;      // bytea: --predict-at DOWN/UP[/LATENCY]
     std::uint64_t batchRows = 1000;
     // run
     std::vector<std::string> scenarios;  // ids; empty: the whole reference suite

@@ -87,8 +87,8 @@ std::unique_ptr<Session> CompatWire::connect(const Driver& driver, const Connect
     return session;
 }
 
-WireCounters CompatWire::now() const {
-    return m_tap ? m_tap->snapshot() : m_counter->snapshot();
+WireCounters CompatWire::now(ExchangeRecorder::Mark* trace) const {
+    return m_tap ? m_tap->snapshot(trace) : m_counter->snapshot(trace);
 }
 
 void CompatWire::mark(QuerySpec& query) {
@@ -98,18 +98,17 @@ void CompatWire::mark(QuerySpec& query) {
     }
     m_start = now();
     query.phaseMark = [this](QueryPhase phase) {
-        const WireCounters counters = now();
         switch (phase) {
             case QueryPhase::Prepared:
-                m_prepared = counters;
+                m_prepared = now(&m_traceFrom);
                 m_isPrepared = true;
                 break;
             case QueryPhase::Executed:
-                m_executed = counters;
+                m_executed = now();
                 m_isExecuted = true;
                 break;
             case QueryPhase::Fetched:
-                m_fetched = counters;
+                m_fetched = now(&m_traceTo);
                 m_isFetched = true;
                 break;
         }
@@ -132,10 +131,18 @@ void CompatWire::finish(Sample& sample) {
     }
     if (m_isPrepared && m_isFetched) {
         sample.tap = WireStats::of(m_fetched - m_prepared);
+        sample.trace = m_tap ? m_tap->exchanges(m_traceFrom, m_traceTo) : m_counter->exchanges(m_traceFrom, m_traceTo);
     } else {
         sample.tap = WireStats::unavailable("the statement did not complete");
     }
     sample.tap.method = m_tap ? "relay" : "in-process";
+    ExchangeRecorder::Mark done;  // the session is kept for the whole suite: hold one query's runs at most
+    now(&done);
+    if (m_tap) {
+        m_tap->forgetTraceBefore(done);
+    } else {
+        m_counter->forgetTraceBefore(done);
+    }
 }
 
 }  // namespace blobbench::cli

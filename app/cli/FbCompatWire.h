@@ -6,6 +6,7 @@
 
 #include "engine/core/Sample.h"
 #include "engine/drivers/Driver.h"
+#include "engine/wire/ExchangeRecorder.h"
 #include "engine/wire/LinkProfile.h"
 
 namespace blobbench {
@@ -42,18 +43,20 @@ public:
     std::unique_ptr<Session> connect(const Driver& driver, const ConnectionSpec& spec, const ParameterValues& values);
 
     // Before a query: takes the counts at its phase marks. After it: fills sample.tap (prepared to
-    // fetched, as the Runner does) and tapPhases.
+    // fetched, as the Runner does), tapPhases and the measured span's exchange trace (its bytes and
+    // round trips are sample.tap's), then frees the recorded runs of the span.
     void mark(QuerySpec& query);
     void finish(Sample& sample);
 
 private:
-    WireCounters now() const;
+    WireCounters now(ExchangeRecorder::Mark* trace = nullptr) const;
 
     std::unique_ptr<WireTap> m_tap;
     std::unique_ptr<SocketCounter> m_counter;
     std::uint16_t m_port = 0;
     ConnectionSpec m_spec;
     WireCounters m_connect, m_start, m_prepared, m_executed, m_fetched;
+    ExchangeRecorder::Mark m_traceFrom, m_traceTo;  // at Prepared and Fetched, as the Runner's
     bool m_isPrepared = false, m_isExecuted = false, m_isFetched = false;
 };
 

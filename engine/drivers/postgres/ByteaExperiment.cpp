@@ -115,6 +115,11 @@ std::vector<ByteaTrial> runByteaExperiment(const Driver& driver, const Connectio
          "oid"},
     };
 
+    auto span = [&options](ByteaSpan which, bool begins) {
+        if (options.onSpan) {
+            options.onSpan(which, begins);
+        }
+    };
     std::vector<ByteaTrial> trials;
     const int repetitions = std::max(1, options.repetitions);
     for (const Path& path : paths) {
@@ -132,26 +137,34 @@ std::vector<ByteaTrial> runByteaExperiment(const Driver& driver, const Connectio
         trial.path = path.name;
         trial.how = path.how;
         trial.identical = true;
-        std::vector<Nanos> inserts;
-        std::vector<Nanos> selects;
         for (int r = 0; r < repetitions; ++r) {
             if (cancel.cancelled()) {
                 throw Error(ErrorKind::Cancelled, "bytea experiment cancelled");
             }
             session->execute("TRUNCATE " + table);
             auto insert = session->prepareInsert("INSERT INTO " + table + " (id, content) VALUES ($1, $2)");
+            span(ByteaSpan::Insert, true);
             const auto start = Clock::now();
             insert->bindInteger(0, 1);
             insert->bindBytes(1, document);
             insert->execute();
-            inserts.push_back(std::chrono::duration_cast<Nanos>(Clock::now() - start));
+            trial.inserts.push_back(std::chrono::duration_cast<Nanos>(Clock::now() - start));
+            span(ByteaSpan::Insert, false);
             insert.reset();
 
             DocumentSink sink;
             QuerySpec query;
             query.sql = "SELECT content FROM " + table;
+            query.phaseMark = [&span](QueryPhase phase) {
+                if (phase != QueryPhase::Executed) {
+                    span(ByteaSpan::Select, phase == QueryPhase::Prepared);
+                }
+            };
             const QueryStats stats = session->query(query, sink, cancel);
-            selects.push_back(stats.execute + stats.fetch);
+            PhaseTimes times;
+            times.execute = stats.execute;
+            times.fetch = stats.fetch;
+            trial.selects.push_back(times);
             trial.receivedBytes = sink.received;
             const bool text = std::string(path.name).rfind("text", 0) == 0;
             trial.identical = trial.identical && (text ? decodeByteaText(sink.value) : sink.value) == document;
@@ -160,7 +173,11 @@ std::vector<ByteaTrial> runByteaExperiment(const Driver& driver, const Connectio
             }
         }
         session->execute("DROP TABLE " + table);
-        trial.insert = median(inserts);
+        trial.insert = median(trial.inserts);
+        std::vector<Nanos> selects;
+        for (const PhaseTimes& t : trial.selects) {
+            selects.push_back(t.elapsed());
+        }
         trial.select = median(selects);
         trial.sentBytes = trial.path == "text hex"      ? 2 + 2 * document.size()
                           : trial.path == "text escape" ? escapeLiteralLength(document)
