@@ -122,7 +122,8 @@ public:
         m_arrangedAt = m_chart->size();
         QLegend* legend = m_chart->legend();
         legend->setShowToolTips(true);
-        legend->setMaximumWidth(std::max(200.0, m_chart->size().width() / 3));
+        legend->setMaximumWidth(legend->alignment() == Qt::AlignRight ? std::max(200.0, m_chart->size().width() / 3)
+                                                                      : m_chart->size().width());
         QList<QLegendMarker*> listed;
         for (QLegendMarker* marker : legend->markers()) {
             if (marker->property(kOverflowProperty).toBool()) {
@@ -226,16 +227,17 @@ QColor seriesColor(std::size_t index) {
     return index < std::size(palette) ? c : c.darker(140);  // a second round, darker
 }
 
-QImage markerImage(const QColor& color, int size) {
+// `hollow`: a ring, the what-if's predicted points beside the filled measured ones.
+QImage markerImage(const QColor& color, int size, bool hollow = false) {
     const qreal ratio = qApp->devicePixelRatio();
     QImage image(QSize(size, size) * ratio, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(ratio);
     image.fill(Qt::transparent);
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
-    painter.setPen(QPen(color.darker(130), 1));
-    painter.setBrush(color);
-    painter.drawEllipse(QRectF(0.5, 0.5, size - 1, size - 1));
+    painter.setPen(QPen(hollow ? color : color.darker(130), hollow ? 1.8 : 1));
+    painter.setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(color));
+    painter.drawEllipse(QRectF(1, 1, size - 2, size - 2));
     return image;
 }
 
@@ -371,7 +373,7 @@ public:
     }
     void addSample(const Sample& s) override {
         const double oldX = maxX();
-        const double oldY = m_maxY;
+        const double oldY = yMax();
         const BytesAxis oldAxis = bytesAxis();
         const QStringList oldKeys = m_naming.differingKeys();
         Series* series = record(s);
@@ -381,13 +383,14 @@ public:
         }
         // A new unit, axis or series name means every point or label moves: rebuild. Otherwise
         // appending one point is enough.
-        if (series->series == nullptr || bytesAxis() != oldAxis || m_naming.differingKeys() != oldKeys ||
-            xUnit().divisor != xUnitFor(oldX).divisor || timeAxisUnit(m_maxY).divisor != timeAxisUnit(oldY).divisor) {
+        if (series->series == nullptr || !std::isnan(series->raw.back().predictedMs) || bytesAxis() != oldAxis ||
+            m_naming.differingKeys() != oldKeys || xUnit().divisor != xUnitFor(oldX).divisor ||
+            timeAxisUnit(yMax()).divisor != timeAxisUnit(oldY).divisor) {
             rebuild();
             return;
         }
         const AxisUnit xu = xUnit();
-        const AxisUnit yu = timeAxisUnit(m_maxY);
+        const AxisUnit yu = timeAxisUnit(yMax());
         if (const auto p = drawn(series->raw.back())) {
             series->series->append(p->x() / xu.divisor, p->y() / yu.divisor);
         }
@@ -441,6 +444,43 @@ public:
         }
         return names;
     }
+    void setPredicted(const std::vector<double>& millisBySample, const QString& label) override {
+        m_predictedMs = millisBySample;
+        m_predictionLabel = millisBySample.empty() ? QString() : label;
+        m_maxPredictedY = 0;
+        for (auto& [id, s] : m_series) {
+            for (Raw& r : s.raw) {
+                r.predictedMs = r.ordinal < m_predictedMs.size() ? m_predictedMs[r.ordinal]
+                                                                 : std::numeric_limits<double>::quiet_NaN();
+                if (!std::isnan(r.predictedMs) && drawn(r))
+                    m_maxPredictedY = std::max(m_maxPredictedY, r.predictedMs);
+            }
+        }
+        rebuild();
+    }
+    std::vector<double> drawnMillis(bool predicted) const override {
+        std::vector<std::pair<std::size_t, double>> drawnPoints;
+        for (const auto& [id, s] : m_series) {
+            for (const Raw& r : s.raw) {
+                const bool shown = predicted ? showsPredictions() && !std::isnan(r.predictedMs) : true;
+                if (shown && drawn(r))
+                    drawnPoints.emplace_back(r.ordinal, predicted ? r.predictedMs : r.ms);
+            }
+        }
+        std::sort(drawnPoints.begin(), drawnPoints.end());
+        std::vector<double> out;
+        for (const auto& p : drawnPoints)
+            out.push_back(p.second);
+        return out;
+    }
+    QStringList predictedSeriesNames() const override {
+        QStringList names;
+        for (const QString& id : m_order) {
+            if (const QXYSeries* p = m_series.at(id).predicted)
+                names << p->name();
+        }
+        return names;
+    }
 
 private:
     // One sample's figures: the x of each axis (absent where not measured) and milliseconds.
@@ -448,11 +488,14 @@ private:
         double content = 0;
         std::optional<double> received, sent, roundTrips;
         double ms = 0;
+        std::size_t ordinal = 0;                                        // the sample's place in what was given
+        double predictedMs = std::numeric_limits<double>::quiet_NaN();  // the what-if; NaN: none
     };
     struct Series {
         Sample first;  // its settings name the series
         std::vector<Raw> raw;
-        QXYSeries* series = nullptr;  // drawn as light markers only: see rebuild()
+        QXYSeries* series = nullptr;     // drawn as light markers only: see rebuild()
+        QXYSeries* predicted = nullptr;  // hollow markers, while a what-if is shown
     };
 
     std::optional<double> xOf(const Raw& r) const {
@@ -496,10 +539,15 @@ private:
     static QString tr(const char* text) { return QApplication::translate("SampleChart", text); }
 
     Series* record(const Sample& s) {
+        const std::size_t ordinal = m_seen++;
         if (s.status != SampleStatus::Complete) {
             return nullptr;  // a failed or cancelled fetch's time means nothing on these axes
         }
         Raw r;
+        r.ordinal = ordinal;
+        if (ordinal < m_predictedMs.size()) {
+            r.predictedMs = m_predictedMs[ordinal];
+        }
         r.content = static_cast<double>(s.contentBytes);
         r.ms = millis(s.phases.elapsed());
         if (const WireStats* wire = wireStatsOf(s)) {
@@ -547,16 +595,68 @@ private:
         m_noWireReason.clear();
         m_unmeasured = 0;
         m_unmeasuredReason.clear();
+        m_seen = 0;
+        m_predictedMs.clear();
+        m_predictionLabel.clear();
+        m_maxPredictedY = 0;
+    }
+
+    // The y axis holds the measured and the predicted times.
+    double yMax() const { return std::max(m_maxY, m_maxPredictedY); }
+    bool showsPredictions() const { return !m_predictionLabel.isEmpty(); }
+
+    void addPredictedSeries(Series& s, const QColor& color, const AxisUnit& xu, const AxisUnit& yu) {
+        QList<QPointF> points;
+        for (const Raw& r : s.raw) {
+            if (const auto p = drawn(r); p && !std::isnan(r.predictedMs) && (!m_log || r.predictedMs > 0)) {
+                points.append(QPointF(p->x() / xu.divisor, r.predictedMs / yu.divisor));
+            }
+        }
+        if (points.isEmpty()) {
+            return;
+        }
+        QChart* chart = m_frame->chart();
+        if (m_vectorMarkers) {
+            auto* scatter = new QScatterSeries;
+            scatter->setMarkerSize(9);
+            scatter->setBrush(Qt::NoBrush);
+            scatter->setBorderColor(color);
+            s.predicted = scatter;
+        } else {
+            s.predicted = new QLineSeries;
+        }
+        s.predicted->setName(m_naming.label(s.first) + QStringLiteral(" — ") + m_predictionLabel);
+        s.predicted->replace(points);
+        chart->addSeries(s.predicted);
+        s.predicted->setColor(color);
+        if (!m_vectorMarkers) {
+            QPen pen(color);
+            pen.setStyle(Qt::NoPen);
+            s.predicted->setPen(pen);
+            s.predicted->setMarkerSize(9);
+            s.predicted->setPointsVisible(true);
+            s.predicted->setLightMarker(markerImage(color, 9, true));
+        } else {
+            static_cast<QScatterSeries*>(s.predicted)->setBrush(Qt::NoBrush);
+        }
+        for (QLegendMarker* marker : chart->legend()->markers(s.predicted)) {
+            marker->setBrush(Qt::NoBrush);
+            marker->setPen(QPen(color, 1.8));
+        }
+        s.predicted->attachAxis(m_xAxis);
+        s.predicted->attachAxis(m_yAxis);
     }
 
     void rebuild() {
         QChart* chart = m_frame->chart();
         chart->removeAllSeries();
-        for (auto& [id, s] : m_series)
+        for (auto& [id, s] : m_series) {
             s.series = nullptr;
+            s.predicted = nullptr;
+        }
         rebuildAxes();
         const AxisUnit xu = xUnit();
-        const AxisUnit yu = timeAxisUnit(m_maxY);
+        const AxisUnit yu = timeAxisUnit(yMax());
         std::size_t index = 0;
         for (const QString& id : m_order) {
             Series& s = m_series.at(id);
@@ -598,6 +698,12 @@ private:
             s.series->attachAxis(m_xAxis);
             s.series->attachAxis(m_yAxis);
         }
+        if (showsPredictions()) {  // after the measured ones: their legend entries follow
+            index = 0;
+            for (const QString& id : m_order) {
+                addPredictedSeries(m_series.at(id), seriesColor(index++), xu, yu);
+            }
+        }
         if (m_axisBox != nullptr) {
             // Without wire statistics there is one axis only; the box says why.
             m_axisBox->setEnabled(m_wireSamples > 0);
@@ -608,7 +714,7 @@ private:
                          "bytes on the wire, not the content read")
                     : tr("No wire statistics in these samples (%1): content bytes only").arg(m_noWireReason));
         }
-        m_frame->fitLegend(m_order.size());
+        m_frame->fitLegend(chart->series().size());
         updateRanges();
         updateNotice();
     }
@@ -643,7 +749,7 @@ private:
             return;
         }
         const AxisUnit xu = xUnit();
-        const AxisUnit yu = timeAxisUnit(m_maxY);
+        const AxisUnit yu = timeAxisUnit(yMax());
         const QString x = m_kind == ChartKind::TimeVsBytes
                               ? formatBytes(bestPoint.x() * xu.divisor) + QLatin1Char(' ') + bytesWhat()
                               : tr("%1 round trips").arg(bestPoint.x(), 0, 'f', 0);
@@ -691,7 +797,7 @@ private:
         chart->setTitle(m_kind == ChartKind::TimeVsBytes && bytesAxis() != BytesAxis::Content
                             ? tr("Elapsed time vs bytes on the wire")
                             : chartTitle(m_kind));
-        const AxisUnit yu = timeAxisUnit(m_maxY);
+        const AxisUnit yu = timeAxisUnit(yMax());
         m_xAxis = makeAxis(m_log, xTitle(xUnit()), m_log ? 1 : 0, 1);
         m_yAxis = makeAxis(m_log, tr("Elapsed time (%1)").arg(yu.name), m_log ? 0.1 : 0, 1);
         chart->addAxis(m_xAxis, Qt::AlignBottom);
@@ -700,7 +806,7 @@ private:
 
     void updateRanges() {
         const AxisUnit xu = xUnit();
-        const AxisUnit yu = timeAxisUnit(m_maxY);
+        const AxisUnit yu = timeAxisUnit(yMax());
         double minX = 0, minY = 0;
         if (m_log) {
             minX = std::numeric_limits<double>::max();
@@ -722,7 +828,7 @@ private:
         }
         // An empty chart still shows a sensible 0..1 frame rather than a range of 1e-9.
         const double maxX = m_order.isEmpty() ? 1.0 : std::max(this->maxX() / xu.divisor * 1.05, minX * 4 + 1e-6);
-        const double maxY = m_order.isEmpty() ? 1.0 : std::max(m_maxY / yu.divisor * 1.1, minY * 4 + 1e-6);
+        const double maxY = m_order.isEmpty() ? 1.0 : std::max(yMax() / yu.divisor * 1.1, minY * 4 + 1e-6);
         m_xAxis->setRange(minX, maxX > minX ? maxX : minX + 1);
         m_yAxis->setRange(minY, maxY > minY ? maxY : minY + 1);
         if (auto* v = qobject_cast<QValueAxis*>(m_xAxis)) {
@@ -763,6 +869,10 @@ private:
     QAbstractAxis* m_yAxis = nullptr;
     Raw m_max;  // the largest x of each axis
     double m_maxY = 0;
+    std::size_t m_seen = 0;             // samples given since the last setSamples() or clear()
+    std::vector<double> m_predictedMs;  // the what-if, by sample ordinal
+    QString m_predictionLabel;          // "predicted at …"; empty: no what-if shown
+    double m_maxPredictedY = 0;
     bool m_log = false;
     bool m_vectorMarkers = false;
     BytesAxis m_askedAxis = BytesAxis::WireReceived;
@@ -1501,6 +1611,95 @@ private:
     int m_bars = 0;
 };
 
+class PredictionCurves final : public CurveChart {
+public:
+    explicit PredictionCurves(QWidget* parent) : m_frame(new ChartFrame(parent)) {
+        m_frame->onThemeChanged = [this] { rebuild(); };
+        rebuild();
+    }
+    QWidget* widget() override { return m_frame; }
+    void setCurves(const std::vector<PredictionCurve>& curves, const QString& title, bool bandwidthAxis, double marker,
+                   const QString& notice) override {
+        m_curves = curves;
+        m_title = title;
+        m_bandwidth = bandwidthAxis;
+        m_marker = marker;
+        m_notice = curves.empty() ? notice : QString();
+        rebuild();
+    }
+    int curveCount() const override { return static_cast<int>(m_curves.size()); }
+    QString xAxisTitle() const override { return m_frame->xAxisTitle(); }
+    QString notice() const override { return m_notice; }
+
+private:
+    static QString tr(const char* text) { return QApplication::translate("SampleChart", text); }
+
+    void rebuild() {
+        QChart* chart = m_frame->chart();
+        chart->removeAllSeries();
+        for (QAbstractAxis* axis : chart->axes()) {
+            chart->removeAxis(axis);
+            delete axis;
+        }
+        chart->setTitle(m_title);
+        double maxY = 0, minX = std::numeric_limits<double>::max(), maxX = 0;
+        for (const PredictionCurve& c : m_curves) {
+            for (const QPointF& p : c.points) {
+                maxY = std::max(maxY, p.y());
+                minX = std::min(minX, p.x());
+                maxX = std::max(maxX, p.x());
+            }
+        }
+        const AxisUnit yu = timeAxisUnit(maxY);
+        QAbstractAxis* x = nullptr;
+        if (m_bandwidth) {
+            auto* axis = new QLogValueAxis;
+            axis->setBase(10);
+            axis->setLabelFormat(QStringLiteral("%.0e"));
+            axis->setTitleText(tr("Bandwidth each way (bit/s, log)"));
+            axis->setRange(m_curves.empty() ? 1e4 : minX, m_curves.empty() ? 1e9 : maxX);
+            x = axis;
+        } else {
+            x = makeAxis(false, tr("One-way latency (ms)"), 0, m_curves.empty() ? 200 : maxX);
+        }
+        QAbstractAxis* y =
+            makeAxis(false, tr("Predicted time (%1)").arg(yu.name), 0, maxY > 0 ? maxY / yu.divisor * 1.1 : 1);
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        std::size_t index = 0;
+        for (const PredictionCurve& c : m_curves) {
+            auto* line = new QLineSeries;
+            line->setName(c.name);
+            QList<QPointF> points;
+            for (const QPointF& p : c.points)
+                points.append(QPointF(p.x(), p.y() / yu.divisor));
+            line->replace(points);
+            chart->addSeries(line);
+            QPen pen(seriesColor(index++), c.best ? 3 : 1.6);
+            line->setPen(pen);
+            line->attachAxis(x);
+            line->attachAxis(y);
+        }
+        if (!m_curves.empty()) {  // the chosen link
+            auto* marker = new QLineSeries;
+            marker->setName(tr("chosen link"));
+            marker->replace({QPointF(m_marker, 0), QPointF(m_marker, maxY / yu.divisor * 1.1)});
+            chart->addSeries(marker);
+            marker->setPen(QPen(m_frame->palette().color(QPalette::Mid), 1.2, Qt::DashLine));
+            marker->attachAxis(x);
+            marker->attachAxis(y);
+        }
+        m_frame->fitLegend(chart->series().size());
+        m_frame->showNotice(m_notice);
+    }
+
+    ChartFrame* m_frame;
+    std::vector<PredictionCurve> m_curves;
+    QString m_title, m_notice;
+    bool m_bandwidth = false;
+    double m_marker = 0;
+};
+
 }  // namespace
 
 QString chartTitle(ChartKind kind) {
@@ -1613,6 +1812,10 @@ void exportChartSvg(QWidget* chart, const QString& path, const QString& title, Q
     if (!QFile::exists(path)) {
         throw Error(ErrorKind::Io, path.toStdString() + ": cannot write the SVG");
     }
+}
+
+std::unique_ptr<CurveChart> makeCurveChart(QWidget* parent) {
+    return std::make_unique<PredictionCurves>(parent);
 }
 
 }  // namespace blobbench
