@@ -331,9 +331,66 @@ const WireStats* wireStatsOf(const Sample& s) {
     return s.tap.available ? &s.tap : (s.nativePhysical.available ? &s.nativePhysical : nullptr);
 }
 
+// Hollow rings at values of the chart's axes, drawn straight from the values at paint time, so a
+// new set of 10,000 points costs a repaint and no geometry. Clipped to the plot area.
+class RingOverlay : public QGraphicsItem {
+public:
+    struct Group {
+        QXYSeries* axesOf;  // a series attached to the axes the values are in
+        QColor color;
+        QList<QPointF> values;
+    };
+    explicit RingOverlay(QChart* chart) : QGraphicsItem(chart), m_chart(chart) {
+        setZValue(10);  // over the series
+        QObject::connect(chart, &QChart::plotAreaChanged, chart, [this] { refresh(); });
+    }
+    void setGroups(std::vector<Group> groups, bool vector) {
+        m_groups = std::move(groups);
+        m_vector = vector;
+        m_rings.clear();
+        for (const Group& g : m_groups)
+            m_rings.push_back(markerImage(g.color, kSize, true));
+        refresh();
+    }
+    void refresh() {
+        prepareGeometryChange();
+        update();
+    }
+    QRectF boundingRect() const override { return m_chart->plotArea().adjusted(-kSize, -kSize, kSize, kSize); }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
+        painter->save();
+        painter->setClipRect(m_chart->plotArea().adjusted(-kSize / 2.0, -kSize / 2.0, kSize / 2.0, kSize / 2.0));
+        const QPointF half(kSize / 2.0, kSize / 2.0);
+        for (std::size_t i = 0; i < m_groups.size(); ++i) {
+            const Group& g = m_groups[i];
+            if (m_vector) {  // an SVG export: vector shapes
+                painter->setRenderHint(QPainter::Antialiasing);
+                painter->setPen(QPen(g.color, 1.8));
+                painter->setBrush(Qt::NoBrush);
+            }
+            for (const QPointF& v : g.values) {
+                const QPointF at = m_chart->mapToPosition(v, g.axesOf);
+                if (m_vector)
+                    painter->drawEllipse(at, kSize / 2.0 - 1, kSize / 2.0 - 1);
+                else
+                    painter->drawImage(at - half, m_rings[i]);
+            }
+        }
+        painter->restore();
+    }
+
+private:
+    static constexpr int kSize = 9;
+    QChart* m_chart;
+    std::vector<Group> m_groups;
+    std::vector<QImage> m_rings;
+    bool m_vector = false;
+};
+
 class ScatterChart final : public SampleChart {
 public:
-    ScatterChart(ChartKind kind, QWidget* parent) : m_kind(kind), m_frame(new ChartFrame(parent)) {
+    ScatterChart(ChartKind kind, QWidget* parent)
+        : m_kind(kind), m_frame(new ChartFrame(parent)), m_rings(new RingOverlay(m_frame->chart())) {
         m_frame->chart()->setTitle(chartTitle(kind));
         new HoverWatcher(m_frame->view(), [this](std::optional<QPoint> at) { showPointAt(at); });
         m_frame->onThemeChanged = [this] { rebuild(); };
@@ -445,6 +502,8 @@ public:
         return names;
     }
     void setPredicted(const std::vector<double>& millisBySample, const QString& label) override {
+        const bool wasShown = showsPredictions();
+        const double oldUnit = timeAxisUnit(yMax()).divisor;
         m_predictedMs = millisBySample;
         m_predictionLabel = millisBySample.empty() ? QString() : label;
         m_maxPredictedY = 0;
@@ -456,6 +515,8 @@ public:
                     m_maxPredictedY = std::max(m_maxPredictedY, r.predictedMs);
             }
         }
+        if (wasShown && showsPredictions() && timeAxisUnit(yMax()).divisor == oldUnit && replacePredictedPoints())
+            return;
         rebuild();
     }
     std::vector<double> drawnMillis(bool predicted) const override {
@@ -495,7 +556,8 @@ private:
         Sample first;  // its settings name the series
         std::vector<Raw> raw;
         QXYSeries* series = nullptr;     // drawn as light markers only: see rebuild()
-        QXYSeries* predicted = nullptr;  // hollow markers, while a what-if is shown
+        QXYSeries* predicted = nullptr;  // the what-if's legend entry (m_rings draws its points)
+        QColor color;
     };
 
     std::optional<double> xOf(const Raw& r) const {
@@ -605,46 +667,82 @@ private:
     double yMax() const { return std::max(m_maxY, m_maxPredictedY); }
     bool showsPredictions() const { return !m_predictionLabel.isEmpty(); }
 
-    void addPredictedSeries(Series& s, const QColor& color, const AxisUnit& xu, const AxisUnit& yu) {
+    QList<QPointF> predictedPoints(const Series& s, const AxisUnit& xu, const AxisUnit& yu) const {
         QList<QPointF> points;
         for (const Raw& r : s.raw) {
             if (const auto p = drawn(r); p && !std::isnan(r.predictedMs) && (!m_log || r.predictedMs > 0)) {
                 points.append(QPointF(p->x() / xu.divisor, r.predictedMs / yu.divisor));
             }
         }
+        return points;
+    }
+    QString predictedName(const Series& s) const {
+        return m_naming.label(s.first) + QStringLiteral(" — ") + m_predictionLabel;
+    }
+
+    // A new link moves only the predicted points: when the same series get some and the time unit
+    // stays, the overlay takes the new points and the legend the new names, nothing is rebuilt.
+    bool replacePredictedPoints() {
+        const AxisUnit xu = xUnit();
+        const AxisUnit yu = timeAxisUnit(yMax());
+        std::vector<RingOverlay::Group> groups;
+        for (const QString& id : m_order) {
+            Series& s = m_series.at(id);
+            QList<QPointF> points = predictedPoints(s, xu, yu);
+            if (points.isEmpty() != (s.predicted == nullptr))
+                return false;
+            if (s.predicted != nullptr)
+                groups.push_back(RingOverlay::Group{s.predicted, s.color, std::move(points)});
+        }
+        for (const QString& id : m_order) {
+            Series& s = m_series.at(id);
+            if (s.predicted != nullptr)
+                s.predicted->setName(predictedName(s));
+        }
+        m_rings->setGroups(std::move(groups), m_vectorMarkers);
+        followPredictedRange();
+        return true;
+    }
+
+    // A new range redraws every measured point (~40 ms for 10,000): while the link is dragged the
+    // time axis moves in steps, when the predictions outgrow it or shrink to a third of it.
+    void followPredictedRange() {
+        auto* y = qobject_cast<QValueAxis*>(m_yAxis);
+        if (y == nullptr) {
+            updateRanges();
+            return;
+        }
+        const double top = std::max(yMax() / timeAxisUnit(yMax()).divisor * 1.1, 1e-6);
+        if (top > y->max() || top * 3 < y->max()) {
+            QValueAxis nice;  // the nice range first: one change of the axis, not two
+            nice.setRange(y->min(), top * 1.5);
+            nice.applyNiceNumbers();
+            y->setRange(nice.min(), nice.max());
+            y->setTickCount(nice.tickCount());
+        }
+    }
+
+    // The series of the predicted points holds none: it names them in the legend and carries the
+    // axes; the overlay draws the points (a line series strokes its whole path on every change,
+    // ~150 ms for 10,000 points, too slow to follow a slider).
+    void addPredictedSeries(Series& s, const AxisUnit& xu, const AxisUnit& yu,
+                            std::vector<RingOverlay::Group>& groups) {
+        QList<QPointF> points = predictedPoints(s, xu, yu);
         if (points.isEmpty()) {
             return;
         }
         QChart* chart = m_frame->chart();
-        if (m_vectorMarkers) {
-            auto* scatter = new QScatterSeries;
-            scatter->setMarkerSize(9);
-            scatter->setBrush(Qt::NoBrush);
-            scatter->setBorderColor(color);
-            s.predicted = scatter;
-        } else {
-            s.predicted = new QLineSeries;
-        }
-        s.predicted->setName(m_naming.label(s.first) + QStringLiteral(" — ") + m_predictionLabel);
-        s.predicted->replace(points);
+        s.predicted = new QLineSeries;
+        s.predicted->setName(predictedName(s));
         chart->addSeries(s.predicted);
-        s.predicted->setColor(color);
-        if (!m_vectorMarkers) {
-            QPen pen(color);
-            pen.setStyle(Qt::NoPen);
-            s.predicted->setPen(pen);
-            s.predicted->setMarkerSize(9);
-            s.predicted->setPointsVisible(true);
-            s.predicted->setLightMarker(markerImage(color, 9, true));
-        } else {
-            static_cast<QScatterSeries*>(s.predicted)->setBrush(Qt::NoBrush);
-        }
+        s.predicted->setColor(s.color);
         for (QLegendMarker* marker : chart->legend()->markers(s.predicted)) {
             marker->setBrush(Qt::NoBrush);
-            marker->setPen(QPen(color, 1.8));
+            marker->setPen(QPen(s.color, 1.8));
         }
         s.predicted->attachAxis(m_xAxis);
         s.predicted->attachAxis(m_yAxis);
+        groups.push_back(RingOverlay::Group{s.predicted, s.color, std::move(points)});
     }
 
     void rebuild() {
@@ -664,6 +762,7 @@ private:
             // QScatterSeries, which makes one graphics item a point: 10,000 points would take a
             // second to lay out. An SVG export takes the scatter series for vector markers.
             const QColor color = seriesColor(index++);
+            s.color = color;
             if (m_vectorMarkers) {
                 auto* scatter = new QScatterSeries;
                 scatter->setMarkerSize(9);
@@ -698,12 +797,13 @@ private:
             s.series->attachAxis(m_xAxis);
             s.series->attachAxis(m_yAxis);
         }
+        std::vector<RingOverlay::Group> rings;
         if (showsPredictions()) {  // after the measured ones: their legend entries follow
-            index = 0;
             for (const QString& id : m_order) {
-                addPredictedSeries(m_series.at(id), seriesColor(index++), xu, yu);
+                addPredictedSeries(m_series.at(id), xu, yu, rings);
             }
         }
+        m_rings->setGroups(std::move(rings), m_vectorMarkers);
         if (m_axisBox != nullptr) {
             // Without wire statistics there is one axis only; the box says why.
             m_axisBox->setEnabled(m_wireSamples > 0);
@@ -838,6 +938,7 @@ private:
         }
         if (auto* v = qobject_cast<QValueAxis*>(m_yAxis))
             v->applyNiceNumbers();
+        m_rings->refresh();
     }
 
     void updateNotice() {
@@ -860,6 +961,7 @@ private:
 
     ChartKind m_kind;
     ChartFrame* m_frame;
+    RingOverlay* m_rings;  // the what-if's predicted points
     QComboBox* m_axisBox = nullptr;
     std::function<void(BytesAxis)> m_axisChosen;
     std::map<QString, Series> m_series;
