@@ -398,9 +398,13 @@ void WhatIfPanel::flushAdvice() {
 }
 
 void WhatIfPanel::fillTree() {
+    // The row picked stays picked across a new ranking: its scenario and parameter set.
     const QString selected = m_chartScenario;
+    const QTreeWidgetItem* was = m_tree->currentItem();
+    const QString selectedSet =
+        was != nullptr && was->parent() != nullptr ? was->data(0, Qt::UserRole + 1).toString() : QString();
     m_tree->clear();
-    QTreeWidgetItem* select = nullptr;
+    QTreeWidgetItem *selectChild = nullptr, *selectTop = nullptr, *firstTop = nullptr;
     for (const ScenarioAdvice& a : m_advice) {
         auto* top = new QTreeWidgetItem(m_tree, {qs(a.scenarioTitle)});
         top->setData(0, Qt::UserRole, qs(a.scenarioId));
@@ -418,6 +422,9 @@ void WhatIfPanel::fillTree() {
             auto* child = new QTreeWidgetItem(
                 top, {name, formatMillis(millis(set.predicted)), formatMillis(millis(set.measured)), versus});
             child->setData(0, Qt::UserRole, qs(a.scenarioId));
+            child->setData(0, Qt::UserRole + 1, pointLabel(set.point));
+            if (qs(a.scenarioId) == selected && pointLabel(set.point) == selectedSet)
+                selectChild = child;
             child->setToolTip(
                 0, name + QLatin1Char('\n') + tr("%n sample(s) with a trace", nullptr, static_cast<int>(set.samples)));
             if (set.best) {
@@ -428,9 +435,12 @@ void WhatIfPanel::fillTree() {
             }
         }
         top->setExpanded(true);
-        if (qs(a.scenarioId) == selected || select == nullptr)
-            select = top;
+        if (firstTop == nullptr)
+            firstTop = top;
+        if (qs(a.scenarioId) == selected)
+            selectTop = top;
     }
+    QTreeWidgetItem* select = selectChild != nullptr ? selectChild : selectTop != nullptr ? selectTop : firstTop;
     m_chartScenario = select != nullptr ? select->data(0, Qt::UserRole).toString() : QString();
     if (select != nullptr) {
         const QSignalBlocker blocker(m_tree);
@@ -534,7 +544,8 @@ const WhatIfPanel::ParameterSet* WhatIfPanel::selectedSet() const {
 }
 
 void WhatIfPanel::requestMeasure() {
-    flushAdvice();
+    if (m_adviceTimer->isActive())
+        flushAdvice();
     const ParameterSet* set = selectedSet();
     if (set == nullptr) {
         checkFailed(tr("Pick a scenario or parameter set in the list first (only sets with a trace can be checked)."));

@@ -212,6 +212,14 @@ TEST_F(WhatIfTest, AdvisorRanksParameterSetsByTheLinkAndChartsWhereTheyCross) {
     EXPECT_EQ(panel->curveChart()->curveCount(), 2);
     EXPECT_TRUE(panel->curveChart()->xAxisTitle().contains(QStringLiteral("latency")));
 
+    // A row picked stays picked when the ranking is redone (Measure at this link runs that set).
+    tree->setCurrentItem(tree->topLevelItem(0)->child(1));
+    panel->setLatency(41);
+    panel->flushAdvice();
+    ASSERT_NE(tree->currentItem(), nullptr);
+    EXPECT_TRUE(tree->currentItem()->text(0).startsWith(QStringLiteral("fetch_mode=cursor")))
+        << tree->currentItem()->text(0).toStdString();
+
     panel->setAxis(QStringLiteral("bandwidth"));
     panel->flushAdvice();
     EXPECT_TRUE(panel->curveChart()->xAxisTitle().contains(QStringLiteral("Bandwidth")));
