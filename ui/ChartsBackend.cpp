@@ -1761,7 +1761,7 @@ private:
             auto* axis = new QLogValueAxis;
             axis->setBase(10);
             axis->setLabelFormat(QStringLiteral("%.0e"));
-            axis->setTitleText(tr("Bandwidth each way (bit/s, log)"));
+            axis->setTitleText(tr("Bandwidth, each way (bit/s)"));
             axis->setRange(m_curves.empty() ? 1e4 : minX, m_curves.empty() ? 1e9 : maxX);
             x = axis;
         } else {

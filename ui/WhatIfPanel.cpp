@@ -59,6 +59,19 @@ QString pointValues(const ParameterValues& point) {
     return parts.join(QStringLiteral(" · "));
 }
 
+// The tunables a scenario's sets differ in: "max_inline_blob_size · wire_compression".
+QString tunableNames(const ScenarioAdvice& advice) {
+    std::set<std::string> keys;
+    for (const ParameterSetAdvice& ranked : advice.ranked) {
+        for (const auto& [k, v] : ranked.point)
+            keys.insert(k);
+    }
+    QStringList names;
+    for (const std::string& k : keys)
+        names << qs(k);
+    return names.join(QStringLiteral(" · "));
+}
+
 double median(std::vector<double> v) {
     if (v.empty())
         return kNaN;
@@ -406,10 +419,15 @@ void WhatIfPanel::fillTree() {
     m_tree->clear();
     QTreeWidgetItem *selectChild = nullptr, *selectTop = nullptr, *firstTop = nullptr;
     for (const ScenarioAdvice& a : m_advice) {
-        auto* top = new QTreeWidgetItem(m_tree, {qs(a.scenarioTitle)});
+        // The scenario's row names the tunables, its sets' rows their values (the full set in the tooltip).
+        const QString names = tunableNames(a);
+        auto* top = new QTreeWidgetItem(
+            m_tree,
+            {names.isEmpty() ? qs(a.scenarioTitle) : QStringLiteral("%1 — %2").arg(qs(a.scenarioTitle), names)});
         top->setData(0, Qt::UserRole, qs(a.scenarioId));
+        top->setToolTip(0, top->text(0));
         for (const ParameterSetAdvice& set : a.ranked) {
-            QString name = pointLabel(set.point);
+            QString name = pointValues(set.point);
             if (set.best)
                 name = QStringLiteral("★ ") + name;
             if (set.current)
@@ -470,7 +488,7 @@ void WhatIfPanel::updateCurves() {
         title = qs(advice->scenarioTitle);
         std::vector<double> xs;
         if (bandwidth) {
-            for (double b = 64e3; b <= 1.01e9; b *= std::sqrt(2.0))
+            for (double b = 256e3; b <= 1.01e9; b *= std::sqrt(2.0))
                 xs.push_back(std::round(b));
         } else {
             for (int ms = 0; ms <= kMaxWhatIfLatencyMs; ms += 5)
@@ -496,16 +514,8 @@ void WhatIfPanel::updateCurves() {
             }
             curves.push_back(std::move(curve));
         }
-        std::set<std::string> keys;
-        for (const ParameterSetAdvice& ranked : advice->ranked) {
-            for (const auto& [k, v] : ranked.point)
-                keys.insert(k);
-        }
-        QStringList names;
-        for (const std::string& k : keys)
-            names << qs(k);
-        if (!names.isEmpty())
-            title += QStringLiteral(": ") + names.join(QStringLiteral(" · "));
+        if (const QString names = tunableNames(*advice); !names.isEmpty())
+            title += QStringLiteral(": ") + names;
         if (bandwidth)
             title += tr(", at %1 ms one-way").arg(m_settings.link.latencyUpMs);
     }

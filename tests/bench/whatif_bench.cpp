@@ -97,15 +97,18 @@ int main(int argc, char** argv) {
         const double paint = static_cast<double>(t.nsecsElapsed()) / 1e6;
         t.restart();
         panel->setLatency(3);
-        std::printf("parts: setPredicted %.1f ms, repaint %.1f ms, step with flush %.1f\n", set, paint,
-                    static_cast<double>(t.nsecsElapsed()) / 1e6);
+        std::printf(
+            "one step apart: chart takes the predictions %.1f ms, repaint %.1f ms; a step back to 3 ms (moves the "
+            "axis) %.1f ms\n",
+            set, paint, static_cast<double>(t.nsecsElapsed()) / 1e6);
     }
     QElapsedTimer timer;
     timer.start();
     panel->flushAdvice();
     const double advice = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     std::printf(
-        "%zu samples x %zu exchanges: a latency step re-plotted in %.1f ms median-ish mean (best %.1f, worst %.1f; "
+        "%zu samples x %zu exchanges: a latency step re-plotted in %.1f ms mean (best %.1f, worst %.1f: a step that "
+        "moves the time axis; "
         "target < 50 ms), %zu predicted points drawn; advisor + its chart %.1f ms (after a pause, not per step)\n",
         count, exchanges, sum / kSteps, best, worst, window.chart(ChartKind::TimeVsBytes)->drawnMillis(true).size(),
         advice);

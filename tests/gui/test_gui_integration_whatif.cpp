@@ -94,7 +94,7 @@ TEST(GuiIntegrationWhatIf, PostgresAdviceAndMeasureAtThisLinkWithinFivePercent) 
     // Measure the cursor set at this link, through the relay.
     QTreeWidgetItem* cursorRow = panel->adviceTree()->topLevelItem(0)->child(1);
     ASSERT_NE(cursorRow, nullptr);
-    ASSERT_TRUE(cursorRow->text(0).contains(QStringLiteral("fetch_mode=cursor")));
+    ASSERT_TRUE(cursorRow->text(0).startsWith(QStringLiteral("cursor")));
     panel->adviceTree()->setCurrentItem(cursorRow);
     window.setRepetitions(3);
     ASSERT_TRUE(runAndWait(window, [&] { panel->measureButton()->click(); }));
