@@ -306,6 +306,14 @@ void useIntegerTicks(QValueAxis* axis) {
     axis->setLabelFormat(QStringLiteral("%.0f"));
 }
 
+void clearSeriesAndAxes(QChart* chart) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
 // Either axis type, swapped when the log scale is toggled.
 QAbstractAxis* makeAxis(bool log, const QString& title, double lo, double hi) {
     if (log) {
@@ -1073,11 +1081,7 @@ private:
     }
     void rebuild() {
         QChart* chart = m_frame->chart();
-        chart->removeAllSeries();
-        for (QAbstractAxis* axis : chart->axes()) {
-            chart->removeAxis(axis);
-            delete axis;
-        }
+        clearSeriesAndAxes(chart);
         auto* prepare = new QBarSet(QStringLiteral("Prepare"));
         auto* execute = new QBarSet(QStringLiteral("Execute"));
         auto* fetch = new QBarSet(QStringLiteral("Fetch"));
@@ -1741,11 +1745,7 @@ private:
 
     void rebuild() {
         QChart* chart = m_frame->chart();
-        chart->removeAllSeries();
-        for (QAbstractAxis* axis : chart->axes()) {
-            chart->removeAxis(axis);
-            delete axis;
-        }
+        clearSeriesAndAxes(chart);
         chart->setTitle(m_title);
         double maxY = 0, minX = std::numeric_limits<double>::max(), maxX = 0;
         for (const PredictionCurve& c : m_curves) {

@@ -20,9 +20,9 @@
 #include <limits>
 #include <set>
 
-#include "engine/core/Error.h"
 #include "engine/wire/LinkModel.h"
 #include "ui/Charts.h"
+#include "ui/LinkPanel.h"
 #include "ui/ResultsModel.h"
 #include "ui/Units.h"
 
@@ -277,25 +277,15 @@ void WhatIfPanel::setAxis(const QString& axis) {
 }
 
 void WhatIfPanel::applyBandwidthEdit(bool up) {
-    QLineEdit* edit = up ? m_upEdit : m_downEdit;
-    try {
-        const std::uint64_t bits = parseBitRate(edit->text().trimmed().toStdString());
-        LinkProfile check;
-        check.bandwidthUp = bits;
-        check.validate();
-        edit->setStyleSheet({});
-        edit->setToolTip(tr("Type a rate: 512k, 2M, 1G, or unlimited"));
-        qint64& target = up ? m_settings.link.bandwidthUpBits : m_settings.link.bandwidthDownBits;
-        if (static_cast<qint64>(bits) != target) {
-            target = static_cast<qint64>(bits);
-            edited();
-        } else {
-            showSettings();
-        }
-    } catch (const Error& e) {
-        // The value in use stays; the field says what was wrong with the text.
-        edit->setStyleSheet(QStringLiteral("QLineEdit { color: #c0392b; }"));
-        edit->setToolTip(QString::fromStdString(e.what()));
+    const std::optional<std::uint64_t> bits = readBandwidthField(up ? m_upEdit : m_downEdit);
+    if (!bits)
+        return;  // the value in use stays; the field says what was wrong with the text
+    qint64& target = up ? m_settings.link.bandwidthUpBits : m_settings.link.bandwidthDownBits;
+    if (static_cast<qint64>(*bits) != target) {
+        target = static_cast<qint64>(*bits);
+        edited();
+    } else {
+        showSettings();
     }
 }
 

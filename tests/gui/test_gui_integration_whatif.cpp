@@ -20,31 +20,9 @@
 using namespace blobbench;
 using blobbench::test::TempDir;
 
-namespace {
-
-constexpr int kRunTimeoutMs = 300000;
-
-void ensureDataset(const std::string& conninfo) {
-    const Driver& driver = driverById("postgres");
-    auto session = driver.connect(ConnectionSpec{"postgres", conninfo}, resolveParameters(driver.parameters(), {}));
-    if (!readDatasetSummary(*session)) {
-        SyntheticProfile profile;
-        profile.rows = 300;
-        prepareReferenceTables(*session, SyntheticRowSource(profile), PrepareOptions{});
-    }
-}
-
-bool runAndWait(MainWindow& window, const std::function<void()>& start) {
-    QSignalSpy finished(&window, &MainWindow::runFinished);
-    start();
-    return finished.count() > 0 || finished.wait(kRunTimeoutMs);
-}
-
-}  // namespace
-
 TEST(GuiIntegrationWhatIf, PostgresAdviceAndMeasureAtThisLinkWithinFivePercent) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
-    ensureDataset(conninfo);
+    test::ensurePostgresDataset(conninfo);
     TempDir dir;
     Project project = defaultProject(QString::fromStdString(dir.file("unused.sqlite")));
     ConnectionProfile pg;
@@ -75,7 +53,7 @@ TEST(GuiIntegrationWhatIf, PostgresAdviceAndMeasureAtThisLinkWithinFivePercent) 
     WhatIfPanel* panel = window.whatIfPanel();
     ASSERT_TRUE(panel->measureButton()->isEnabled()) << panel->measureButton()->toolTip().toStdString();
 
-    ASSERT_TRUE(runAndWait(window, [&] { window.runSweep(0); }));
+    ASSERT_TRUE(test::runAndWait(window, [&] { window.runSweep(0); }));
     ASSERT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
     ASSERT_TRUE(panel->predictableText().startsWith(QStringLiteral("6 sample(s) predictable")))
         << panel->predictableText().toStdString();
@@ -97,7 +75,7 @@ TEST(GuiIntegrationWhatIf, PostgresAdviceAndMeasureAtThisLinkWithinFivePercent) 
     ASSERT_TRUE(cursorRow->text(0).startsWith(QStringLiteral("cursor")));
     panel->adviceTree()->setCurrentItem(cursorRow);
     window.setRepetitions(3);
-    ASSERT_TRUE(runAndWait(window, [&] { panel->measureButton()->click(); }));
+    ASSERT_TRUE(test::runAndWait(window, [&] { panel->measureButton()->click(); }));
     ASSERT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
     const RunRecord& check = document->project().history.back();
     EXPECT_EQ(check.link, (LinkSettings{20, 20, 0, 0})) << "measured over the what-if link";
