@@ -72,12 +72,14 @@ public:
     // The tick labels of the x axis as drawn ("64K", "1M", "2 Mbit/s").
     virtual QStringList xAxisLabels() const { return {}; }
 
-    // The what-if (TimeVsBytes, TimeVsRoundTrips): the predicted elapsed time in ms of each sample
+    // The what-if (TimeVsBytes, TimeVsRoundTrips; Sweep: the predicted medians dashed beside the
+    // measured ones, for the time metric): the predicted elapsed time in ms of each sample
     // given since the last setSamples() or clear(), in the order given (NaN: not predictable), drawn
     // as hollow markers beside the measured points, one series per measured one, named
     // "<series> — <label>". An empty vector takes them away; setSamples() and clear() do too.
     virtual void setPredicted(const std::vector<double>& /*millisBySample*/, const QString& /*label*/) {}
-    // The elapsed times drawn (ms), measured or predicted, in the order the samples were given.
+    // The elapsed times drawn (ms), measured or predicted, in the order the samples were given
+    // (Sweep: the predicted medians only).
     virtual std::vector<double> drawnMillis(bool /*predicted*/) const { return {}; }
     virtual QStringList predictedSeriesNames() const { return {}; }
 

@@ -1267,9 +1267,16 @@ public:
     QWidget* widget() override { return m_frame; }
     void setSamples(const std::vector<Sample>& samples) override {
         m_samples.clear();
+        m_ordinals.clear();
+        m_seen = 0;
+        m_predictedMs.clear();
+        m_predictionLabel.clear();
         for (const Sample& s : samples) {
-            if (!s.point.empty())
+            if (!s.point.empty()) {
                 m_samples.push_back(s);
+                m_ordinals.push_back(m_seen);
+            }
+            ++m_seen;
         }
         rebuild();
     }
@@ -1279,12 +1286,25 @@ public:
         for (const Sample& s : samples) {
             if (!s.point.empty()) {
                 m_samples.push_back(s);
+                m_ordinals.push_back(m_seen);
                 any = true;
             }
+            ++m_seen;
         }
         if (any)
             rebuild();
     }
+    // The what-if: per point, the median predicted time of its samples, dashed beside the measured
+    // median (the time metric only).
+    void setPredicted(const std::vector<double>& millisBySample, const QString& label) override {
+        m_predictedMs = millisBySample;
+        m_predictionLabel = millisBySample.empty() ? QString() : label;
+        rebuild();
+    }
+    std::vector<double> drawnMillis(bool predicted) const override {
+        return predicted ? m_predictedDrawn : std::vector<double>{};
+    }
+    QStringList predictedSeriesNames() const override { return m_predictedNames; }
     void clear() override { setSamples({}); }
     void setLogScale(bool on) override {
         if (on != m_log) {
@@ -1350,13 +1370,19 @@ private:
         m_names.clear();
         m_xLabels.clear();
         m_notice.clear();
+        m_predictedDrawn.clear();
+        m_predictedNames.clear();
         // Only the latest sweep run: two sweeps of different tunables share no axis.
         std::vector<Sample> run;
+        std::vector<double> runPredicted;  // per sample of `run`: the what-if's ms, NaN: none
         if (!m_samples.empty()) {
             const std::string& runId = m_samples.back().runId;
-            for (const Sample& s : m_samples) {
-                if (s.runId == runId)
-                    run.push_back(s);
+            for (std::size_t i = 0; i < m_samples.size(); ++i) {
+                if (m_samples[i].runId != runId)
+                    continue;
+                run.push_back(m_samples[i]);
+                runPredicted.push_back(m_ordinals[i] < m_predictedMs.size() ? m_predictedMs[m_ordinals[i]]
+                                                                            : std::numeric_limits<double>::quiet_NaN());
             }
         }
         std::map<std::string, QStringList> distinct;  // tunable -> its values, in order of first appearance
@@ -1414,6 +1440,14 @@ private:
         QStringList order;
         double maxY = 0, minY = std::numeric_limits<double>::max();
         std::size_t unmeasured = 0;
+        const auto lineName = [&](const QString& title, const QString& id, const PointValues& point) {
+            QString name = title.isEmpty() ? id : title;
+            for (const auto& [key, value] : point) {
+                if (key != xKey)
+                    name += QStringLiteral(", ") + qs(key) + QLatin1Char('=') + qs(value);
+            }
+            return name;
+        };
         for (const PointSummary& p : summaries) {
             const auto it = p.point.find(xKey);
             if (it == p.point.end())
@@ -1423,11 +1457,7 @@ private:
                 unmeasured += p.elapsed.count > 0 ? 1 : 0;
                 continue;
             }
-            QString name = p.scenarioTitle.isEmpty() ? p.scenarioId : p.scenarioTitle;
-            for (const auto& [key, value] : p.point) {
-                if (key != xKey)
-                    name += QStringLiteral(", ") + qs(key) + QLatin1Char('=') + qs(value);
-            }
+            const QString name = lineName(p.scenarioTitle, p.scenarioId, p.point);
             if (!lines.count(name))
                 order << name;
             Line& line = lines[name];
@@ -1435,6 +1465,30 @@ private:
             line.points.push_back({position(qs(it->second)), (*f)[0], (*f)[1], (*f)[2]});
             maxY = std::max(maxY, (*f)[2]);
             minY = std::min(minY, (*f)[1]);
+        }
+        // The what-if: the median predicted time per line and x (the time metric only).
+        std::map<QString, std::map<double, std::vector<double>>> predictedByX;
+        if (m_metric == SweepMetric::Time && !m_predictionLabel.isEmpty()) {
+            for (std::size_t i = 0; i < run.size(); ++i) {
+                const Sample& s = run[i];
+                const auto it = s.point.find(xKey);
+                if (s.status != SampleStatus::Complete || std::isnan(runPredicted[i]) || it == s.point.end())
+                    continue;
+                const QString name = lineName(qs(s.scenarioTitle), qs(s.scenarioId), s.point);
+                if (lines.count(name))
+                    predictedByX[name][position(qs(it->second))].push_back(runPredicted[i]);
+            }
+        }
+        std::map<QString, std::vector<QPointF>> predictedLines;
+        for (auto& [name, byX] : predictedByX) {
+            for (auto& [x, ms] : byX) {
+                std::sort(ms.begin(), ms.end());
+                const std::size_t n = ms.size();
+                const double median = n % 2 == 1 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+                predictedLines[name].emplace_back(x, median);
+                maxY = std::max(maxY, median);
+                minY = std::min(minY, median);
+            }
         }
         AxisUnit yu;
         QString yTitle;
@@ -1535,6 +1589,28 @@ private:
             }
             m_points += static_cast<int>(median->count());
             m_names << name;
+            if (const auto p = predictedLines.find(name); p != predictedLines.end()) {
+                QXYSeries* guess = numeric ? static_cast<QXYSeries*>(new QLineSeries) : new QScatterSeries;
+                guess->setName(name + QStringLiteral(" — ") + m_predictionLabel);
+                for (const QPointF& point : p->second) {
+                    guess->append(point.x() + offset, point.y() / yu.divisor);
+                    m_predictedDrawn.push_back(point.y());
+                }
+                chart->addSeries(guess);
+                const QColor color = median->color();
+                if (auto* scatter = qobject_cast<QScatterSeries*>(guess)) {
+                    scatter->setMarkerSize(11);
+                    scatter->setBrush(Qt::NoBrush);
+                    scatter->setPen(QPen(color, 1.8));
+                } else {
+                    guess->setPen(QPen(color, 1.6, Qt::DashLine));
+                    guess->setPointsVisible(true);
+                    guess->setMarkerSize(7);
+                }
+                guess->attachAxis(xAxis);
+                guess->attachAxis(yAxis);
+                m_predictedNames << guess->name();
+            }
         }
         if (m_samples.empty()) {
             m_notice = tr("No sweep run yet: define a sweep (Sweep tab) and press Run sweep.");
@@ -1559,6 +1635,12 @@ private:
     ChartFrame* m_frame;
     QComboBox* m_metricBox = nullptr;
     std::vector<Sample> m_samples;
+    std::vector<std::size_t> m_ordinals;  // of each of m_samples among all the samples given
+    std::size_t m_seen = 0;
+    std::vector<double> m_predictedMs;  // the what-if, by ordinal
+    QString m_predictionLabel;
+    std::vector<double> m_predictedDrawn;  // the predicted medians drawn (ms)
+    QStringList m_predictedNames;
     std::map<std::string, QString> m_units;  // tunable -> its unit ("B", "bit/s")
     QStringList m_names;
     QStringList m_xLabels;

@@ -42,7 +42,8 @@ void MainWindow::pushPredictions() {
         return;
     for (std::size_t i = 0; i < m_charts.size(); ++i) {
         const ChartKind kind = m_charts[i]->kind();
-        m_predictionsStale[i] = kind == ChartKind::TimeVsBytes || kind == ChartKind::TimeVsRoundTrips;
+        m_predictionsStale[i] =
+            kind == ChartKind::TimeVsBytes || kind == ChartKind::TimeVsRoundTrips || kind == ChartKind::Sweep;
     }
     // A slider step redraws the chart in view at once; during a run the 100 ms flush takes it.
     if (isRunning())

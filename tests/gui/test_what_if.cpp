@@ -9,6 +9,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTreeWidget>
+#include <algorithm>
 #include <cmath>
 
 #include "GuiTestSupport.h"
@@ -224,4 +225,19 @@ TEST_F(WhatIfTest, AdvisorRanksParameterSetsByTheLinkAndChartsWhereTheyCross) {
     panel->setAxis(QStringLiteral("bandwidth"));
     panel->flushAdvice();
     EXPECT_TRUE(panel->curveChart()->xAxisTitle().contains(QStringLiteral("Bandwidth")));
+
+    // The Sweep chart draws each point's predicted median beside the measured one.
+    panel->setLatency(40);
+    panel->setOn(true);
+    window->showChart(ChartKind::Sweep);
+    SampleChart* sweep = window->chart(ChartKind::Sweep);
+    std::vector<double> medians = sweep->drawnMillis(true);
+    std::sort(medians.begin(), medians.end());
+    ASSERT_EQ(medians.size(), 2u);
+    EXPECT_NEAR(medians[0], 180, 1e-6);
+    EXPECT_NEAR(medians[1], 8050, 1e-6);
+    ASSERT_EQ(sweep->predictedSeriesNames().size(), 1);
+    EXPECT_TRUE(sweep->predictedSeriesNames().front().endsWith(QStringLiteral("predicted at 40 ms one-way, unlimited")))
+        << sweep->predictedSeriesNames().front().toStdString();
+    EXPECT_EQ(sweep->pointCount(), 2) << "the measured medians are still there";
 }
