@@ -511,6 +511,8 @@ public:
     }
     void setPredicted(const std::vector<double>& millisBySample, const QString& label) override {
         const bool wasShown = showsPredictions();
+        if (!wasShown && millisBySample.empty())
+            return;  // the what-if is off and stays off: nothing to redraw
         const double oldUnit = timeAxisUnit(yMax()).divisor;
         m_predictedMs = millisBySample;
         m_predictionLabel = millisBySample.empty() ? QString() : label;
@@ -1297,6 +1299,8 @@ public:
     // The what-if: per point, the median predicted time of its samples, dashed beside the measured
     // median (the time metric only).
     void setPredicted(const std::vector<double>& millisBySample, const QString& label) override {
+        if (m_predictionLabel.isEmpty() && millisBySample.empty())
+            return;  // off and staying off
         m_predictedMs = millisBySample;
         m_predictionLabel = millisBySample.empty() ? QString() : label;
         rebuild();
