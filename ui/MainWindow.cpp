@@ -240,6 +240,8 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(defaultWindowSize());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (m_document->project().whatIf.enabled)
+        showWhatIf();  // predicted points in the charts: the dock that says so is in view
     m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
     m_topSplitter->restoreState(settings.value(QStringLiteral("window/topSplitter")).toByteArray());
     m_bottomSplitter->restoreState(settings.value(QStringLiteral("window/bottomSplitter")).toByteArray());

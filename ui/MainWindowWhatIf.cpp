@@ -21,6 +21,8 @@ void MainWindow::connectWhatIf() {
         m_whatIf->setSettings(m_document->project().whatIf);
         m_whatIf->setCurrentValues(m_parameters->values());
         updateWhatIfMeasurable();
+        if (m_document->project().whatIf.enabled)
+            showWhatIf();  // predicted points in the charts: the dock that says so is in view
     });
     connect(m_document, &ProjectDocument::currentConnectionChanged, this, [this] { updateWhatIfMeasurable(); });
     connect(m_document, &ProjectDocument::connectionsChanged, this, [this] { updateWhatIfMeasurable(); });

@@ -3,6 +3,7 @@
 // advisor's order for traces whose answer is known.
 #include <gtest/gtest.h>
 
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -168,8 +169,11 @@ TEST_F(WhatIfTest, SettingsRoundTripThroughASavedProject) {
     window.reset();
     open(defaultProject(sqlitePath));
     EXPECT_EQ(panel->settings(), WhatIfSettings{});
+    window->findChild<QDockWidget*>(QStringLiteral("whatIfDock"))->hide();
     ASSERT_TRUE(window->openProjectFile(path));
     EXPECT_EQ(panel->settings(), expected);
+    EXPECT_TRUE(window->findChild<QDockWidget*>(QStringLiteral("whatIfDock"))->isVisible())
+        << "a project that shows predictions opens with the dock that says so";
     EXPECT_EQ(panel->latencySlider()->value(), 40);
     EXPECT_EQ(panel->findChild<QLineEdit*>(QStringLiteral("whatIfDown"))->text(), QStringLiteral("2 Mbit/s"));
     EXPECT_EQ(panel->findChild<QLineEdit*>(QStringLiteral("whatIfUp"))->text(), QStringLiteral("512 kbit/s"));
