@@ -575,11 +575,13 @@ void MainWindow::reloadResults() {
     for (const Sample& s : all) {
         m_expectedRows[qs(s.scenarioId)] = s.rows;
     }
+    m_reloadingResults = true;  // the what-if follows once the charts hold the new samples
     m_results->setSamples(all);
     for (std::size_t i = 0; i < m_charts.size(); ++i) {
         m_pendingSamples[i].clear();
         m_charts[i]->setSamples(all);
     }
+    m_reloadingResults = false;
     pushPredictions();
 }
 

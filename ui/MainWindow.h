@@ -238,6 +238,7 @@ private:
     QDockWidget* m_whatIfDock = nullptr;
     std::array<bool, 5> m_predictionsStale{};  // per chart: the what-if changed since it was drawn
     bool m_checkingLink = false;               // the current run is a what-if "Measure at this link"
+    bool m_reloadingResults = false;
     QTabWidget* m_sideTabs = nullptr;
     QTabWidget* m_bottomTabs = nullptr;
     CompareDialog* m_compareDialog = nullptr;

@@ -40,7 +40,7 @@ void MainWindow::showWhatIf() {
 }
 
 void MainWindow::pushPredictions() {
-    if (m_whatIf == nullptr)
+    if (m_whatIf == nullptr || m_reloadingResults)
         return;
     for (std::size_t i = 0; i < m_charts.size(); ++i) {
         const ChartKind kind = m_charts[i]->kind();
