@@ -347,6 +347,7 @@ public:
         QXYSeries* axesOf;  // a series attached to the axes the values are in
         QColor color;
         QList<QPointF> values;
+        bool filled = false;  // a measured point; else a predicted ring
     };
     explicit RingOverlay(QChart* chart) : QGraphicsItem(chart), m_chart(chart) {
         setZValue(10);  // over the series
@@ -357,7 +358,7 @@ public:
         m_vector = vector;
         m_rings.clear();
         for (const Group& g : m_groups)
-            m_rings.push_back(markerImage(g.color, kSize, true));
+            m_rings.push_back(markerImage(g.color, kSize, !g.filled));
         refresh();
     }
     void refresh() {
@@ -373,8 +374,8 @@ public:
             const Group& g = m_groups[i];
             if (m_vector) {  // an SVG export: vector shapes
                 painter->setRenderHint(QPainter::Antialiasing);
-                painter->setPen(QPen(g.color, 1.8));
-                painter->setBrush(Qt::NoBrush);
+                painter->setPen(g.filled ? QPen(g.color.darker(130), 1) : QPen(g.color, 1.8));
+                painter->setBrush(g.filled ? QBrush(g.color) : QBrush(Qt::NoBrush));
             }
             for (const QPointF& v : g.values) {
                 const QPointF at = m_chart->mapToPosition(v, g.axesOf);
@@ -448,7 +449,7 @@ public:
         }
         // A new unit, axis or series name means every point or label moves: rebuild. Otherwise
         // appending one point is enough.
-        if (series->series == nullptr || !std::isnan(series->raw.back().predictedMs) || bytesAxis() != oldAxis ||
+        if (series->series == nullptr || showsPredictions() || bytesAxis() != oldAxis ||
             m_naming.differingKeys() != oldKeys || xUnit().divisor != xUnitFor(oldX).divisor ||
             timeAxisUnit(yMax()).divisor != timeAxisUnit(oldY).divisor) {
             rebuild();
@@ -497,7 +498,14 @@ public:
     int pointCount() const override {
         int n = 0;
         for (const auto& [id, s] : m_series) {
-            n += s.series != nullptr ? static_cast<int>(s.series->count()) : 0;
+            if (s.series == nullptr)
+                continue;
+            if (!showsPredictions()) {
+                n += static_cast<int>(s.series->count());
+                continue;
+            }
+            for (const Raw& r : s.raw)  // the overlay draws them: see rebuild()
+                n += drawn(r) ? 1 : 0;
         }
         return n;
     }
@@ -695,14 +703,14 @@ private:
     bool replacePredictedPoints() {
         const AxisUnit xu = xUnit();
         const AxisUnit yu = timeAxisUnit(yMax());
-        std::vector<RingOverlay::Group> groups;
+        std::vector<RingOverlay::Group> groups = measuredGroups(xu, yu);
         for (const QString& id : m_order) {
             Series& s = m_series.at(id);
             QList<QPointF> points = predictedPoints(s, xu, yu);
             if (points.isEmpty() != (s.predicted == nullptr))
                 return false;
             if (s.predicted != nullptr)
-                groups.push_back(RingOverlay::Group{s.predicted, s.color, std::move(points)});
+                groups.push_back(RingOverlay::Group{s.predicted, s.color, std::move(points), false});
         }
         for (const QString& id : m_order) {
             Series& s = m_series.at(id);
@@ -752,7 +760,28 @@ private:
         }
         s.predicted->attachAxis(m_xAxis);
         s.predicted->attachAxis(m_yAxis);
-        groups.push_back(RingOverlay::Group{s.predicted, s.color, std::move(points)});
+        groups.push_back(RingOverlay::Group{s.predicted, s.color, std::move(points), false});
+    }
+
+    QList<QPointF> measuredPoints(const Series& s, const AxisUnit& xu, const AxisUnit& yu) const {
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(s.raw.size()));
+        for (const Raw& r : s.raw) {
+            if (const auto p = drawn(r))
+                points.append(QPointF(p->x() / xu.divisor, p->y() / yu.divisor));
+        }
+        return points;
+    }
+    // While predictions are shown the measured points are the overlay's too (their series hold
+    // none): a new time range then costs a repaint, not a new geometry of 10,000 points.
+    std::vector<RingOverlay::Group> measuredGroups(const AxisUnit& xu, const AxisUnit& yu) const {
+        std::vector<RingOverlay::Group> groups;
+        for (const QString& id : m_order) {
+            const Series& s = m_series.at(id);
+            if (s.series != nullptr)
+                groups.push_back(RingOverlay::Group{s.series, s.color, measuredPoints(s, xu, yu), true});
+        }
+        return groups;
     }
 
     void rebuild() {
@@ -782,13 +811,7 @@ private:
                 s.series = new QLineSeries;
             }
             s.series->setName(m_naming.label(s.first));
-            QList<QPointF> points;
-            points.reserve(static_cast<qsizetype>(s.raw.size()));
-            for (const Raw& r : s.raw) {
-                if (const auto p = drawn(r)) {
-                    points.append(QPointF(p->x() / xu.divisor, p->y() / yu.divisor));
-                }
-            }
+            QList<QPointF> points = showsPredictions() ? QList<QPointF>() : measuredPoints(s, xu, yu);
             // In x order: the (invisible) line through the markers that Qt Charts strokes on every new
             // range is then short, not a zigzag across the plot (cheaper, at 10,000 points).
             std::sort(points.begin(), points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
@@ -812,6 +835,7 @@ private:
         }
         std::vector<RingOverlay::Group> rings;
         if (showsPredictions()) {  // after the measured ones: their legend entries follow
+            rings = measuredGroups(xu, yu);
             for (const QString& id : m_order) {
                 addPredictedSeries(m_series.at(id), xu, yu, rings);
             }
@@ -843,11 +867,14 @@ private:
         double best = 8 * 8;
         const Series* bestSeries = nullptr;
         QPointF bestPoint;
+        const AxisUnit xu0 = xUnit();
+        const AxisUnit yu0 = timeAxisUnit(yMax());
         for (const auto& [id, s] : m_series) {
             if (s.series == nullptr)
                 continue;
-            for (qsizetype i = 0; i < s.series->count(); ++i) {
-                const QPointF p = s.series->at(i);
+            // The points as drawn, by the series or (while predictions are shown) by the overlay.
+            const QList<QPointF> points = showsPredictions() ? measuredPoints(s, xu0, yu0) : s.series->points();
+            for (const QPointF& p : points) {
                 const QPointF d = chart->mapToPosition(p, s.series) - scene;
                 const double distance = d.x() * d.x() + d.y() * d.y();
                 if (distance < best) {

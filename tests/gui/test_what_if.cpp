@@ -111,6 +111,7 @@ TEST_F(WhatIfTest, DraggingTheLatencyMovesThePredictedPointsAndNotTheMeasuredOne
     EXPECT_NEAR(predicted[0], 10 + 1 * 80, 1e-6);
     EXPECT_NEAR(predicted[1], 30 + 50 * 80, 1e-6);
     EXPECT_EQ(chart->drawnMillis(false), measured) << "the measured points stay where they were";
+    EXPECT_EQ(chart->pointCount(), 2) << "and are all still drawn";
     ASSERT_FALSE(chart->predictedSeriesNames().isEmpty());
     EXPECT_TRUE(chart->predictedSeriesNames().front().contains(QStringLiteral("predicted at 40 ms one-way")))
         << chart->predictedSeriesNames().front().toStdString();
