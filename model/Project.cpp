@@ -306,6 +306,15 @@ void ProjectDocument::setChartSettings(const QJsonObject& settings) {
     touch();
 }
 
+void ProjectDocument::setWhatIf(const WhatIfSettings& settings) {
+    if (settings == m_project.whatIf) {
+        return;
+    }
+    m_project.whatIf = settings;
+    touch();
+    emit whatIfChanged();
+}
+
 void ProjectDocument::setSweep(int index, const SweepDef& sweep) {
     if (index < 0 || index >= static_cast<int>(m_project.sweeps.size()) ||
         m_project.sweeps[static_cast<std::size_t>(index)] == sweep) {

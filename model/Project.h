@@ -125,6 +125,16 @@ struct RunRecord {
     QString outcome;        // "complete", "failed: <one line>", "cancelled"; empty while running
 };
 
+// The window's what-if link (ui/WhatIfPanel): every sample with an exchange trace predicted at it.
+// Latency one-way per direction and bandwidth per direction, as LinkSettings; `axis` is what the
+// advisor's chart puts on x: "latency" (0-200 ms) or "bandwidth".
+struct WhatIfSettings {
+    bool enabled = false;
+    LinkSettings link;
+    QString axis = QStringLiteral("latency");
+    bool operator==(const WhatIfSettings&) const = default;
+};
+
 struct Project {
     QString name;
     std::vector<ConnectionProfile> connections;
@@ -133,6 +143,7 @@ struct Project {
     std::map<QString, ParameterValues> parameters;  // engine id -> tunable values as the user set them
     std::vector<SweepDef> sweeps;
     QJsonObject chartSettings;
+    WhatIfSettings whatIf;
     std::vector<RunRecord> history;
 
     const ConnectionProfile* current() const;
@@ -173,6 +184,8 @@ public:
     void setParameter(const QString& engine, const QString& id, const QString& value);
     // The GUI's chart choices (free-form): saved with the project, so a change marks it unsaved.
     void setChartSettings(const QJsonObject& settings);
+    // The what-if link and switch (saved with the project: a change marks it unsaved).
+    void setWhatIf(const WhatIfSettings& settings);
 
     // Sweeps: a sweep is only stored, never checked here (expandSweep checks it before a run).
     void setSweep(int index, const SweepDef& sweep);
@@ -190,6 +203,7 @@ signals:
     void scenariosChanged();
     void parametersChanged(const QString& engine);
     void sweepsChanged();
+    void whatIfChanged();
     void runStarted(const QString& runId);
     void sampleAppended(const QString& runId, const blobbench::Sample& sample);
     void runFinished(const QString& runId);

@@ -204,6 +204,14 @@ QJsonObject linkToJson(const LinkSettings& l) {
     return o;
 }
 
+QJsonObject whatIfToJson(const WhatIfSettings& w) {
+    QJsonObject o;
+    o[L("enabled")] = w.enabled;
+    o[L("link")] = linkToJson(w.link);
+    o[L("axis")] = w.axis;
+    return o;
+}
+
 [[noreturn]] void refuse(const QString& path, const QString& what) {
     throw Error(ErrorKind::Data, (path.isEmpty() ? what : QString(path + QLatin1String(": ") + what)).toStdString());
 }
@@ -650,6 +658,20 @@ LinkSettings linkFromJson(const QJsonValue& v, const QString& path) {
     l.bandwidthUpBits = f.whole("bandwidthUpBits", 0, kMaxBandwidth, 0);
     l.bandwidthDownBits = f.whole("bandwidthDownBits", 0, kMaxBandwidth, 0);
     return l;
+}
+
+WhatIfSettings whatIfFromJson(const QJsonValue& v, const QString& path) {
+    const QJsonObject o = object(v, path);
+    Fields f(o, path, {"enabled", "link", "axis"});
+    WhatIfSettings w;
+    w.enabled = f.boolean("enabled", false);
+    if (f.has("link")) {
+        w.link = linkFromJson(f["link"], f.path("link"));
+    }
+    if (f.has("axis")) {
+        w.axis = oneOf(f["axis"], f.path("axis"), {"latency", "bandwidth"});
+    }
+    return w;
 }
 
 ConnectionProfile connectionFromJson(const QJsonValue& v, const QString& path) {
@@ -1268,7 +1290,7 @@ const std::vector<Migration>& migrations() {
 
 const QStringList kRootOrder = {L("formatVersion"), L("name"),      L("connections"), L("currentConnection"),
                                 L("parameters"),    L("scenarios"), L("sweeps"),      L("chartSettings"),
-                                L("history")};
+                                L("whatIf"),        L("history")};
 
 }  // namespace
 
@@ -1302,6 +1324,9 @@ QByteArray projectToJson(const Project& project) {
     }
     root[L("sweeps")] = sweeps;
     root[L("chartSettings")] = project.chartSettings;
+    if (project.whatIf != WhatIfSettings{}) {  // older files have none: the defaults
+        root[L("whatIf")] = whatIfToJson(project.whatIf);
+    }
     root[L("history")] = QJsonValue();  // written raw, below
     JsonWriter writer;
     writer.setRaw(0, L("history"), [&](int depth) {
@@ -1368,7 +1393,7 @@ Project projectFromJson(QByteArray bytes) {
 
     Fields f(root, {},
              {"formatVersion", "name", "connections", "currentConnection", "parameters", "scenarios", "sweeps",
-              "chartSettings", "history"});
+              "chartSettings", "whatIf", "history"});
     Project p;
     p.name = f.text("name");
     if (f.has("connections")) {
@@ -1417,6 +1442,9 @@ Project projectFromJson(QByteArray bytes) {
     }
     if (f.has("chartSettings")) {
         p.chartSettings = object(f["chartSettings"], f.path("chartSettings"));
+    }
+    if (f.has("whatIf")) {
+        p.whatIf = whatIfFromJson(f["whatIf"], f.path("whatIf"));
     }
     if (f.has("history")) {
         QJsonArray history = array(f["history"], f.path("history"), 100000);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QColor>
+#include <QPointF>
 #include <QSize>
 #include <QString>
 #include <QWidget>
@@ -71,6 +72,17 @@ public:
     // The tick labels of the x axis as drawn ("64K", "1M", "2 Mbit/s").
     virtual QStringList xAxisLabels() const { return {}; }
 
+    // The what-if (TimeVsBytes, TimeVsRoundTrips; Sweep: the predicted medians dashed beside the
+    // measured ones, for the time metric): the predicted elapsed time in ms of each sample
+    // given since the last setSamples() or clear(), in the order given (NaN: not predictable), drawn
+    // as hollow markers beside the measured points, one series per measured one, named
+    // "<series> — <label>". An empty vector takes them away; setSamples() and clear() do too.
+    virtual void setPredicted(const std::vector<double>& /*millisBySample*/, const QString& /*label*/) {}
+    // The elapsed times drawn (ms), measured or predicted, in the order the samples were given
+    // (Sweep: the predicted medians only).
+    virtual std::vector<double> drawnMillis(bool /*predicted*/) const { return {}; }
+    virtual QStringList predictedSeriesNames() const { return {}; }
+
     // Sweep only: the engine's tunables (their units label the x axis) and what y shows.
     virtual void setParameterSpecs(const std::vector<ParameterSpec>& /*specs*/) {}
     virtual void setSweepMetric(SweepMetric /*metric*/) {}
@@ -103,6 +115,27 @@ public:
 };
 std::unique_ptr<ComparisonChart> makeComparisonChart(const std::vector<PointComparison>& rows, QWidget* parent);
 QString chartTitle(ChartKind kind);
+
+// The what-if advisor's chart: predicted time against the link, one line per parameter set of a
+// scenario, so a user sees where one setting overtakes another. x is the one-way latency in ms
+// (linear) or the bandwidth in bit/s (log); y is milliseconds.
+struct PredictionCurve {
+    QString name;
+    std::vector<QPointF> points;
+    bool best = false;  // drawn thicker
+};
+class CurveChart {
+public:
+    virtual ~CurveChart() = default;
+    virtual QWidget* widget() = 0;
+    // `marker`: the x of the chosen link, drawn as a vertical line; `notice` shown when there are no curves.
+    virtual void setCurves(const std::vector<PredictionCurve>& curves, const QString& title, bool bandwidthAxis,
+                           double marker, const QString& notice) = 0;
+    virtual int curveCount() const = 0;
+    virtual QString xAxisTitle() const = 0;
+    virtual QString notice() const = 0;
+};
+std::unique_ptr<CurveChart> makeCurveChart(QWidget* parent);
 
 // Exports what the chart shows, laid out at `size` (the widget on screen is left as it is; SVG
 // markers are vector shapes, not images). Throw Error(Io) naming the file on failure.

@@ -122,7 +122,8 @@ public:
         m_arrangedAt = m_chart->size();
         QLegend* legend = m_chart->legend();
         legend->setShowToolTips(true);
-        legend->setMaximumWidth(std::max(200.0, m_chart->size().width() / 3));
+        legend->setMaximumWidth(legend->alignment() == Qt::AlignRight ? std::max(200.0, m_chart->size().width() / 3)
+                                                                      : m_chart->size().width());
         QList<QLegendMarker*> listed;
         for (QLegendMarker* marker : legend->markers()) {
             if (marker->property(kOverflowProperty).toBool()) {
@@ -226,16 +227,17 @@ QColor seriesColor(std::size_t index) {
     return index < std::size(palette) ? c : c.darker(140);  // a second round, darker
 }
 
-QImage markerImage(const QColor& color, int size) {
+// `hollow`: a ring, the what-if's predicted points beside the filled measured ones.
+QImage markerImage(const QColor& color, int size, bool hollow = false) {
     const qreal ratio = qApp->devicePixelRatio();
     QImage image(QSize(size, size) * ratio, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(ratio);
     image.fill(Qt::transparent);
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
-    painter.setPen(QPen(color.darker(130), 1));
-    painter.setBrush(color);
-    painter.drawEllipse(QRectF(0.5, 0.5, size - 1, size - 1));
+    painter.setPen(QPen(hollow ? color : color.darker(130), hollow ? 1.8 : 1));
+    painter.setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(color));
+    painter.drawEllipse(QRectF(1, 1, size - 2, size - 2));
     return image;
 }
 
@@ -304,6 +306,14 @@ void useIntegerTicks(QValueAxis* axis) {
     axis->setLabelFormat(QStringLiteral("%.0f"));
 }
 
+void clearSeriesAndAxes(QChart* chart) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
 // Either axis type, swapped when the log scale is toggled.
 QAbstractAxis* makeAxis(bool log, const QString& title, double lo, double hi) {
     if (log) {
@@ -329,9 +339,67 @@ const WireStats* wireStatsOf(const Sample& s) {
     return s.tap.available ? &s.tap : (s.nativePhysical.available ? &s.nativePhysical : nullptr);
 }
 
+// Hollow rings at values of the chart's axes, drawn straight from the values at paint time, so a
+// new set of 10,000 points costs a repaint and no geometry. Clipped to the plot area.
+class RingOverlay : public QGraphicsItem {
+public:
+    struct Group {
+        QXYSeries* axesOf;  // a series attached to the axes the values are in
+        QColor color;
+        QList<QPointF> values;
+        bool filled = false;  // a measured point; else a predicted ring
+    };
+    explicit RingOverlay(QChart* chart) : QGraphicsItem(chart), m_chart(chart) {
+        setZValue(10);  // over the series
+        QObject::connect(chart, &QChart::plotAreaChanged, chart, [this] { refresh(); });
+    }
+    void setGroups(std::vector<Group> groups, bool vector) {
+        m_groups = std::move(groups);
+        m_vector = vector;
+        m_rings.clear();
+        for (const Group& g : m_groups)
+            m_rings.push_back(markerImage(g.color, kSize, !g.filled));
+        refresh();
+    }
+    void refresh() {
+        prepareGeometryChange();
+        update();
+    }
+    QRectF boundingRect() const override { return m_chart->plotArea().adjusted(-kSize, -kSize, kSize, kSize); }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
+        painter->save();
+        painter->setClipRect(m_chart->plotArea().adjusted(-kSize / 2.0, -kSize / 2.0, kSize / 2.0, kSize / 2.0));
+        const QPointF half(kSize / 2.0, kSize / 2.0);
+        for (std::size_t i = 0; i < m_groups.size(); ++i) {
+            const Group& g = m_groups[i];
+            if (m_vector) {  // an SVG export: vector shapes
+                painter->setRenderHint(QPainter::Antialiasing);
+                painter->setPen(g.filled ? QPen(g.color.darker(130), 1) : QPen(g.color, 1.8));
+                painter->setBrush(g.filled ? QBrush(g.color) : QBrush(Qt::NoBrush));
+            }
+            for (const QPointF& v : g.values) {
+                const QPointF at = m_chart->mapToPosition(v, g.axesOf);
+                if (m_vector)
+                    painter->drawEllipse(at, kSize / 2.0 - 1, kSize / 2.0 - 1);
+                else
+                    painter->drawImage(at - half, m_rings[i]);
+            }
+        }
+        painter->restore();
+    }
+
+private:
+    static constexpr int kSize = 9;
+    QChart* m_chart;
+    std::vector<Group> m_groups;
+    std::vector<QImage> m_rings;
+    bool m_vector = false;
+};
+
 class ScatterChart final : public SampleChart {
 public:
-    ScatterChart(ChartKind kind, QWidget* parent) : m_kind(kind), m_frame(new ChartFrame(parent)) {
+    ScatterChart(ChartKind kind, QWidget* parent)
+        : m_kind(kind), m_frame(new ChartFrame(parent)), m_rings(new RingOverlay(m_frame->chart())) {
         m_frame->chart()->setTitle(chartTitle(kind));
         new HoverWatcher(m_frame->view(), [this](std::optional<QPoint> at) { showPointAt(at); });
         m_frame->onThemeChanged = [this] { rebuild(); };
@@ -371,7 +439,7 @@ public:
     }
     void addSample(const Sample& s) override {
         const double oldX = maxX();
-        const double oldY = m_maxY;
+        const double oldY = yMax();
         const BytesAxis oldAxis = bytesAxis();
         const QStringList oldKeys = m_naming.differingKeys();
         Series* series = record(s);
@@ -381,13 +449,14 @@ public:
         }
         // A new unit, axis or series name means every point or label moves: rebuild. Otherwise
         // appending one point is enough.
-        if (series->series == nullptr || bytesAxis() != oldAxis || m_naming.differingKeys() != oldKeys ||
-            xUnit().divisor != xUnitFor(oldX).divisor || timeAxisUnit(m_maxY).divisor != timeAxisUnit(oldY).divisor) {
+        if (series->series == nullptr || showsPredictions() || bytesAxis() != oldAxis ||
+            m_naming.differingKeys() != oldKeys || xUnit().divisor != xUnitFor(oldX).divisor ||
+            timeAxisUnit(yMax()).divisor != timeAxisUnit(oldY).divisor) {
             rebuild();
             return;
         }
         const AxisUnit xu = xUnit();
-        const AxisUnit yu = timeAxisUnit(m_maxY);
+        const AxisUnit yu = timeAxisUnit(yMax());
         if (const auto p = drawn(series->raw.back())) {
             series->series->append(p->x() / xu.divisor, p->y() / yu.divisor);
         }
@@ -429,7 +498,14 @@ public:
     int pointCount() const override {
         int n = 0;
         for (const auto& [id, s] : m_series) {
-            n += s.series != nullptr ? static_cast<int>(s.series->count()) : 0;
+            if (s.series == nullptr)
+                continue;
+            if (!showsPredictions()) {
+                n += static_cast<int>(s.series->count());
+                continue;
+            }
+            for (const Raw& r : s.raw)  // the overlay draws them: see rebuild()
+                n += drawn(r) ? 1 : 0;
         }
         return n;
     }
@@ -441,6 +517,49 @@ public:
         }
         return names;
     }
+    void setPredicted(const std::vector<double>& millisBySample, const QString& label) override {
+        const bool wasShown = showsPredictions();
+        if (!wasShown && millisBySample.empty())
+            return;  // the what-if is off and stays off: nothing to redraw
+        const double oldUnit = timeAxisUnit(yMax()).divisor;
+        m_predictedMs = millisBySample;
+        m_predictionLabel = millisBySample.empty() ? QString() : label;
+        m_maxPredictedY = 0;
+        for (auto& [id, s] : m_series) {
+            for (Raw& r : s.raw) {
+                r.predictedMs = r.ordinal < m_predictedMs.size() ? m_predictedMs[r.ordinal]
+                                                                 : std::numeric_limits<double>::quiet_NaN();
+                if (!std::isnan(r.predictedMs) && drawn(r))
+                    m_maxPredictedY = std::max(m_maxPredictedY, r.predictedMs);
+            }
+        }
+        if (wasShown && showsPredictions() && timeAxisUnit(yMax()).divisor == oldUnit && replacePredictedPoints())
+            return;
+        rebuild();
+    }
+    std::vector<double> drawnMillis(bool predicted) const override {
+        std::vector<std::pair<std::size_t, double>> drawnPoints;
+        for (const auto& [id, s] : m_series) {
+            for (const Raw& r : s.raw) {
+                const bool shown = predicted ? showsPredictions() && !std::isnan(r.predictedMs) : true;
+                if (shown && drawn(r))
+                    drawnPoints.emplace_back(r.ordinal, predicted ? r.predictedMs : r.ms);
+            }
+        }
+        std::sort(drawnPoints.begin(), drawnPoints.end());
+        std::vector<double> out;
+        for (const auto& p : drawnPoints)
+            out.push_back(p.second);
+        return out;
+    }
+    QStringList predictedSeriesNames() const override {
+        QStringList names;
+        for (const QString& id : m_order) {
+            if (const QXYSeries* p = m_series.at(id).predicted)
+                names << p->name();
+        }
+        return names;
+    }
 
 private:
     // One sample's figures: the x of each axis (absent where not measured) and milliseconds.
@@ -448,11 +567,15 @@ private:
         double content = 0;
         std::optional<double> received, sent, roundTrips;
         double ms = 0;
+        std::size_t ordinal = 0;                                        // the sample's place in what was given
+        double predictedMs = std::numeric_limits<double>::quiet_NaN();  // the what-if; NaN: none
     };
     struct Series {
         Sample first;  // its settings name the series
         std::vector<Raw> raw;
-        QXYSeries* series = nullptr;  // drawn as light markers only: see rebuild()
+        QXYSeries* series = nullptr;     // drawn as light markers only: see rebuild()
+        QXYSeries* predicted = nullptr;  // the what-if's legend entry (m_rings draws its points)
+        QColor color;
     };
 
     std::optional<double> xOf(const Raw& r) const {
@@ -496,10 +619,15 @@ private:
     static QString tr(const char* text) { return QApplication::translate("SampleChart", text); }
 
     Series* record(const Sample& s) {
+        const std::size_t ordinal = m_seen++;
         if (s.status != SampleStatus::Complete) {
             return nullptr;  // a failed or cancelled fetch's time means nothing on these axes
         }
         Raw r;
+        r.ordinal = ordinal;
+        if (ordinal < m_predictedMs.size()) {
+            r.predictedMs = m_predictedMs[ordinal];
+        }
         r.content = static_cast<double>(s.contentBytes);
         r.ms = millis(s.phases.elapsed());
         if (const WireStats* wire = wireStatsOf(s)) {
@@ -547,16 +675,125 @@ private:
         m_noWireReason.clear();
         m_unmeasured = 0;
         m_unmeasuredReason.clear();
+        m_seen = 0;
+        m_predictedMs.clear();
+        m_predictionLabel.clear();
+        m_maxPredictedY = 0;
+    }
+
+    // The y axis holds the measured and the predicted times.
+    double yMax() const { return std::max(m_maxY, m_maxPredictedY); }
+    bool showsPredictions() const { return !m_predictionLabel.isEmpty(); }
+
+    QList<QPointF> predictedPoints(const Series& s, const AxisUnit& xu, const AxisUnit& yu) const {
+        QList<QPointF> points;
+        for (const Raw& r : s.raw) {
+            if (const auto p = drawn(r); p && !std::isnan(r.predictedMs) && (!m_log || r.predictedMs > 0)) {
+                points.append(QPointF(p->x() / xu.divisor, r.predictedMs / yu.divisor));
+            }
+        }
+        return points;
+    }
+    QString predictedName(const Series& s) const {
+        return m_naming.label(s.first) + QStringLiteral(" — ") + m_predictionLabel;
+    }
+
+    // A new link moves only the predicted points: when the same series get some and the time unit
+    // stays, the overlay takes the new points and the legend the new names, nothing is rebuilt.
+    bool replacePredictedPoints() {
+        const AxisUnit xu = xUnit();
+        const AxisUnit yu = timeAxisUnit(yMax());
+        std::vector<RingOverlay::Group> groups = measuredGroups(xu, yu);
+        for (const QString& id : m_order) {
+            Series& s = m_series.at(id);
+            QList<QPointF> points = predictedPoints(s, xu, yu);
+            if (points.isEmpty() != (s.predicted == nullptr))
+                return false;
+            if (s.predicted != nullptr)
+                groups.push_back(RingOverlay::Group{s.predicted, s.color, std::move(points), false});
+        }
+        for (const QString& id : m_order) {
+            Series& s = m_series.at(id);
+            if (s.predicted != nullptr)
+                s.predicted->setName(predictedName(s));
+        }
+        m_rings->setGroups(std::move(groups), m_vectorMarkers);
+        followPredictedRange();
+        return true;
+    }
+
+    // A new range redraws every measured point (~40 ms for 10,000): while the link is dragged the
+    // time axis moves in steps, when the predictions outgrow it or shrink to a third of it.
+    void followPredictedRange() {
+        auto* y = qobject_cast<QValueAxis*>(m_yAxis);
+        if (y == nullptr) {
+            updateRanges();
+            return;
+        }
+        const double top = std::max(yMax() / timeAxisUnit(yMax()).divisor * 1.1, 1e-6);
+        if (top > y->max() || top * 3 < y->max()) {
+            QValueAxis nice;  // the nice range first: one change of the axis, not two
+            nice.setRange(y->min(), top * 1.5);
+            nice.applyNiceNumbers();
+            y->setRange(nice.min(), nice.max());
+            y->setTickCount(nice.tickCount());
+        }
+    }
+
+    // The series of the predicted points holds none: it names them in the legend and carries the
+    // axes; the overlay draws the points (a line series strokes its whole path on every change,
+    // ~150 ms for 10,000 points, too slow to follow a slider).
+    void addPredictedSeries(Series& s, const AxisUnit& xu, const AxisUnit& yu,
+                            std::vector<RingOverlay::Group>& groups) {
+        QList<QPointF> points = predictedPoints(s, xu, yu);
+        if (points.isEmpty()) {
+            return;
+        }
+        QChart* chart = m_frame->chart();
+        s.predicted = new QLineSeries;
+        s.predicted->setName(predictedName(s));
+        chart->addSeries(s.predicted);
+        s.predicted->setColor(s.color);
+        for (QLegendMarker* marker : chart->legend()->markers(s.predicted)) {
+            marker->setBrush(Qt::NoBrush);
+            marker->setPen(QPen(s.color, 1.8));
+        }
+        s.predicted->attachAxis(m_xAxis);
+        s.predicted->attachAxis(m_yAxis);
+        groups.push_back(RingOverlay::Group{s.predicted, s.color, std::move(points), false});
+    }
+
+    QList<QPointF> measuredPoints(const Series& s, const AxisUnit& xu, const AxisUnit& yu) const {
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(s.raw.size()));
+        for (const Raw& r : s.raw) {
+            if (const auto p = drawn(r))
+                points.append(QPointF(p->x() / xu.divisor, p->y() / yu.divisor));
+        }
+        return points;
+    }
+    // While predictions are shown the measured points are the overlay's too (their series hold
+    // none): a new time range then costs a repaint, not a new geometry of 10,000 points.
+    std::vector<RingOverlay::Group> measuredGroups(const AxisUnit& xu, const AxisUnit& yu) const {
+        std::vector<RingOverlay::Group> groups;
+        for (const QString& id : m_order) {
+            const Series& s = m_series.at(id);
+            if (s.series != nullptr)
+                groups.push_back(RingOverlay::Group{s.series, s.color, measuredPoints(s, xu, yu), true});
+        }
+        return groups;
     }
 
     void rebuild() {
         QChart* chart = m_frame->chart();
         chart->removeAllSeries();
-        for (auto& [id, s] : m_series)
+        for (auto& [id, s] : m_series) {
             s.series = nullptr;
+            s.predicted = nullptr;
+        }
         rebuildAxes();
         const AxisUnit xu = xUnit();
-        const AxisUnit yu = timeAxisUnit(m_maxY);
+        const AxisUnit yu = timeAxisUnit(yMax());
         std::size_t index = 0;
         for (const QString& id : m_order) {
             Series& s = m_series.at(id);
@@ -564,6 +801,7 @@ private:
             // QScatterSeries, which makes one graphics item a point: 10,000 points would take a
             // second to lay out. An SVG export takes the scatter series for vector markers.
             const QColor color = seriesColor(index++);
+            s.color = color;
             if (m_vectorMarkers) {
                 auto* scatter = new QScatterSeries;
                 scatter->setMarkerSize(9);
@@ -573,13 +811,10 @@ private:
                 s.series = new QLineSeries;
             }
             s.series->setName(m_naming.label(s.first));
-            QList<QPointF> points;
-            points.reserve(static_cast<qsizetype>(s.raw.size()));
-            for (const Raw& r : s.raw) {
-                if (const auto p = drawn(r)) {
-                    points.append(QPointF(p->x() / xu.divisor, p->y() / yu.divisor));
-                }
-            }
+            QList<QPointF> points = showsPredictions() ? QList<QPointF>() : measuredPoints(s, xu, yu);
+            // In x order: the (invisible) line through the markers that Qt Charts strokes on every new
+            // range is then short, not a zigzag across the plot (cheaper, at 10,000 points).
+            std::sort(points.begin(), points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
             s.series->replace(points);
             chart->addSeries(s.series);
             s.series->setColor(color);
@@ -598,6 +833,14 @@ private:
             s.series->attachAxis(m_xAxis);
             s.series->attachAxis(m_yAxis);
         }
+        std::vector<RingOverlay::Group> rings;
+        if (showsPredictions()) {  // after the measured ones: their legend entries follow
+            rings = measuredGroups(xu, yu);
+            for (const QString& id : m_order) {
+                addPredictedSeries(m_series.at(id), xu, yu, rings);
+            }
+        }
+        m_rings->setGroups(std::move(rings), m_vectorMarkers);
         if (m_axisBox != nullptr) {
             // Without wire statistics there is one axis only; the box says why.
             m_axisBox->setEnabled(m_wireSamples > 0);
@@ -608,7 +851,7 @@ private:
                          "bytes on the wire, not the content read")
                     : tr("No wire statistics in these samples (%1): content bytes only").arg(m_noWireReason));
         }
-        m_frame->fitLegend(m_order.size());
+        m_frame->fitLegend(chart->series().size());
         updateRanges();
         updateNotice();
     }
@@ -624,11 +867,14 @@ private:
         double best = 8 * 8;
         const Series* bestSeries = nullptr;
         QPointF bestPoint;
+        const AxisUnit xu0 = xUnit();
+        const AxisUnit yu0 = timeAxisUnit(yMax());
         for (const auto& [id, s] : m_series) {
             if (s.series == nullptr)
                 continue;
-            for (qsizetype i = 0; i < s.series->count(); ++i) {
-                const QPointF p = s.series->at(i);
+            // The points as drawn, by the series or (while predictions are shown) by the overlay.
+            const QList<QPointF> points = showsPredictions() ? measuredPoints(s, xu0, yu0) : s.series->points();
+            for (const QPointF& p : points) {
                 const QPointF d = chart->mapToPosition(p, s.series) - scene;
                 const double distance = d.x() * d.x() + d.y() * d.y();
                 if (distance < best) {
@@ -643,7 +889,7 @@ private:
             return;
         }
         const AxisUnit xu = xUnit();
-        const AxisUnit yu = timeAxisUnit(m_maxY);
+        const AxisUnit yu = timeAxisUnit(yMax());
         const QString x = m_kind == ChartKind::TimeVsBytes
                               ? formatBytes(bestPoint.x() * xu.divisor) + QLatin1Char(' ') + bytesWhat()
                               : tr("%1 round trips").arg(bestPoint.x(), 0, 'f', 0);
@@ -691,7 +937,7 @@ private:
         chart->setTitle(m_kind == ChartKind::TimeVsBytes && bytesAxis() != BytesAxis::Content
                             ? tr("Elapsed time vs bytes on the wire")
                             : chartTitle(m_kind));
-        const AxisUnit yu = timeAxisUnit(m_maxY);
+        const AxisUnit yu = timeAxisUnit(yMax());
         m_xAxis = makeAxis(m_log, xTitle(xUnit()), m_log ? 1 : 0, 1);
         m_yAxis = makeAxis(m_log, tr("Elapsed time (%1)").arg(yu.name), m_log ? 0.1 : 0, 1);
         chart->addAxis(m_xAxis, Qt::AlignBottom);
@@ -700,7 +946,7 @@ private:
 
     void updateRanges() {
         const AxisUnit xu = xUnit();
-        const AxisUnit yu = timeAxisUnit(m_maxY);
+        const AxisUnit yu = timeAxisUnit(yMax());
         double minX = 0, minY = 0;
         if (m_log) {
             minX = std::numeric_limits<double>::max();
@@ -722,7 +968,7 @@ private:
         }
         // An empty chart still shows a sensible 0..1 frame rather than a range of 1e-9.
         const double maxX = m_order.isEmpty() ? 1.0 : std::max(this->maxX() / xu.divisor * 1.05, minX * 4 + 1e-6);
-        const double maxY = m_order.isEmpty() ? 1.0 : std::max(m_maxY / yu.divisor * 1.1, minY * 4 + 1e-6);
+        const double maxY = m_order.isEmpty() ? 1.0 : std::max(yMax() / yu.divisor * 1.1, minY * 4 + 1e-6);
         m_xAxis->setRange(minX, maxX > minX ? maxX : minX + 1);
         m_yAxis->setRange(minY, maxY > minY ? maxY : minY + 1);
         if (auto* v = qobject_cast<QValueAxis*>(m_xAxis)) {
@@ -732,6 +978,7 @@ private:
         }
         if (auto* v = qobject_cast<QValueAxis*>(m_yAxis))
             v->applyNiceNumbers();
+        m_rings->refresh();
     }
 
     void updateNotice() {
@@ -754,6 +1001,7 @@ private:
 
     ChartKind m_kind;
     ChartFrame* m_frame;
+    RingOverlay* m_rings;  // the what-if's predicted points
     QComboBox* m_axisBox = nullptr;
     std::function<void(BytesAxis)> m_axisChosen;
     std::map<QString, Series> m_series;
@@ -763,6 +1011,10 @@ private:
     QAbstractAxis* m_yAxis = nullptr;
     Raw m_max;  // the largest x of each axis
     double m_maxY = 0;
+    std::size_t m_seen = 0;             // samples given since the last setSamples() or clear()
+    std::vector<double> m_predictedMs;  // the what-if, by sample ordinal
+    QString m_predictionLabel;          // "predicted at …"; empty: no what-if shown
+    double m_maxPredictedY = 0;
     bool m_log = false;
     bool m_vectorMarkers = false;
     BytesAxis m_askedAxis = BytesAxis::WireReceived;
@@ -858,11 +1110,7 @@ private:
     }
     void rebuild() {
         QChart* chart = m_frame->chart();
-        chart->removeAllSeries();
-        for (QAbstractAxis* axis : chart->axes()) {
-            chart->removeAxis(axis);
-            delete axis;
-        }
+        clearSeriesAndAxes(chart);
         auto* prepare = new QBarSet(QStringLiteral("Prepare"));
         auto* execute = new QBarSet(QStringLiteral("Execute"));
         auto* fetch = new QBarSet(QStringLiteral("Fetch"));
@@ -1048,9 +1296,16 @@ public:
     QWidget* widget() override { return m_frame; }
     void setSamples(const std::vector<Sample>& samples) override {
         m_samples.clear();
+        m_ordinals.clear();
+        m_seen = 0;
+        m_predictedMs.clear();
+        m_predictionLabel.clear();
         for (const Sample& s : samples) {
-            if (!s.point.empty())
+            if (!s.point.empty()) {
                 m_samples.push_back(s);
+                m_ordinals.push_back(m_seen);
+            }
+            ++m_seen;
         }
         rebuild();
     }
@@ -1060,12 +1315,27 @@ public:
         for (const Sample& s : samples) {
             if (!s.point.empty()) {
                 m_samples.push_back(s);
+                m_ordinals.push_back(m_seen);
                 any = true;
             }
+            ++m_seen;
         }
         if (any)
             rebuild();
     }
+    // The what-if: per point, the median predicted time of its samples, dashed beside the measured
+    // median (the time metric only).
+    void setPredicted(const std::vector<double>& millisBySample, const QString& label) override {
+        if (m_predictionLabel.isEmpty() && millisBySample.empty())
+            return;  // off and staying off
+        m_predictedMs = millisBySample;
+        m_predictionLabel = millisBySample.empty() ? QString() : label;
+        rebuild();
+    }
+    std::vector<double> drawnMillis(bool predicted) const override {
+        return predicted ? m_predictedDrawn : std::vector<double>{};
+    }
+    QStringList predictedSeriesNames() const override { return m_predictedNames; }
     void clear() override { setSamples({}); }
     void setLogScale(bool on) override {
         if (on != m_log) {
@@ -1131,13 +1401,19 @@ private:
         m_names.clear();
         m_xLabels.clear();
         m_notice.clear();
+        m_predictedDrawn.clear();
+        m_predictedNames.clear();
         // Only the latest sweep run: two sweeps of different tunables share no axis.
         std::vector<Sample> run;
+        std::vector<double> runPredicted;  // per sample of `run`: the what-if's ms, NaN: none
         if (!m_samples.empty()) {
             const std::string& runId = m_samples.back().runId;
-            for (const Sample& s : m_samples) {
-                if (s.runId == runId)
-                    run.push_back(s);
+            for (std::size_t i = 0; i < m_samples.size(); ++i) {
+                if (m_samples[i].runId != runId)
+                    continue;
+                run.push_back(m_samples[i]);
+                runPredicted.push_back(m_ordinals[i] < m_predictedMs.size() ? m_predictedMs[m_ordinals[i]]
+                                                                            : std::numeric_limits<double>::quiet_NaN());
             }
         }
         std::map<std::string, QStringList> distinct;  // tunable -> its values, in order of first appearance
@@ -1195,6 +1471,14 @@ private:
         QStringList order;
         double maxY = 0, minY = std::numeric_limits<double>::max();
         std::size_t unmeasured = 0;
+        const auto lineName = [&](const QString& title, const QString& id, const PointValues& point) {
+            QString name = title.isEmpty() ? id : title;
+            for (const auto& [key, value] : point) {
+                if (key != xKey)
+                    name += QStringLiteral(", ") + qs(key) + QLatin1Char('=') + qs(value);
+            }
+            return name;
+        };
         for (const PointSummary& p : summaries) {
             const auto it = p.point.find(xKey);
             if (it == p.point.end())
@@ -1204,11 +1488,7 @@ private:
                 unmeasured += p.elapsed.count > 0 ? 1 : 0;
                 continue;
             }
-            QString name = p.scenarioTitle.isEmpty() ? p.scenarioId : p.scenarioTitle;
-            for (const auto& [key, value] : p.point) {
-                if (key != xKey)
-                    name += QStringLiteral(", ") + qs(key) + QLatin1Char('=') + qs(value);
-            }
+            const QString name = lineName(p.scenarioTitle, p.scenarioId, p.point);
             if (!lines.count(name))
                 order << name;
             Line& line = lines[name];
@@ -1216,6 +1496,30 @@ private:
             line.points.push_back({position(qs(it->second)), (*f)[0], (*f)[1], (*f)[2]});
             maxY = std::max(maxY, (*f)[2]);
             minY = std::min(minY, (*f)[1]);
+        }
+        // The what-if: the median predicted time per line and x (the time metric only).
+        std::map<QString, std::map<double, std::vector<double>>> predictedByX;
+        if (m_metric == SweepMetric::Time && !m_predictionLabel.isEmpty()) {
+            for (std::size_t i = 0; i < run.size(); ++i) {
+                const Sample& s = run[i];
+                const auto it = s.point.find(xKey);
+                if (s.status != SampleStatus::Complete || std::isnan(runPredicted[i]) || it == s.point.end())
+                    continue;
+                const QString name = lineName(qs(s.scenarioTitle), qs(s.scenarioId), s.point);
+                if (lines.count(name))
+                    predictedByX[name][position(qs(it->second))].push_back(runPredicted[i]);
+            }
+        }
+        std::map<QString, std::vector<QPointF>> predictedLines;
+        for (auto& [name, byX] : predictedByX) {
+            for (auto& [x, ms] : byX) {
+                std::sort(ms.begin(), ms.end());
+                const std::size_t n = ms.size();
+                const double median = n % 2 == 1 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+                predictedLines[name].emplace_back(x, median);
+                maxY = std::max(maxY, median);
+                minY = std::min(minY, median);
+            }
         }
         AxisUnit yu;
         QString yTitle;
@@ -1316,6 +1620,28 @@ private:
             }
             m_points += static_cast<int>(median->count());
             m_names << name;
+            if (const auto p = predictedLines.find(name); p != predictedLines.end()) {
+                QXYSeries* guess = numeric ? static_cast<QXYSeries*>(new QLineSeries) : new QScatterSeries;
+                guess->setName(name + QStringLiteral(" — ") + m_predictionLabel);
+                for (const QPointF& point : p->second) {
+                    guess->append(point.x() + offset, point.y() / yu.divisor);
+                    m_predictedDrawn.push_back(point.y());
+                }
+                chart->addSeries(guess);
+                const QColor color = median->color();
+                if (auto* scatter = qobject_cast<QScatterSeries*>(guess)) {
+                    scatter->setMarkerSize(11);
+                    scatter->setBrush(Qt::NoBrush);
+                    scatter->setPen(QPen(color, 1.8));
+                } else {
+                    guess->setPen(QPen(color, 1.6, Qt::DashLine));
+                    guess->setPointsVisible(true);
+                    guess->setMarkerSize(7);
+                }
+                guess->attachAxis(xAxis);
+                guess->attachAxis(yAxis);
+                m_predictedNames << guess->name();
+            }
         }
         if (m_samples.empty()) {
             m_notice = tr("No sweep run yet: define a sweep (Sweep tab) and press Run sweep.");
@@ -1340,6 +1666,12 @@ private:
     ChartFrame* m_frame;
     QComboBox* m_metricBox = nullptr;
     std::vector<Sample> m_samples;
+    std::vector<std::size_t> m_ordinals;  // of each of m_samples among all the samples given
+    std::size_t m_seen = 0;
+    std::vector<double> m_predictedMs;  // the what-if, by ordinal
+    QString m_predictionLabel;
+    std::vector<double> m_predictedDrawn;  // the predicted medians drawn (ms)
+    QStringList m_predictedNames;
     std::map<std::string, QString> m_units;  // tunable -> its unit ("B", "bit/s")
     QStringList m_names;
     QStringList m_xLabels;
@@ -1501,6 +1833,91 @@ private:
     int m_bars = 0;
 };
 
+class PredictionCurves final : public CurveChart {
+public:
+    explicit PredictionCurves(QWidget* parent) : m_frame(new ChartFrame(parent)) {
+        m_frame->onThemeChanged = [this] { rebuild(); };
+        rebuild();
+    }
+    QWidget* widget() override { return m_frame; }
+    void setCurves(const std::vector<PredictionCurve>& curves, const QString& title, bool bandwidthAxis, double marker,
+                   const QString& notice) override {
+        m_curves = curves;
+        m_title = title;
+        m_bandwidth = bandwidthAxis;
+        m_marker = marker;
+        m_notice = curves.empty() ? notice : QString();
+        rebuild();
+    }
+    int curveCount() const override { return static_cast<int>(m_curves.size()); }
+    QString xAxisTitle() const override { return m_frame->xAxisTitle(); }
+    QString notice() const override { return m_notice; }
+
+private:
+    static QString tr(const char* text) { return QApplication::translate("SampleChart", text); }
+
+    void rebuild() {
+        QChart* chart = m_frame->chart();
+        clearSeriesAndAxes(chart);
+        chart->setTitle(m_title);
+        double maxY = 0, minX = std::numeric_limits<double>::max(), maxX = 0;
+        for (const PredictionCurve& c : m_curves) {
+            for (const QPointF& p : c.points) {
+                maxY = std::max(maxY, p.y());
+                minX = std::min(minX, p.x());
+                maxX = std::max(maxX, p.x());
+            }
+        }
+        const AxisUnit yu = timeAxisUnit(maxY);
+        QAbstractAxis* x = nullptr;
+        if (m_bandwidth) {
+            auto* axis = new QLogValueAxis;
+            axis->setBase(10);
+            axis->setLabelFormat(QStringLiteral("%.0e"));
+            axis->setTitleText(tr("Bandwidth, each way (bit/s)"));
+            axis->setRange(m_curves.empty() ? 1e4 : minX, m_curves.empty() ? 1e9 : maxX);
+            x = axis;
+        } else {
+            x = makeAxis(false, tr("One-way latency (ms)"), 0, m_curves.empty() ? 200 : maxX);
+        }
+        QAbstractAxis* y =
+            makeAxis(false, tr("Predicted time (%1)").arg(yu.name), 0, maxY > 0 ? maxY / yu.divisor * 1.1 : 1);
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        std::size_t index = 0;
+        for (const PredictionCurve& c : m_curves) {
+            auto* line = new QLineSeries;
+            line->setName(c.name);
+            QList<QPointF> points;
+            for (const QPointF& p : c.points)
+                points.append(QPointF(p.x(), p.y() / yu.divisor));
+            line->replace(points);
+            chart->addSeries(line);
+            QPen pen(seriesColor(index++), c.best ? 3 : 1.6);
+            line->setPen(pen);
+            line->attachAxis(x);
+            line->attachAxis(y);
+        }
+        if (!m_curves.empty()) {  // the chosen link
+            auto* marker = new QLineSeries;
+            marker->setName(tr("chosen link"));
+            marker->replace({QPointF(m_marker, 0), QPointF(m_marker, maxY / yu.divisor * 1.1)});
+            chart->addSeries(marker);
+            marker->setPen(QPen(m_frame->palette().color(QPalette::Mid), 1.2, Qt::DashLine));
+            marker->attachAxis(x);
+            marker->attachAxis(y);
+        }
+        m_frame->fitLegend(chart->series().size());
+        m_frame->showNotice(m_notice);
+    }
+
+    ChartFrame* m_frame;
+    std::vector<PredictionCurve> m_curves;
+    QString m_title, m_notice;
+    bool m_bandwidth = false;
+    double m_marker = 0;
+};
+
 }  // namespace
 
 QString chartTitle(ChartKind kind) {
@@ -1613,6 +2030,10 @@ void exportChartSvg(QWidget* chart, const QString& path, const QString& title, Q
     if (!QFile::exists(path)) {
         throw Error(ErrorKind::Io, path.toStdString() + ": cannot write the SVG");
     }
+}
+
+std::unique_ptr<CurveChart> makeCurveChart(QWidget* parent) {
+    return std::make_unique<PredictionCurves>(parent);
 }
 
 }  // namespace blobbench

@@ -1,6 +1,7 @@
 #include "ui/LinkPanel.h"
 
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -230,26 +231,33 @@ void LinkPanel::updateEnabled() {
     updateCounting();
 }
 
-void LinkPanel::applyEdit(bool up) {
-    QLineEdit* edit = bandwidthEdit(up);
-    qint64& target = up ? m_link.bandwidthUpBits : m_link.bandwidthDownBits;
+std::optional<std::uint64_t> readBandwidthField(QLineEdit* edit) {
     try {
         const std::uint64_t bits = parseBitRate(edit->text().trimmed().toStdString());
         LinkProfile check;
         check.bandwidthUp = bits;
         check.validate();
         edit->setStyleSheet({});
-        edit->setToolTip(tr("Type a rate: 512k, 2M, 1G, or unlimited"));
-        if (static_cast<qint64>(bits) != target) {
-            target = static_cast<qint64>(bits);
-            emitChanged();
-        } else {
-            show(m_link);
-        }
+        edit->setToolTip(QCoreApplication::translate("LinkPanel", "Type a rate: 512k, 2M, 1G, or unlimited"));
+        return bits;
     } catch (const Error& e) {
         // The stored value stays; the field says what was wrong.
         edit->setStyleSheet(QStringLiteral("QLineEdit { color: #c0392b; }"));
         edit->setToolTip(QString::fromStdString(e.what()));
+        return std::nullopt;
+    }
+}
+
+void LinkPanel::applyEdit(bool up) {
+    const std::optional<std::uint64_t> bits = readBandwidthField(bandwidthEdit(up));
+    if (!bits)
+        return;
+    qint64& target = up ? m_link.bandwidthUpBits : m_link.bandwidthDownBits;
+    if (static_cast<qint64>(*bits) != target) {
+        target = static_cast<qint64>(*bits);
+        emitChanged();
+    } else {
+        show(m_link);
     }
 }
 

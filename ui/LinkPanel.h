@@ -2,6 +2,7 @@
 
 #include <QGroupBox>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "model/Project.h"
@@ -25,6 +26,10 @@ public:
     static std::uint64_t valueAt(int position);
     static int positionOf(std::uint64_t bitsPerSecond);  // the nearest position
 };
+
+// The rate typed in a bandwidth field ("512k", "2M", "unlimited"), checked as a link's bandwidth;
+// when it is none, the field turns red with the reason as its tooltip and nothing is returned.
+std::optional<std::uint64_t> readBandwidthField(QLineEdit* edit);
 
 // "Link emulation": whether the wire is counted (in the client, or through the wire tap when a link
 // is emulated), the link the tap emulates, bound to a connection profile's

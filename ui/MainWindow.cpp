@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QDesktopServices>
 #include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -65,6 +66,7 @@
 #include "ui/SweepEditor.h"
 #include "ui/Units.h"
 #include "ui/UserGuide.h"
+#include "ui/WhatIfPanel.h"
 
 namespace blobbench {
 namespace {
@@ -213,9 +215,17 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     statusBar()->addWidget(m_progress, 1);
     statusBar()->addWidget(m_progressText, 2);
 
+    m_whatIf = new WhatIfPanel(m_results);
+    m_whatIfDock = new QDockWidget(tr("What if the link were different"), this);
+    m_whatIfDock->setObjectName(QStringLiteral("whatIfDock"));
+    m_whatIfDock->setWidget(m_whatIf);
+    addDockWidget(Qt::RightDockWidgetArea, m_whatIfDock);
+    m_whatIfDock->hide();
+
     buildMenus();
     connectDocument();
     connectController();
+    connectWhatIf();
 
     m_connections->refresh();
     refreshParameters();
@@ -230,6 +240,8 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(defaultWindowSize());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (m_document->project().whatIf.enabled)
+        showWhatIf();  // predicted points in the charts: the dock that says so is in view
     m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
     m_topSplitter->restoreState(settings.value(QStringLiteral("window/topSplitter")).toByteArray());
     m_bottomSplitter->restoreState(settings.value(QStringLiteral("window/bottomSplitter")).toByteArray());
@@ -370,6 +382,10 @@ void MainWindow::buildMenus() {
     view->addSeparator();
     view->addAction(tr("S&weep editor"), this, &MainWindow::showSweepEditor);
     view->addAction(tr("&History"), this, &MainWindow::showHistory);
+    QAction* whatIf = m_whatIfDock->toggleViewAction();
+    whatIf->setText(tr("&What if (predict at another link)"));
+    whatIf->setObjectName(QStringLiteral("whatIfAction"));
+    view->addAction(whatIf);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* guide = help->addAction(tr("&User guide"), QKeySequence::HelpContents, this, [this] {
@@ -559,11 +575,14 @@ void MainWindow::reloadResults() {
     for (const Sample& s : all) {
         m_expectedRows[qs(s.scenarioId)] = s.rows;
     }
+    m_reloadingResults = true;  // the what-if follows once the charts hold the new samples
     m_results->setSamples(all);
     for (std::size_t i = 0; i < m_charts.size(); ++i) {
         m_pendingSamples[i].clear();
         m_charts[i]->setSamples(all);
     }
+    m_reloadingResults = false;
+    pushPredictions();
 }
 
 void MainWindow::flushChart(std::size_t index) {
@@ -576,6 +595,12 @@ void MainWindow::flushChart(std::size_t index) {
         std::vector<Sample> pending;
         pending.swap(m_pendingSamples[index]);
         m_charts[index]->addSamples(pending);
+    }
+    if (m_predictionsStale[index]) {
+        m_predictionsStale[index] = false;
+        const bool on = m_whatIf->settings().enabled;
+        m_charts[index]->setPredicted(on ? m_whatIf->predictedMillis() : std::vector<double>{},
+                                      on ? m_whatIf->predictionLabel() : QString());
     }
 }
 
@@ -747,6 +772,16 @@ void MainWindow::connectController() {
                                                           : QStringLiteral("failed: ") + error);
         m_files->journalFinished(m_currentRunId);
         setRunning(false);
+        if (m_checkingLink) {
+            m_checkingLink = false;
+            const auto& history = m_document->project().history;
+            const auto run = std::find_if(history.begin(), history.end(),
+                                          [this](const RunRecord& r) { return r.runId == m_currentRunId; });
+            if (ok && run != history.end())
+                m_whatIf->showCheck(run->samples);
+            else
+                m_whatIf->checkFailed(cancelled ? tr("stopped") : error);
+        }
         if (ok) {
             m_progress->setValue(1000);
             m_progressText->setText(tr("Done: %1 samples in the table").arg(m_results->rowCount()));
@@ -826,7 +861,7 @@ void MainWindow::logEngineFollow(const QString& note) {
         log(note);
 }
 
-void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex) {
+void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex, const LinkCheck* check) {
     if (m_controller->isRunning()) {
         return;
     }
@@ -876,8 +911,8 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex
     } catch (const Error&) {
         // an unknown engine fails at connect, with its own message
     }
-    plan.wireTap = networked && profile->useWireTap;
-    const LinkSettings link = plan.wireTap ? profile->link : LinkSettings{};
+    plan.wireTap = networked && (profile->useWireTap || check != nullptr);
+    const LinkSettings link = check != nullptr ? check->link : plan.wireTap ? profile->link : LinkSettings{};
     plan.link = toLinkProfile(link);
     try {
         plan.link.validate();
@@ -923,6 +958,10 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex
         record.sweepName = def.name;
         record.orderSeed = sweep.randomOrder ? sweep.seed : 0;
     }
+    if (check != nullptr && !check->point.empty()) {
+        request.points = {SweepPoint{0, check->point}};  // the parameter set's own values, as its sweep ran them
+    }
+    m_checkingLink = check != nullptr;
     const QString defaultTarget = QStringLiteral("sqlite:") + m_defaultDatasetPath;
     if (profile->engine == QLatin1String("sqlite") && profile->target == defaultTarget) {
         request.prepareDatasetAt = m_defaultDatasetPath;

@@ -22,6 +22,7 @@
 
 class QAction;
 class QCheckBox;
+class QDockWidget;
 class QDragEnterEvent;
 class QDropEvent;
 class QComboBox;
@@ -48,6 +49,7 @@ class ParameterPanel;
 class ResultsModel;
 class SqlEditor;
 class SweepEditor;
+class WhatIfPanel;
 
 // The workbench. Reads and changes the project only through its ProjectDocument (the single
 // source of truth); runs go to the RunController's worker thread; views follow the document's
@@ -65,6 +67,7 @@ public:
     LinkPanel* linkPanel() const { return m_link; }
     SweepEditor* sweepEditor() const { return m_sweepEditor; }
     HistoryPanel* historyPanel() const { return m_history; }
+    WhatIfPanel* whatIfPanel() const { return m_whatIf; }
     SqlEditor* setupEditor() const;
     ResultsModel* resultsModel() const { return m_results; }
     QSortFilterProxyModel* resultsProxy() const { return m_resultsProxy; }
@@ -85,6 +88,8 @@ public:
     // Shows the Sweep tab of the right-hand column, or the History tab under the charts.
     void showSweepEditor();
     void showHistory();
+    // Shows the What-if dock (View > What if).
+    void showWhatIf();
     // The project files of File > Open recent, newest first (QSettings, at most 8).
     QStringList recentProjects() const;
     // Where the default SQLite data set lives and how many rows it gets when it is prepared.
@@ -172,7 +177,17 @@ private:
     void flushChart(std::size_t index);
     void applyEffects(const std::vector<ParameterEffect>& effects);
 
-    void startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex = -1);
+    // What-if's "Measure at this link": one parameter set of one scenario at another link than the
+    // connection's (which stays as it is).
+    struct LinkCheck {
+        ParameterValues point;
+        LinkSettings link;
+    };
+    void startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex = -1, const LinkCheck* check = nullptr);
+    void connectWhatIf();
+    void measureAtLink(const QString& scenarioId, const ParameterValues& point, const LinkSettings& link);
+    void pushPredictions();
+    void updateWhatIfMeasurable();
     void logEngineFollow(const QString& note);
     void testInBackground();
     QSize defaultWindowSize() const;
@@ -219,6 +234,11 @@ private:
     LinkPanel* m_link = nullptr;
     SweepEditor* m_sweepEditor = nullptr;
     HistoryPanel* m_history = nullptr;
+    WhatIfPanel* m_whatIf = nullptr;
+    QDockWidget* m_whatIfDock = nullptr;
+    std::array<bool, 5> m_predictionsStale{};  // per chart: the what-if changed since it was drawn
+    bool m_checkingLink = false;               // the current run is a what-if "Measure at this link"
+    bool m_reloadingResults = false;
     QTabWidget* m_sideTabs = nullptr;
     QTabWidget* m_bottomTabs = nullptr;
     CompareDialog* m_compareDialog = nullptr;

@@ -16,6 +16,7 @@
 #include "ui/PrepareDialog.h"
 #include "ui/StorageChart.h"
 #include "ui/SweepEditor.h"
+#include "ui/WhatIfPanel.h"
 
 namespace {
 
@@ -116,8 +117,13 @@ int main(int argc, char* argv[]) {
         QStringLiteral("Prepare the current connection's data set from Connection > Prepare data set, write the "
                        "window with the dialog to <png>, quit."),
         QStringLiteral("png"));
+    const QCommandLineOption grabWhatIf(
+        QStringLiteral("grab-whatif"),
+        QStringLiteral("Show the What-if dock switched on at the project's what-if link (nothing is run), write the "
+                       "window to <png>, quit."),
+        QStringLiteral("png"));
     parser.addOptions({grabIdle, grabRun, grabSweep, grabCompare, sweep, size, startup, chart, repeat, side, bottom,
-                       dark, grabStorage, grabPrepare});
+                       dark, grabStorage, grabPrepare, grabWhatIf});
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("A *.blobbench.json project to open."));
     parser.process(app);
 
@@ -135,8 +141,8 @@ int main(int argc, char* argv[]) {
         storage.resize(parser.isSet(size) ? QSize(wh.value(0).toInt(), wh.value(1).toInt()) : storage.sizeHint());
         return storage.grab().save(parser.value(grabStorage)) ? 0 : 1;
     }
-    const bool scripted =
-        parser.isSet(grabRun) || parser.isSet(grabSweep) || parser.isSet(grabCompare) || parser.isSet(grabPrepare);
+    const bool scripted = parser.isSet(grabRun) || parser.isSet(grabSweep) || parser.isSet(grabCompare) ||
+                          parser.isSet(grabPrepare) || parser.isSet(grabWhatIf);
     if (scripted) {
         window.setSuppressUnsavedPrompt(true);
     } else {
@@ -233,6 +239,11 @@ int main(int argc, char* argv[]) {
                     });
                 });
                 window.runAll();
+            } else if (parser.isSet(grabWhatIf)) {
+                window.showWhatIf();
+                window.whatIfPanel()->setOn(true);
+                window.whatIfPanel()->flushAdvice();
+                QTimer::singleShot(500, &app, [&] { app.exit(window.grab().save(parser.value(grabWhatIf)) ? 0 : 1); });
             } else if (parser.isSet(grabPrepare)) {
                 window.prepareDataset();
                 auto* dialog = window.findChild<blobbench::PrepareDialog*>();

@@ -22,32 +22,9 @@
 using namespace blobbench;
 using blobbench::test::TempDir;
 
-namespace {
-
-constexpr int kRunTimeoutMs = 300000;
-
-// The reference tables when the server has them; a small set otherwise (as tests/integration do).
-void ensureDataset(const std::string& conninfo) {
-    const Driver& driver = driverById("postgres");
-    auto session = driver.connect(ConnectionSpec{"postgres", conninfo}, resolveParameters(driver.parameters(), {}));
-    if (!readDatasetSummary(*session)) {
-        SyntheticProfile profile;
-        profile.rows = 300;
-        prepareReferenceTables(*session, SyntheticRowSource(profile), PrepareOptions{});
-    }
-}
-
-bool runAndWait(MainWindow& window, const std::function<void()>& start) {
-    QSignalSpy finished(&window, &MainWindow::runFinished);
-    start();
-    return finished.count() > 0 || finished.wait(kRunTimeoutMs);
-}
-
-}  // namespace
-
 TEST(GuiIntegration, PostgresRunThroughAnEmulatedLinkAndASweep) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
-    ensureDataset(conninfo);
+    test::ensurePostgresDataset(conninfo);
     TempDir dir;
     auto* document = new ProjectDocument;
     document->reset(defaultProject(QString::fromStdString(dir.file("unused.sqlite"))));
@@ -78,7 +55,7 @@ TEST(GuiIntegration, PostgresRunThroughAnEmulatedLinkAndASweep) {
     ASSERT_TRUE(document->project().current()->useWireTap);
 
     window.setRepetitions(2);
-    ASSERT_TRUE(runAndWait(window, [&] { window.runAll(); }));
+    ASSERT_TRUE(test::runAndWait(window, [&] { window.runAll(); }));
     ASSERT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
     ASSERT_EQ(document->project().history.size(), 1U);
     const RunRecord& shaped = document->project().history.back();
@@ -102,7 +79,7 @@ TEST(GuiIntegration, PostgresRunThroughAnEmulatedLinkAndASweep) {
 
     // Unticked: the next run is measured unshaped, and says so.
     link->tapBox()->click();
-    ASSERT_TRUE(runAndWait(window, [&] { window.runAll(); }));
+    ASSERT_TRUE(test::runAndWait(window, [&] { window.runAll(); }));
     ASSERT_EQ(document->project().history.size(), 2U);
     EXPECT_EQ(document->project().history.back().link, LinkSettings{});
     EXPECT_EQ(window.historyPanel()->view()->topLevelItem(1)->text(HistoryPanel::Link), QStringLiteral("unshaped"));
@@ -116,7 +93,7 @@ TEST(GuiIntegration, PostgresRunThroughAnEmulatedLinkAndASweep) {
     sweep.axes.front().range.reset();
     document->setSweep(0, sweep);
     ASSERT_TRUE(editor->runButton()->isEnabled()) << editor->previewText().toStdString();
-    ASSERT_TRUE(runAndWait(window, [&] { editor->runButton()->click(); }));
+    ASSERT_TRUE(test::runAndWait(window, [&] { editor->runButton()->click(); }));
     ASSERT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
     const RunRecord& swept = document->project().history.back();
     EXPECT_EQ(swept.sweepName, sweep.name);
