@@ -172,6 +172,8 @@ TEST(HostileCli, LiveJournalOfAnotherProcessIsLeftAlone) {
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_NE(r.err.find("in use by another process"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("recovered"), std::string::npos) << r.err;
+    // Hostile round 2: "... left alone" and then "... is in use by another process", two lines.
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(after, before);
     for (const auto& run : loadProject(q(p.path)).history) {
         EXPECT_NE(run.runId, live.runId) << "the live run was recovered";
