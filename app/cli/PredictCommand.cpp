@@ -5,8 +5,10 @@
 #include <QJsonObject>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 
 #include "engine/core/Error.h"
+#include "engine/core/ExchangeTrace.h"
 #include "engine/wire/LinkAdvice.h"
 #include "engine/wire/LinkModel.h"
 #include "model/AtomicFile.h"
@@ -24,6 +26,7 @@ struct Input {
 
 Input readInput(const std::string& path) {
     const QString name = QString::fromStdString(path);
+    const TraceDecodeBudget budget;  // a file of a few MB must not claim tens of GB of traces
     Input in;
     if (looksLikeProjectFile(name)) {
         const Project project = loadProject(name);
@@ -40,6 +43,28 @@ Input readInput(const std::string& path) {
     }
     in.samples = readSamplesJson(name, "predict");
     return in;
+}
+
+// The link model sums int64 nanoseconds. A sample whose sums could pass that (negative or huge
+// phases in a file, bytes that would take centuries at this link) is not predicted: a wrapped sum
+// would be shown as a figure.
+bool fitsTheModel(const Sample& s, const LinkProfile& link) {
+    using Seconds = std::chrono::duration<double>;
+    const auto execute = s.phases.execute.count();
+    const auto fetch = s.phases.fetch.count();
+    if (execute < 0 || fetch < 0 || fetch > std::numeric_limits<std::int64_t>::max() - execute) {
+        return false;
+    }
+    const ExchangeTrace& t = *s.trace;
+    double seconds = Seconds(s.phases.elapsed()).count() +
+                     Seconds(link.latencyUp + link.latencyDown).count() * static_cast<double>(t.exchanges.size());
+    for (const auto& [bytes, bandwidth] :
+         {std::pair{t.sendBytes(), link.bandwidthUp}, std::pair{t.recvBytes(), link.bandwidthDown}}) {
+        if (bandwidth != 0) {
+            seconds += static_cast<double>(bytes) * 8 / static_cast<double>(bandwidth);
+        }
+    }
+    return seconds < 9e9;  // int64 nanoseconds end at 9.22e9 s
 }
 
 std::string milliseconds(std::chrono::nanoseconds t) {
@@ -178,13 +203,24 @@ int commandPredict(const CliOptions& o) {
     }
     const Input in = readInput(o.database);
     std::vector<Row> rows;
+    std::size_t outOfRange = 0;
     for (const Sample& s : in.samples) {
         if (s.status != SampleStatus::Complete) {
+            continue;
+        }
+        if (s.trace && !fitsTheModel(s, o.link)) {
+            ++outOfRange;
             continue;
         }
         if (const auto p = predictSample(s, o.link)) {
             rows.push_back(Row{&s, *p});
         }
+    }
+    const std::string rangeNote =
+        std::to_string(outOfRange) +
+        " sample(s) with negative times, or times at this link beyond 285 years: not predicted";
+    if (rows.empty() && outOfRange != 0) {
+        throw Error(ErrorKind::Usage, "predict: " + o.database + ": " + rangeNote);
     }
     if (rows.empty()) {
         throw Error(ErrorKind::Usage,
@@ -194,8 +230,11 @@ int commandPredict(const CliOptions& o) {
     const std::vector<ScenarioAdvice> advice =
         o.advise ? adviseParameterSets(in.samples, o.link, in.current) : std::vector<ScenarioAdvice>{};
     printTable(o.link, rows, advice);
-    if (const std::size_t without = in.samples.size() - rows.size(); without != 0) {
+    if (const std::size_t without = in.samples.size() - rows.size() - outOfRange; without != 0) {
         std::printf("\n%zu sample(s) without an exchange trace or not complete: not predicted\n", without);
+    }
+    if (outOfRange != 0) {
+        std::printf("\n%s\n", rangeNote.c_str());
     }
     if (!o.jsonPath.empty()) {
         writeFileAtomically(QString::fromStdString(o.jsonPath),

@@ -1,0 +1,137 @@
+// Hostile round 3 (issue #21): exchange traces and samples that a hand-made or damaged file can
+// hold, through the decoder and `blobbench-cli predict`. Each case printed a wrapped figure
+// (times of 292 years summed past int64, 2^64 bytes summed past uint64, negative phases) or, for
+// a 500 kB file of hundreds of 2 Mi-exchange traces, took tens of GB; now each is refused or left
+// out in one line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "engine/core/Error.h"
+#include "engine/core/ExchangeTrace.h"
+#include "engine/wire/LinkModel.h"
+#include "model/SampleJson.h"
+#include "support/TestSupport.h"
+
+namespace blobbench {
+namespace {
+
+using namespace std::chrono_literals;
+
+ExchangeTrace equalExchanges(std::size_t count, Exchange e) {
+    ExchangeTrace t;
+    t.exchanges.assign(count, e);
+    return t;
+}
+
+Sample tracedSample(ExchangeTrace trace, int repetition) {
+    Sample s;
+    s.runId = "r1";
+    s.scenarioId = "short-blobs";
+    s.scenarioTitle = "Test read short BLOBs";
+    s.engine = "postgres";
+    s.repetition = repetition;
+    s.phases.fetch = 20ms;
+    s.trace = std::move(trace);
+    return s;
+}
+
+std::string decodeError(const ExchangeTrace& trace) {
+    try {
+        decodeExchangeTrace(encodeExchangeTrace(trace));
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Data) << e.what();
+        return e.what();
+    }
+    return "";
+}
+
+void expectOneLine(const test::ProcessResult& r, int exitCode, const std::string& says) {
+    EXPECT_EQ(r.exitCode, exitCode) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+}  // namespace
+
+TEST(HostileTrace, SumsBeyondTheirTypesAreRefused) {
+    Exchange longest;  // each time is the most a file can write: 2^63 - 1 ns, in whole microseconds
+    longest.serverTime = std::chrono::microseconds(std::numeric_limits<std::int64_t>::max() / 1000);
+    EXPECT_EQ(decodeError(equalExchanges(1, longest)), "");
+    EXPECT_NE(decodeError(equalExchanges(3, longest)).find("times sum beyond 292 years"), std::string::npos);
+    Exchange heaviest;
+    heaviest.recvBytes = std::numeric_limits<std::uint64_t>::max();
+    EXPECT_NE(decodeError(equalExchanges(2, heaviest)).find("more bytes one way than 2^63"), std::string::npos);
+    ExchangeTrace leading;
+    leading.leadingRecvBytes = std::uint64_t{1} << 63;
+    EXPECT_NE(decodeError(leading).find("2^63"), std::string::npos);
+}
+
+TEST(HostileTrace, BudgetRefusesPastItsLimitAndNests) {
+    const std::string ten = encodeExchangeTrace(equalExchanges(10, Exchange{}));
+    {
+        const TraceDecodeBudget file(25);
+        decodeExchangeTrace(ten);
+        decodeExchangeTrace(ten);
+        EXPECT_THROW(decodeExchangeTrace(ten), Error);
+        {
+            const TraceDecodeBudget inner(10);
+            decodeExchangeTrace(ten);  // the innermost counts
+            EXPECT_THROW(decodeExchangeTrace(ten), Error);
+        }
+        EXPECT_THROW(decodeExchangeTrace(ten), Error);  // the outer one is still spent
+    }
+    for (int i = 0; i < 5; ++i) {
+        decodeExchangeTrace(ten);  // without a budget: no limit
+    }
+}
+
+TEST(HostileTrace, PredictRefusesAFileWhoseTracesWouldFillTheMemory) {
+    // Five traces of the most exchanges a sample keeps: a 130 kB file, 500 MB decoded. Hundreds of
+    // them took tens of GB before the budget (the process was killed for memory).
+    test::TempDir dir;
+    const std::string path = dir.file("bomb.json");
+    std::vector<Sample> samples;
+    for (int i = 0; i < 5; ++i) {
+        samples.push_back(tracedSample(equalExchanges(kMaxTraceExchanges, Exchange{40, 300, 0us, 0us, 50us, 0us}), i));
+    }
+    writeSamplesJson(QString::fromStdString(path), SessionInfo{}, samples);
+    samples.clear();
+    const auto r = test::runCli({"predict", path, "--latency", "20"});
+    expectOneLine(r, 2, "sample 5: exchange trace: the traces read so far hold more than 8388608 exchanges");
+    EXPECT_TRUE(r.out.empty()) << r.out.substr(0, 300);
+}
+
+TEST(HostileTrace, PredictLeavesOutSamplesWhoseTimesWrap) {
+    test::TempDir dir;
+    const std::string path = dir.file("phases.json");
+    const ExchangeTrace three = equalExchanges(3, Exchange{40, 300, 0us, 0us, 50us, 0us});
+    Sample negative = tracedSample(three, 0);
+    negative.phases.execute = -5s;
+    Sample huge = tracedSample(three, 1);
+    huge.phases.execute = huge.phases.fetch =
+        std::chrono::nanoseconds(std::numeric_limits<std::int64_t>::max() / 2 + 1);
+    Sample heavy = tracedSample(equalExchanges(2, Exchange{std::uint64_t{1} << 61, 0, 0us, 0us, 50us, 0us}), 2);
+    writeSamplesJson(QString::fromStdString(path), SessionInfo{}, {negative, huge, heavy});
+    // 2^62 bytes up at 9.6 kbit/s take 10^8 years: the wrapped sum was printed as a negative time.
+    const auto none = test::runCli({"predict", path, "--latency", "20", "--bandwidth", "9.6k"});
+    expectOneLine(none, 2, "3 sample(s) with negative times, or times at this link beyond 285 years: not predicted");
+
+    Sample good = tracedSample(three, 3);
+    writeSamplesJson(QString::fromStdString(path), SessionInfo{}, {negative, good});
+    const auto some = test::runCli({"predict", path, "--latency", "20"});
+    EXPECT_EQ(some.exitCode, 0) << some.err;
+    EXPECT_NE(some.out.find("1 sample(s) with negative times"), std::string::npos) << some.out;
+    EXPECT_EQ(some.out.find(" -"), std::string::npos) << "a negative figure:\n" << some.out;
+    const auto expected = predictElapsed(three, 20ms, LinkProfile::symmetric(20ms, 0));
+    char figure[32];
+    std::snprintf(figure, sizeof figure, "%.1f ms",
+                  std::chrono::duration<double, std::milli>(expected.predicted).count());
+    EXPECT_NE(some.out.find(figure), std::string::npos) << figure << "\n" << some.out;
+}
+
+}  // namespace blobbench
