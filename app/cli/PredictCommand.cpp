@@ -26,9 +26,11 @@ struct Input {
 
 Input readInput(const std::string& path) {
     const QString name = QString::fromStdString(path);
-    const TraceDecodeBudget budget;  // a file of a few MB must not claim tens of GB of traces
     Input in;
     if (looksLikeProjectFile(name)) {
+        // A file of a few MB must not claim tens of GB of traces. The project loader decodes each
+        // trace twice (checked, then read), and keeps one.
+        const TraceDecodeBudget budget(2 * kMaxFileTraceExchanges);
         const Project project = loadProject(name);
         for (const RunRecord& run : project.history) {
             in.samples.insert(in.samples.end(), run.samples.begin(), run.samples.end());
@@ -41,6 +43,7 @@ Input readInput(const std::string& path) {
         }
         return in;
     }
+    const TraceDecodeBudget budget;
     in.samples = readSamplesJson(name, "predict");
     return in;
 }

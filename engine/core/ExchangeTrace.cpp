@@ -100,10 +100,10 @@ TraceDecodeBudget::~TraceDecodeBudget() {
 
 void TraceDecodeBudget::take(std::uint64_t count) {
     if (count > m_limit - m_taken) {
-        throw Error(ErrorKind::Data, "exchange trace: the traces read so far hold more than " +
-                                         std::to_string(m_limit) + " exchanges together (about " +
+        throw Error(ErrorKind::Data, "exchange trace: the traces decoded for this file pass " +
+                                         std::to_string(m_limit) + " exchanges (about " +
                                          std::to_string(m_limit * sizeof(Exchange) >> 20) +
-                                         " MB in memory), the most one file may hold");
+                                         " MB in memory), the most one load may decode");
     }
     m_taken += count;
 }

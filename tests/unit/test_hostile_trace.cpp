@@ -5,6 +5,10 @@
 // out in one line.
 #include <gtest/gtest.h>
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -14,6 +18,8 @@
 #include "engine/core/Error.h"
 #include "engine/core/ExchangeTrace.h"
 #include "engine/wire/LinkModel.h"
+#include "model/Project.h"
+#include "model/ProjectFile.h"
 #include "model/SampleJson.h"
 #include "support/TestSupport.h"
 
@@ -102,8 +108,44 @@ TEST(HostileTrace, PredictRefusesAFileWhoseTracesWouldFillTheMemory) {
     writeSamplesJson(QString::fromStdString(path), SessionInfo{}, samples);
     samples.clear();
     const auto r = test::runCli({"predict", path, "--latency", "20"});
-    expectOneLine(r, 2, "sample 5: exchange trace: the traces read so far hold more than 8388608 exchanges");
+    expectOneLine(r, 2, "sample 5: exchange trace: the traces decoded for this file pass 8388608 exchanges");
     EXPECT_TRUE(r.out.empty()) << r.out.substr(0, 300);
+}
+
+TEST(HostileTrace, PredictRefusesAProjectWhoseTracesWouldFillTheMemory) {
+    test::TempDir dir;
+    const QString path = QString::fromStdString(dir.file("bomb.blobbench.json"));
+    Project project = defaultProject(QString::fromStdString(dir.file("ref.sqlite")));
+    RunRecord run;
+    run.runId = run.startedAt = QStringLiteral("2026-12-01T19:00:00.000Z");
+    run.connectionName = project.connections.at(0).name;
+    run.samples.push_back(tracedSample(equalExchanges(kMaxTraceExchanges, Exchange{40, 300, 0us, 0us, 50us, 0us}), 0));
+    project.history.push_back(std::move(run));
+    saveProject(path, project);
+    project = Project{};
+    // Nine copies of the sample (repetitions 0..8): the file takes 300 kB, 900 MB decoded.
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QJsonArray history = root[QStringLiteral("history")].toArray();
+    QJsonObject first = history.at(0).toObject();
+    const QJsonObject one = first[QStringLiteral("samples")].toArray().at(0).toObject();
+    QJsonArray samples;
+    for (int i = 0; i < 9; ++i) {
+        QJsonObject copy = one;
+        copy[QStringLiteral("repetition")] = i;
+        samples.append(copy);
+    }
+    first[QStringLiteral("samples")] = samples;
+    history[0] = first;
+    root[QStringLiteral("history")] = history;
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(QJsonDocument(root).toJson(QJsonDocument::Compact));
+    file.close();
+    const auto r = test::runCli({"predict", path.toStdString(), "--latency", "20"});
+    // The loader decodes each trace twice (checked, then read): the fifth sample passes the budget.
+    expectOneLine(r, 1, "samples[4].wire.trace: exchange trace: the traces decoded for this file pass 16777216");
 }
 
 TEST(HostileTrace, PredictLeavesOutSamplesWhoseTimesWrap) {
