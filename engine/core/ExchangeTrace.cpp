@@ -175,11 +175,14 @@ ExchangeTrace decodeExchangeTrace(std::string_view bytes) {
     }
     std::string raw(rawSize, '\0');
     uLongf size = static_cast<uLongf>(rawSize);
-    if (uncompress(reinterpret_cast<Bytef*>(raw.data()), &size,
-                   reinterpret_cast<const Bytef*>(bytes.data() + headerSize),
-                   static_cast<uLong>(bytes.size() - headerSize)) != Z_OK ||
+    uLong packed = static_cast<uLong>(bytes.size() - headerSize);
+    if (uncompress2(reinterpret_cast<Bytef*>(raw.data()), &size,
+                    reinterpret_cast<const Bytef*>(bytes.data() + headerSize), &packed) != Z_OK ||
         size != rawSize) {
         throw Error(ErrorKind::Data, "exchange trace: the compressed data is damaged");
+    }
+    if (packed != bytes.size() - headerSize) {  // uncompress2 stops at the end of the stream
+        throw Error(ErrorKind::Data, "exchange trace: bytes after the compressed data");
     }
     Reader r(raw);
     ExchangeTrace trace;

@@ -77,6 +77,18 @@ TEST(HostileTrace, SumsBeyondTheirTypesAreRefused) {
     EXPECT_NE(decodeError(leading).find("2^63"), std::string::npos);
 }
 
+TEST(HostileTrace, BytesAfterTheCompressedStreamAreRefused) {
+    // zlib's uncompress() stops at the end of the stream: 7 kB of anything after it were accepted.
+    const std::string good = encodeExchangeTrace(equalExchanges(3, Exchange{40, 300, 0us, 0us, 50us, 0us}));
+    try {
+        decodeExchangeTrace(good + std::string(7000, 'G'));
+        ADD_FAILURE() << "accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Data);
+        EXPECT_NE(std::string(e.what()).find("bytes after the compressed data"), std::string::npos) << e.what();
+    }
+}
+
 TEST(HostileTrace, BudgetRefusesPastItsLimitAndNests) {
     const std::string ten = encodeExchangeTrace(equalExchanges(10, Exchange{}));
     {
