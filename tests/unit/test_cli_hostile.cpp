@@ -468,6 +468,31 @@ TEST(HostileCli, SignalCancelsPrepareAndTheStorageStudies) {
     EXPECT_GE(signalled, 2) << "the commands ended before the signals";
 }
 
+// Hostile round 3: a signal after the first variant of `storage insert` left its JSON saying
+// "complete": true (the variant in progress cut short), since only failures marked it incomplete.
+TEST(HostileCli, SignalDuringStorageInsertMarksItsJsonIncomplete) {
+    for (const int sig : {SIGINT, SIGHUP}) {
+        TempDir dir;
+        const std::string work = dir.file("insert");
+        std::filesystem::create_directory(work);
+        const std::string json = dir.file("insert.json");
+        CliProcess run({"storage", "insert", "sqlite:" + work, "--rows", "100k", "--size", "2k", "--json", json, "-q"});
+        // The JSON is written after every variant: once it exists, the second one is under way.
+        for (int i = 0; i < 6000 && !std::filesystem::exists(json) && run.running(); ++i) {
+            std::this_thread::sleep_for(5ms);
+        }
+        run.signal(sig);
+        const auto r = run.wait(120s);
+        ASSERT_EQ(r.exitCode, 128 + sig) << "ended before the signal? " << r.err;
+        EXPECT_NE(r.err.find("storage insert was cancelled; everything measured is written"), std::string::npos)
+            << r.err;
+        const QJsonObject doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json))).object();
+        EXPECT_GE(doc.value(QStringLiteral("results")).toArray().size(), 1) << slurp(json);
+        EXPECT_FALSE(doc.value(QStringLiteral("complete")).toBool(true)) << slurp(json);
+        EXPECT_EQ(doc.value(QStringLiteral("error")).toString(), QStringLiteral("cancelled"));
+    }
+}
+
 // Hostile round 2026-12-01: the lock and the journal were named after the path given, so a run
 // through a symbolic link took a lock of its own: four runs at once, two through a link, all said
 // "Saved run" and the history kept three. While this process holds the file's lock, a run through
