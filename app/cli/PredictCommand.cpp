@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <cstdarg>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -68,6 +69,20 @@ bool fitsTheModel(const Sample& s, const LinkProfile& link) {
         }
     }
     return seconds < 9e9;  // int64 nanoseconds end at 9.22e9 s
+}
+
+// Through std::cout, whose failed writes main() reports (`> /dev/full`, a closed pipe); stdio's went unsaid.
+[[gnu::format(printf, 1, 2)]] void say(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    va_list again;
+    va_copy(again, args);
+    const int size = std::vsnprintf(nullptr, 0, format, args);  // a title may be 100 kB long
+    va_end(args);
+    std::string line(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
+    std::vsnprintf(line.data(), line.size() + 1, format, again);
+    va_end(again);
+    std::cout << line;
 }
 
 std::string milliseconds(std::chrono::nanoseconds t) {
@@ -177,20 +192,20 @@ std::string markdown(const LinkProfile& link, const std::vector<Row>& rows, cons
 }
 
 void printTable(const LinkProfile& link, const std::vector<Row>& rows, const std::vector<ScenarioAdvice>& advice) {
-    std::printf("Predicted at %s (the link model of docs/wire.md)\n\n", link.describe().c_str());
-    std::printf("%-28s %-28s %4s %12s %12s %9s %12s %12s\n", "Scenario", "Parameters", "Rep", "Measured", "Predicted",
-                "Exchanges", "Sent B", "Received B");
+    say("Predicted at %s (the link model of docs/wire.md)\n\n", link.describe().c_str());
+    say("%-28s %-28s %4s %12s %12s %9s %12s %12s\n", "Scenario", "Parameters", "Rep", "Measured", "Predicted",
+        "Exchanges", "Sent B", "Received B");
     for (const Row& r : rows) {
-        std::printf("%-28.28s %-28.28s %4d %12s %12s %9llu %12llu %12llu\n", r.sample->scenarioTitle.c_str(),
-                    label(r.sample->point).c_str(), r.sample->repetition + 1, milliseconds(r.p.measured).c_str(),
-                    milliseconds(r.p.predicted).c_str(), static_cast<unsigned long long>(r.p.exchanges),
-                    static_cast<unsigned long long>(r.p.sendBytes), static_cast<unsigned long long>(r.p.recvBytes));
+        say("%-28.28s %-28.28s %4d %12s %12s %9llu %12llu %12llu\n", r.sample->scenarioTitle.c_str(),
+            label(r.sample->point).c_str(), r.sample->repetition + 1, milliseconds(r.p.measured).c_str(),
+            milliseconds(r.p.predicted).c_str(), static_cast<unsigned long long>(r.p.exchanges),
+            static_cast<unsigned long long>(r.p.sendBytes), static_cast<unsigned long long>(r.p.recvBytes));
     }
     for (const ScenarioAdvice& a : advice) {
-        std::printf("\n%s: parameter sets by predicted time\n", a.scenarioTitle.c_str());
+        say("\n%s: parameter sets by predicted time\n", a.scenarioTitle.c_str());
         for (const ParameterSetAdvice& s : a.ranked) {
-            std::printf("  %-40.40s %3zu samples %12s -> %12s  %s\n", label(s.point).c_str(), s.samples,
-                        milliseconds(s.measured).c_str(), milliseconds(s.predicted).c_str(), adviceMark(s).c_str());
+            say("  %-40.40s %3zu samples %12s -> %12s  %s\n", label(s.point).c_str(), s.samples,
+                milliseconds(s.measured).c_str(), milliseconds(s.predicted).c_str(), adviceMark(s).c_str());
         }
     }
 }
@@ -234,10 +249,10 @@ int commandPredict(const CliOptions& o) {
         o.advise ? adviseParameterSets(in.samples, o.link, in.current) : std::vector<ScenarioAdvice>{};
     printTable(o.link, rows, advice);
     if (const std::size_t without = in.samples.size() - rows.size() - outOfRange; without != 0) {
-        std::printf("\n%zu sample(s) without an exchange trace or not complete: not predicted\n", without);
+        say("\n%zu sample(s) without an exchange trace or not complete: not predicted\n", without);
     }
     if (outOfRange != 0) {
-        std::printf("\n%s\n", rangeNote.c_str());
+        say("\n%s\n", rangeNote.c_str());
     }
     if (!o.jsonPath.empty()) {
         writeFileAtomically(QString::fromStdString(o.jsonPath),

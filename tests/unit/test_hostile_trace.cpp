@@ -3,13 +3,16 @@
 // (times of 292 years summed past int64, 2^64 bytes summed past uint64, negative phases) or, for
 // a 500 kB file of hundreds of 2 Mi-exchange traces, took tens of GB; now each is refused or left
 // out in one line.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -186,6 +189,33 @@ TEST(HostileTrace, PredictLeavesOutSamplesWhoseTimesWrap) {
     std::snprintf(figure, sizeof figure, "%.1f ms",
                   std::chrono::duration<double, std::milli>(expected.predicted).count());
     EXPECT_NE(some.out.find(figure), std::string::npos) << figure << "\n" << some.out;
+}
+
+// Hostile round 3: predict printed with stdio, which the check of std::cout did not see:
+// `predict ... > /dev/full` and a closed pipe ended 0 with nothing said.
+TEST(HostileTrace, PredictSaysAFullOrClosedStdout) {
+    test::TempDir dir;
+    const std::string path = dir.file("s.json");
+    std::vector<Sample> samples;
+    for (int i = 0; i < 2000; ++i) {  // 200 kB of table: more than a pipe holds
+        samples.push_back(tracedSample(equalExchanges(3, Exchange{40, 300, 0us, 0us, 50us, 0us}), i));
+    }
+    writeSamplesJson(QString::fromStdString(path), SessionInfo{}, samples);
+    const std::string json = dir.file("p.json");
+    const int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(full, 0) << "no /dev/full";
+    test::CliProcess toFull({"predict", path, "--latency", "20", "--json", json}, {}, full);
+    close(full);
+    auto r = toFull.wait(std::chrono::seconds(120));
+    expectOneLine(r, 1, "cannot write to standard output: No space left on device");
+    EXPECT_TRUE(QFile::exists(QString::fromStdString(json))) << "--json not written";
+    int pipeFds[2];
+    ASSERT_EQ(pipe2(pipeFds, O_CLOEXEC), 0);
+    test::CliProcess closed({"predict", path, "--latency", "20"}, {}, pipeFds[1]);
+    close(pipeFds[0]);
+    close(pipeFds[1]);
+    r = closed.wait(std::chrono::seconds(120));
+    expectOneLine(r, 1, "cannot write to standard output: Broken pipe");
 }
 
 }  // namespace blobbench
