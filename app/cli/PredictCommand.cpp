@@ -5,9 +5,11 @@
 #include <QJsonObject>
 #include <cstdarg>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <limits>
 
+#include "app/cli/Signals.h"
 #include "engine/core/Error.h"
 #include "engine/core/ExchangeTrace.h"
 #include "engine/wire/LinkAdvice.h"
@@ -254,13 +256,24 @@ int commandPredict(const CliOptions& o) {
     if (outOfRange != 0) {
         say("\n%s\n", rangeNote.c_str());
     }
-    if (!o.jsonPath.empty()) {
-        writeFileAtomically(QString::fromStdString(o.jsonPath),
-                            QJsonDocument(toJson(o.link, rows, advice)).toJson(QJsonDocument::Indented));
-    }
-    if (!o.markdownPath.empty()) {
-        const std::string md = markdown(o.link, rows, advice);
-        writeFileAtomically(QString::fromStdString(o.markdownPath), QByteArray::fromStdString(md));
+    // Until here a signal ends predict by its default action: nothing is written yet. From here a
+    // first one waits for the file in progress (a signal inside the write left its temporary file,
+    // 35 MB of a 230 MB JSON), then ends predict with one line.
+    SignalCancel interrupt;
+    std::string written;
+    const auto write = [&](const std::string& path, const std::function<QByteArray()>& bytes) {
+        if (path.empty() || SignalCancel::received() != 0) {
+            return;
+        }
+        writeFileAtomically(QString::fromStdString(path), bytes());
+        written += (written.empty() ? "" : ", ") + path;
+    };
+    write(o.jsonPath, [&] { return QJsonDocument(toJson(o.link, rows, advice)).toJson(QJsonDocument::Indented); });
+    write(o.markdownPath, [&] { return QByteArray::fromStdString(markdown(o.link, rows, advice)); });
+    if (SignalCancel::received() != 0) {
+        std::cout.flush();
+        return SignalCancel::report(std::cerr, "predict",
+                                    written.empty() ? "nothing was written" : "written: " + written);
     }
     return 0;
 }

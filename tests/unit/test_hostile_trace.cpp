@@ -13,9 +13,12 @@
 #include <QJsonObject>
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/core/Error.h"
@@ -216,6 +219,50 @@ TEST(HostileTrace, PredictSaysAFullOrClosedStdout) {
     close(pipeFds[1]);
     r = closed.wait(std::chrono::seconds(120));
     expectOneLine(r, 1, "cannot write to standard output: Broken pipe");
+}
+
+// Hostile round 3: a signal while predict wrote --json left its temporary file (p.json.tmp-XXXXXX,
+// 35 MB of 230 MB) and no line. Now the write in progress completes, then one line, 128 + signal.
+TEST(HostileTrace, SignalWhilePredictWritesLeavesNoTemporaryFile) {
+    test::TempDir dir;
+    const std::string path = dir.file("s.json");
+    std::vector<Sample> samples;
+    for (int i = 0; i < 100'000; ++i) {  // --json of 40 MB: its write takes a while
+        samples.push_back(tracedSample(equalExchanges(3, Exchange{40, 300, 0us, 0us, 50us, 0us}), i));
+    }
+    writeSamplesJson(QString::fromStdString(path), SessionInfo{}, samples);
+    samples.clear();
+    const std::filesystem::path out = dir.file("out");
+    std::filesystem::create_directory(out);
+    auto temporary = [&] {
+        for (const auto& e : std::filesystem::directory_iterator(out)) {
+            if (e.path().filename().string().find(".tmp") != std::string::npos) {
+                return true;
+            }
+        }
+        return false;
+    };
+    int signalled = 0;
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGINT}) {
+        std::filesystem::remove_all(out);
+        std::filesystem::create_directory(out);
+        test::CliProcess run({"predict", path, "--latency", "20", "--json", (out / "p.json").string(), "--markdown",
+                              (out / "p.md").string()});
+        while (run.running() && !temporary()) {
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+        run.signal(sig);
+        const auto r = run.wait(std::chrono::seconds(120));
+        EXPECT_FALSE(temporary()) << "a temporary file is left after signal " << sig;
+        if (r.exitCode == 0) {
+            continue;  // it ended before the signal
+        }
+        ++signalled;
+        EXPECT_EQ(r.exitCode, 128 + sig) << r.err;
+        EXPECT_NE(r.err.find("predict was cancelled; written: "), std::string::npos) << r.err;
+        EXPECT_TRUE(std::filesystem::exists(out / "p.json")) << "the file in progress was not finished";
+    }
+    EXPECT_GE(signalled, 1) << "no signal landed while a file was written";
 }
 
 }  // namespace blobbench
