@@ -12,6 +12,7 @@
 #include "app/cli/Signals.h"
 #include "engine/core/Error.h"
 #include "engine/core/ExchangeTrace.h"
+#include "engine/core/FileKind.h"
 #include "engine/wire/LinkAdvice.h"
 #include "engine/wire/LinkModel.h"
 #include "model/AtomicFile.h"
@@ -28,6 +29,10 @@ struct Input {
 };
 
 Input readInput(const std::string& path) {
+    // A FIFO or /dev/zero hung predict (in the open, or reading for ever).
+    if (const std::string why = whyNotAFile(path); !why.empty()) {
+        throw Error(ErrorKind::Io, "predict: cannot read " + path + ": " + why);
+    }
     const QString name = QString::fromStdString(path);
     Input in;
     if (looksLikeProjectFile(name)) {
@@ -93,9 +98,31 @@ std::string milliseconds(std::chrono::nanoseconds t) {
     return text;
 }
 
+// Text from the file as one table cell: a newline or a terminal escape in a title broke the
+// table and reached the terminal (control characters become spaces; '|' is escaped in Markdown).
+std::string cell(std::string text) {
+    for (char& c : text) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            c = ' ';
+        }
+    }
+    return text;
+}
+
+std::string markdownCell(const std::string& text) {
+    std::string out;
+    for (const char c : cell(text)) {
+        if (c == '|') {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out;
+}
+
 std::string label(const std::map<std::string, std::string>& point) {
     const QString text = pointLabel(point);
-    return text.isEmpty() ? std::string("(as run)") : text.toStdString();
+    return text.isEmpty() ? std::string("(as run)") : cell(text.toStdString());
 }
 
 struct Row {
@@ -177,17 +204,17 @@ std::string markdown(const LinkProfile& link, const std::vector<Row>& rows, cons
     md += "| Scenario | Parameters | Rep | Measured | Predicted | Exchanges | Sent B | Received B |\n";
     md += "|---|---|---:|---:|---:|---:|---:|---:|\n";
     for (const Row& r : rows) {
-        md += "| " + r.sample->scenarioTitle + " | " + label(r.sample->point) + " | " +
+        md += "| " + markdownCell(r.sample->scenarioTitle) + " | " + markdownCell(label(r.sample->point)) + " | " +
               std::to_string(r.sample->repetition + 1) + " | " + milliseconds(r.p.measured) + " | " +
               milliseconds(r.p.predicted) + " | " + std::to_string(r.p.exchanges) + " | " +
               std::to_string(r.p.sendBytes) + " | " + std::to_string(r.p.recvBytes) + " |\n";
     }
     for (const ScenarioAdvice& a : advice) {
-        md += "\n## " + a.scenarioTitle + ": parameter sets by predicted time\n\n";
+        md += "\n## " + cell(a.scenarioTitle) + ": parameter sets by predicted time\n\n";
         md += "| Parameters | Samples | Measured | Predicted | |\n|---|---:|---:|---:|---|\n";
         for (const ParameterSetAdvice& s : a.ranked) {
-            md += "| " + label(s.point) + " | " + std::to_string(s.samples) + " | " + milliseconds(s.measured) + " | " +
-                  milliseconds(s.predicted) + " | " + adviceMark(s) + " |\n";
+            md += "| " + markdownCell(label(s.point)) + " | " + std::to_string(s.samples) + " | " +
+                  milliseconds(s.measured) + " | " + milliseconds(s.predicted) + " | " + adviceMark(s) + " |\n";
         }
     }
     return md;
@@ -198,13 +225,13 @@ void printTable(const LinkProfile& link, const std::vector<Row>& rows, const std
     say("%-28s %-28s %4s %12s %12s %9s %12s %12s\n", "Scenario", "Parameters", "Rep", "Measured", "Predicted",
         "Exchanges", "Sent B", "Received B");
     for (const Row& r : rows) {
-        say("%-28.28s %-28.28s %4d %12s %12s %9llu %12llu %12llu\n", r.sample->scenarioTitle.c_str(),
+        say("%-28.28s %-28.28s %4d %12s %12s %9llu %12llu %12llu\n", cell(r.sample->scenarioTitle).c_str(),
             label(r.sample->point).c_str(), r.sample->repetition + 1, milliseconds(r.p.measured).c_str(),
             milliseconds(r.p.predicted).c_str(), static_cast<unsigned long long>(r.p.exchanges),
             static_cast<unsigned long long>(r.p.sendBytes), static_cast<unsigned long long>(r.p.recvBytes));
     }
     for (const ScenarioAdvice& a : advice) {
-        say("\n%s: parameter sets by predicted time\n", a.scenarioTitle.c_str());
+        say("\n%s: parameter sets by predicted time\n", cell(a.scenarioTitle).c_str());
         for (const ParameterSetAdvice& s : a.ranked) {
             say("  %-40.40s %3zu samples %12s -> %12s  %s\n", label(s.point).c_str(), s.samples,
                 milliseconds(s.measured).c_str(), milliseconds(s.predicted).c_str(), adviceMark(s).c_str());

@@ -5,6 +5,7 @@
 // out in one line.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <QFile>
@@ -19,6 +20,7 @@
 #include <limits>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "engine/core/Error.h"
@@ -263,6 +265,48 @@ TEST(HostileTrace, SignalWhilePredictWritesLeavesNoTemporaryFile) {
         EXPECT_TRUE(std::filesystem::exists(out / "p.json")) << "the file in progress was not finished";
     }
     EXPECT_GE(signalled, 1) << "no signal landed while a file was written";
+}
+
+// Hostile round 3: `predict FIFO` blocked in the open and `predict /dev/zero` read for ever (both
+// killed after 30 s); a directory and a loop of links said "cannot read X" and no reason.
+TEST(HostileTrace, PredictRefusesWhatIsNoFileAtOnce) {
+    test::TempDir dir;
+    const std::string fifo = dir.file("f.json");
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    const std::string loop = dir.file("l1.json");
+    std::filesystem::create_symlink(dir.file("l2.json"), loop);
+    std::filesystem::create_symlink(loop, dir.file("l2.json"));
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {fifo, "not a regular file (a FIFO)"},
+        {"/dev/zero", "not a regular file (a device)"},
+        {dir.path().string(), "is a directory"},
+        {loop, "Too many levels of symbolic links"},
+    };
+    for (const auto& [path, says] : cases) {
+        test::CliProcess run({"predict", path, "--latency", "20"});
+        const auto r = run.wait(std::chrono::seconds(20));
+        expectOneLine(r, 1, "predict: cannot read " + path + ": " + says);
+    }
+}
+
+// Hostile round 3: a title with a newline and a terminal escape went to the terminal as it was,
+// and a '|' split the Markdown table's cell.
+TEST(HostileTrace, PredictPrintsTitlesAsOneCell) {
+    test::TempDir dir;
+    const std::string path = dir.file("s.json");
+    Sample s = tracedSample(equalExchanges(3, Exchange{40, 300, 0us, 0us, 50us, 0us}), 0);
+    s.scenarioTitle = "A|B\n\x1b[31mred";
+    writeSamplesJson(QString::fromStdString(path), SessionInfo{}, {s});
+    const std::string md = dir.file("p.md");
+    const auto r = test::runCli({"predict", path, "--latency", "20", "--advise", "--markdown", md});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("A|B  [31mred"), std::string::npos) << r.out;
+    QFile file(QString::fromStdString(md));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const std::string text = file.readAll().toStdString();
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+    EXPECT_NE(text.find("| A\\|B  [31mred |"), std::string::npos) << text;
 }
 
 }  // namespace blobbench
