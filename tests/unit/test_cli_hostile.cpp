@@ -468,6 +468,23 @@ TEST(HostileCli, SignalCancelsPrepareAndTheStorageStudies) {
     EXPECT_GE(signalled, 2) << "the commands ended before the signals";
 }
 
+// Hostile round 3: `prepare --from-folder` read a 3 GB file whole (3.1 GB of memory, 10 s) before
+// SQLite said "string or blob too big", naming no file. Now refused before anything is read.
+TEST(HostileCli, PrepareFromAFolderRefusesAFileAboveTheValueLimit) {
+    TempDir dir;
+    const std::string folder = dir.file("src");
+    std::filesystem::create_directory(folder);
+    std::ofstream(folder + "/small.txt") << "hello";
+    const std::string big = folder + "/big.bin";
+    std::ofstream(big).close();
+    std::filesystem::resize_file(big, (std::uint64_t{1} << 30) + 1);  // sparse: no disk taken
+    const auto r = runCli({"prepare", "sqlite:" + dir.file("f.db"), "--from-folder", folder, "--rows", "10"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.err, "blobbench-cli: " + big + ": 1073741825 bytes, above the limit of 1G for one value " +
+                         "(PostgreSQL's largest bytea value)\n");
+    EXPECT_FALSE(std::filesystem::exists(dir.file("f.db"))) << "connected before the folder was checked";
+}
+
 // Hostile round 3: a signal after the first variant of `storage insert` left its JSON saying
 // "complete": true (the variant in progress cut short), since only failures marked it incomplete.
 TEST(HostileCli, SignalDuringStorageInsertMarksItsJsonIncomplete) {
