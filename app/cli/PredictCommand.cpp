@@ -3,10 +3,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <iterator>
 #include <limits>
 
 #include "app/cli/Signals.h"
@@ -90,6 +92,14 @@ bool fitsTheModel(const Sample& s, const LinkProfile& link) {
     std::vsnprintf(line.data(), line.size() + 1, format, again);
     va_end(again);
     std::cout << line;
+}
+
+// The samples the advice may take (copies: only when a file holds some that do not fit).
+std::vector<Sample> fitting(const std::vector<Sample>& samples, const LinkProfile& link) {
+    std::vector<Sample> out;
+    std::copy_if(samples.begin(), samples.end(), std::back_inserter(out),
+                 [&](const Sample& s) { return !s.trace || fitsTheModel(s, link); });
+    return out;
 }
 
 std::string milliseconds(std::chrono::nanoseconds t) {
@@ -275,7 +285,9 @@ int commandPredict(const CliOptions& o) {
                         "from networked engines measured with the wire tap on, by this version or later)");
     }
     const std::vector<ScenarioAdvice> advice =
-        o.advise ? adviseParameterSets(in.samples, o.link, in.current) : std::vector<ScenarioAdvice>{};
+        !o.advise         ? std::vector<ScenarioAdvice>{}
+        : outOfRange == 0 ? adviseParameterSets(in.samples, o.link, in.current)
+                          : adviseParameterSets(fitting(in.samples, o.link), o.link, in.current);
     printTable(o.link, rows, advice);
     if (const std::size_t without = in.samples.size() - rows.size() - outOfRange; without != 0) {
         say("\n%zu sample(s) without an exchange trace or not complete: not predicted\n", without);

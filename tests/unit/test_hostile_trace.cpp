@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -185,10 +186,12 @@ TEST(HostileTrace, PredictLeavesOutSamplesWhoseTimesWrap) {
 
     Sample good = tracedSample(three, 3);
     writeSamplesJson(QString::fromStdString(path), SessionInfo{}, {negative, good});
-    const auto some = test::runCli({"predict", path, "--latency", "20"});
+    const auto some = test::runCli({"predict", path, "--latency", "20", "--advise"});  // the advice leaves it out too
     EXPECT_EQ(some.exitCode, 0) << some.err;
     EXPECT_NE(some.out.find("1 sample(s) with negative times"), std::string::npos) << some.out;
-    EXPECT_EQ(some.out.find(" -"), std::string::npos) << "a negative figure:\n" << some.out;
+    for (std::size_t at = some.out.find(" -"); at != std::string::npos; at = some.out.find(" -", at + 1)) {
+        EXPECT_FALSE(std::isdigit(static_cast<unsigned char>(some.out[at + 2]))) << "a negative figure:\n" << some.out;
+    }
     const auto expected = predictElapsed(three, 20ms, LinkProfile::symmetric(20ms, 0));
     char figure[32];
     std::snprintf(figure, sizeof figure, "%.1f ms",
