@@ -83,6 +83,9 @@ struct DatasetSummary {
     // False for a BLOB_TEST that BlobBench did not prepare (the reference article's own EXECUTE
     // BLOCK, a copy made by hand): rows and bytes were counted from the table, the rest is unknown.
     bool preparedByBlobBench = true;
+    // Not stored with the data set: the tunables the prepare was asked for that its session could
+    // not apply (prepareDataset fills it; insert_method=ibatch on a Firebird 3 server).
+    std::vector<ParameterEffect> notInEffect;
 };
 
 struct PrepareOptions {
