@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "engine/core/Error.h"
+#include "engine/data/Dataset.h"
 #include "engine/drivers/Registry.h"
 
 namespace blobbench::cli {
@@ -12,8 +13,7 @@ namespace {
 
 // Checked before anything is allocated or written (issue #21: a huge --rows ended in
 // "internal error: std::bad_alloc", --rows 100000000 in a data set of about a terabyte).
-constexpr std::uint64_t kMaxRows = 1'000'000;                   // 100 times the reference set: about 13 GB
-constexpr std::int64_t kMaxDocumentBytes = 1024 * 1024 * 1024;  // PostgreSQL's limit for one bytea value
+constexpr std::uint64_t kMaxRows = 1'000'000;  // 100 times the reference set: about 13 GB
 
 std::uint64_t parseCount(const std::string& option, const std::string& text, std::uint64_t minimum) {
     std::uint64_t value = 0;
@@ -238,7 +238,7 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             if (*o.documentSize < 1) {
                 throw Error(ErrorKind::Usage, "--size must be at least 1 byte");
             }
-            if (*o.documentSize > kMaxDocumentBytes) {
+            if (static_cast<std::uint64_t>(*o.documentSize) > kMaxValueBytes) {
                 throw Error(ErrorKind::Usage, "--size: " + std::to_string(*o.documentSize) +
                                                   " bytes exceed the limit of 1G (PostgreSQL's largest bytea value)");
             }

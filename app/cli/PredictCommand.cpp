@@ -3,10 +3,18 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
+#include <cstdarg>
 #include <cstdio>
+#include <functional>
 #include <iostream>
+#include <iterator>
+#include <limits>
 
+#include "app/cli/Signals.h"
 #include "engine/core/Error.h"
+#include "engine/core/ExchangeTrace.h"
+#include "engine/core/FileKind.h"
 #include "engine/wire/LinkAdvice.h"
 #include "engine/wire/LinkModel.h"
 #include "model/AtomicFile.h"
@@ -23,9 +31,16 @@ struct Input {
 };
 
 Input readInput(const std::string& path) {
+    // A FIFO or /dev/zero hung predict (in the open, or reading for ever).
+    if (const std::string why = whyNotAFile(path); !why.empty()) {
+        throw Error(ErrorKind::Io, "predict: cannot read " + path + ": " + why);
+    }
     const QString name = QString::fromStdString(path);
     Input in;
     if (looksLikeProjectFile(name)) {
+        // A file of a few MB must not claim tens of GB of traces. The project loader decodes each
+        // trace twice (checked, then read), and keeps one.
+        const TraceDecodeBudget budget(2 * kMaxFileTraceExchanges);
         const Project project = loadProject(name);
         for (const RunRecord& run : project.history) {
             in.samples.insert(in.samples.end(), run.samples.begin(), run.samples.end());
@@ -38,8 +53,53 @@ Input readInput(const std::string& path) {
         }
         return in;
     }
+    const TraceDecodeBudget budget;
     in.samples = readSamplesJson(name, "predict");
     return in;
+}
+
+// The link model sums int64 nanoseconds. A sample whose sums could pass that (negative or huge
+// phases in a file, bytes that would take centuries at this link) is not predicted: a wrapped sum
+// would be shown as a figure.
+bool fitsTheModel(const Sample& s, const LinkProfile& link) {
+    using Seconds = std::chrono::duration<double>;
+    const auto execute = s.phases.execute.count();
+    const auto fetch = s.phases.fetch.count();
+    if (execute < 0 || fetch < 0 || fetch > std::numeric_limits<std::int64_t>::max() - execute) {
+        return false;
+    }
+    const ExchangeTrace& t = *s.trace;
+    double seconds = Seconds(s.phases.elapsed()).count() +
+                     Seconds(link.latencyUp + link.latencyDown).count() * static_cast<double>(t.exchanges.size());
+    for (const auto& [bytes, bandwidth] :
+         {std::pair{t.sendBytes(), link.bandwidthUp}, std::pair{t.recvBytes(), link.bandwidthDown}}) {
+        if (bandwidth != 0) {
+            seconds += static_cast<double>(bytes) * 8 / static_cast<double>(bandwidth);
+        }
+    }
+    return seconds < 9e9;  // int64 nanoseconds end at 9.22e9 s
+}
+
+// Through std::cout, whose failed writes main() reports (`> /dev/full`, a closed pipe); stdio's went unsaid.
+[[gnu::format(printf, 1, 2)]] void say(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    va_list again;
+    va_copy(again, args);
+    const int size = std::vsnprintf(nullptr, 0, format, args);  // a title may be 100 kB long
+    va_end(args);
+    std::string line(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
+    std::vsnprintf(line.data(), line.size() + 1, format, again);
+    va_end(again);
+    std::cout << line;
+}
+
+// The samples the advice may take (copies: only when a file holds some that do not fit).
+std::vector<Sample> fitting(const std::vector<Sample>& samples, const LinkProfile& link) {
+    std::vector<Sample> out;
+    std::copy_if(samples.begin(), samples.end(), std::back_inserter(out),
+                 [&](const Sample& s) { return !s.trace || fitsTheModel(s, link); });
+    return out;
 }
 
 std::string milliseconds(std::chrono::nanoseconds t) {
@@ -48,9 +108,31 @@ std::string milliseconds(std::chrono::nanoseconds t) {
     return text;
 }
 
+// Text from the file as one table cell: a newline or a terminal escape in a title broke the
+// table and reached the terminal (control characters become spaces; '|' is escaped in Markdown).
+std::string cell(std::string text) {
+    for (char& c : text) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            c = ' ';
+        }
+    }
+    return text;
+}
+
+std::string markdownCell(const std::string& text) {
+    std::string out;
+    for (const char c : cell(text)) {
+        if (c == '|') {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out;
+}
+
 std::string label(const std::map<std::string, std::string>& point) {
     const QString text = pointLabel(point);
-    return text.isEmpty() ? std::string("(as run)") : text.toStdString();
+    return text.isEmpty() ? std::string("(as run)") : cell(text.toStdString());
 }
 
 struct Row {
@@ -132,37 +214,37 @@ std::string markdown(const LinkProfile& link, const std::vector<Row>& rows, cons
     md += "| Scenario | Parameters | Rep | Measured | Predicted | Exchanges | Sent B | Received B |\n";
     md += "|---|---|---:|---:|---:|---:|---:|---:|\n";
     for (const Row& r : rows) {
-        md += "| " + r.sample->scenarioTitle + " | " + label(r.sample->point) + " | " +
+        md += "| " + markdownCell(r.sample->scenarioTitle) + " | " + markdownCell(label(r.sample->point)) + " | " +
               std::to_string(r.sample->repetition + 1) + " | " + milliseconds(r.p.measured) + " | " +
               milliseconds(r.p.predicted) + " | " + std::to_string(r.p.exchanges) + " | " +
               std::to_string(r.p.sendBytes) + " | " + std::to_string(r.p.recvBytes) + " |\n";
     }
     for (const ScenarioAdvice& a : advice) {
-        md += "\n## " + a.scenarioTitle + ": parameter sets by predicted time\n\n";
+        md += "\n## " + cell(a.scenarioTitle) + ": parameter sets by predicted time\n\n";
         md += "| Parameters | Samples | Measured | Predicted | |\n|---|---:|---:|---:|---|\n";
         for (const ParameterSetAdvice& s : a.ranked) {
-            md += "| " + label(s.point) + " | " + std::to_string(s.samples) + " | " + milliseconds(s.measured) + " | " +
-                  milliseconds(s.predicted) + " | " + adviceMark(s) + " |\n";
+            md += "| " + markdownCell(label(s.point)) + " | " + std::to_string(s.samples) + " | " +
+                  milliseconds(s.measured) + " | " + milliseconds(s.predicted) + " | " + adviceMark(s) + " |\n";
         }
     }
     return md;
 }
 
 void printTable(const LinkProfile& link, const std::vector<Row>& rows, const std::vector<ScenarioAdvice>& advice) {
-    std::printf("Predicted at %s (the link model of docs/wire.md)\n\n", link.describe().c_str());
-    std::printf("%-28s %-28s %4s %12s %12s %9s %12s %12s\n", "Scenario", "Parameters", "Rep", "Measured", "Predicted",
-                "Exchanges", "Sent B", "Received B");
+    say("Predicted at %s (the link model of docs/wire.md)\n\n", link.describe().c_str());
+    say("%-28s %-28s %4s %12s %12s %9s %12s %12s\n", "Scenario", "Parameters", "Rep", "Measured", "Predicted",
+        "Exchanges", "Sent B", "Received B");
     for (const Row& r : rows) {
-        std::printf("%-28.28s %-28.28s %4d %12s %12s %9llu %12llu %12llu\n", r.sample->scenarioTitle.c_str(),
-                    label(r.sample->point).c_str(), r.sample->repetition + 1, milliseconds(r.p.measured).c_str(),
-                    milliseconds(r.p.predicted).c_str(), static_cast<unsigned long long>(r.p.exchanges),
-                    static_cast<unsigned long long>(r.p.sendBytes), static_cast<unsigned long long>(r.p.recvBytes));
+        say("%-28.28s %-28.28s %4d %12s %12s %9llu %12llu %12llu\n", cell(r.sample->scenarioTitle).c_str(),
+            label(r.sample->point).c_str(), r.sample->repetition + 1, milliseconds(r.p.measured).c_str(),
+            milliseconds(r.p.predicted).c_str(), static_cast<unsigned long long>(r.p.exchanges),
+            static_cast<unsigned long long>(r.p.sendBytes), static_cast<unsigned long long>(r.p.recvBytes));
     }
     for (const ScenarioAdvice& a : advice) {
-        std::printf("\n%s: parameter sets by predicted time\n", a.scenarioTitle.c_str());
+        say("\n%s: parameter sets by predicted time\n", cell(a.scenarioTitle).c_str());
         for (const ParameterSetAdvice& s : a.ranked) {
-            std::printf("  %-40.40s %3zu samples %12s -> %12s  %s\n", label(s.point).c_str(), s.samples,
-                        milliseconds(s.measured).c_str(), milliseconds(s.predicted).c_str(), adviceMark(s).c_str());
+            say("  %-40.40s %3zu samples %12s -> %12s  %s\n", label(s.point).c_str(), s.samples,
+                milliseconds(s.measured).c_str(), milliseconds(s.predicted).c_str(), adviceMark(s).c_str());
         }
     }
 }
@@ -178,13 +260,24 @@ int commandPredict(const CliOptions& o) {
     }
     const Input in = readInput(o.database);
     std::vector<Row> rows;
+    std::size_t outOfRange = 0;
     for (const Sample& s : in.samples) {
         if (s.status != SampleStatus::Complete) {
+            continue;
+        }
+        if (s.trace && !fitsTheModel(s, o.link)) {
+            ++outOfRange;
             continue;
         }
         if (const auto p = predictSample(s, o.link)) {
             rows.push_back(Row{&s, *p});
         }
+    }
+    const std::string rangeNote =
+        std::to_string(outOfRange) +
+        " sample(s) with negative times, or times at this link beyond 285 years: not predicted";
+    if (rows.empty() && outOfRange != 0) {
+        throw Error(ErrorKind::Usage, "predict: " + o.database + ": " + rangeNote);
     }
     if (rows.empty()) {
         throw Error(ErrorKind::Usage,
@@ -192,18 +285,34 @@ int commandPredict(const CliOptions& o) {
                         "from networked engines measured with the wire tap on, by this version or later)");
     }
     const std::vector<ScenarioAdvice> advice =
-        o.advise ? adviseParameterSets(in.samples, o.link, in.current) : std::vector<ScenarioAdvice>{};
+        !o.advise         ? std::vector<ScenarioAdvice>{}
+        : outOfRange == 0 ? adviseParameterSets(in.samples, o.link, in.current)
+                          : adviseParameterSets(fitting(in.samples, o.link), o.link, in.current);
     printTable(o.link, rows, advice);
-    if (const std::size_t without = in.samples.size() - rows.size(); without != 0) {
-        std::printf("\n%zu sample(s) without an exchange trace or not complete: not predicted\n", without);
+    if (const std::size_t without = in.samples.size() - rows.size() - outOfRange; without != 0) {
+        say("\n%zu sample(s) without an exchange trace or not complete: not predicted\n", without);
     }
-    if (!o.jsonPath.empty()) {
-        writeFileAtomically(QString::fromStdString(o.jsonPath),
-                            QJsonDocument(toJson(o.link, rows, advice)).toJson(QJsonDocument::Indented));
+    if (outOfRange != 0) {
+        say("\n%s\n", rangeNote.c_str());
     }
-    if (!o.markdownPath.empty()) {
-        const std::string md = markdown(o.link, rows, advice);
-        writeFileAtomically(QString::fromStdString(o.markdownPath), QByteArray::fromStdString(md));
+    // Until here a signal ends predict by its default action: nothing is written yet. From here a
+    // first one waits for the file in progress (a signal inside the write left its temporary file,
+    // 35 MB of a 230 MB JSON), then ends predict with one line.
+    SignalCancel interrupt;
+    std::string written;
+    const auto write = [&](const std::string& path, const std::function<QByteArray()>& bytes) {
+        if (path.empty() || SignalCancel::received() != 0) {
+            return;
+        }
+        writeFileAtomically(QString::fromStdString(path), bytes());
+        written += (written.empty() ? "" : ", ") + path;
+    };
+    write(o.jsonPath, [&] { return QJsonDocument(toJson(o.link, rows, advice)).toJson(QJsonDocument::Indented); });
+    write(o.markdownPath, [&] { return QByteArray::fromStdString(markdown(o.link, rows, advice)); });
+    if (SignalCancel::received() != 0) {
+        std::cout.flush();
+        return SignalCancel::report(std::cerr, "predict",
+                                    written.empty() ? "nothing was written" : "written: " + written);
     }
     return 0;
 }

@@ -1,5 +1,6 @@
 #include "app/cli/ProjectCommand.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <QFile>
@@ -33,6 +34,26 @@ namespace {
 
 QString q(const std::string& text) {
     return QString::fromStdString(text);
+}
+
+// A run that saves refuses a journal another live process holds (RunJournal), so it says that
+// once, before recoverJournal() notes the same journal as left alone (two lines for one fact).
+void refuseJournalHeldElsewhere(const QString& projectPath) {
+    const std::string journal = journalPathFor(projectPath).toStdString();
+    const int fd = ::open(journal.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return;  // none, or unreadable: recoverJournal() says which
+    }
+    struct flock whole {};
+    whole.l_type = F_WRLCK;
+    whole.l_whence = SEEK_SET;
+    const bool held = ::fcntl(fd, F_GETLK, &whole) == 0 && whole.l_type != F_UNLCK;
+    ::close(fd);
+    if (held) {
+        throw Error(ErrorKind::Io, "the run journal " + journal +
+                                       " is in use by another process (a run of this project not saved yet): "
+                                       "left alone, nothing was run");
+    }
 }
 
 std::vector<ScenarioDef> chooseScenarios(const Project& project, const std::vector<std::string>& names) {
@@ -292,6 +313,9 @@ int commandRunProject(const CliOptions& o) {
     }
     ProjectDocument doc;
     Project loaded = loadProject(path);
+    if (!o.noSave) {
+        refuseJournalHeldElsewhere(path);
+    }
     // A run that crashed or was killed left its journal: its samples join the history first.
     if (const QString recovered = recoverJournal(path, loaded); !recovered.isEmpty()) {
         std::cerr << "blobbench-cli: " << o.database << ": " << recovered.toStdString() << '\n';

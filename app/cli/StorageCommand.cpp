@@ -54,11 +54,11 @@ StorageOptions parse(const std::vector<std::string>& args) {
         return o;
     }
     if (i >= args.size()) {
-        throw Error(ErrorKind::Usage, "storage: name the study (keyed-read, insert or footprint)");
+        throw Error(ErrorKind::Usage, "name the study (keyed-read, insert or footprint)");
     }
     o.study = args[i++];
     if (o.study != "keyed-read" && o.study != "insert" && o.study != "footprint") {
-        throw Error(ErrorKind::Usage, "storage: unknown study '" + o.study + "' (keyed-read, insert or footprint)");
+        throw Error(ErrorKind::Usage, "unknown study '" + o.study + "' (keyed-read, insert or footprint)");
     }
     bool sawSize = false;
     bool sawSpread = false;
@@ -184,7 +184,7 @@ StorageOptions parse(const std::vector<std::string>& args) {
         } else if (!arg.starts_with("-") && o.target.empty()) {
             o.target = arg;
         } else {
-            throw Error(ErrorKind::Usage, "storage: unexpected argument '" + arg + "'");
+            throw Error(ErrorKind::Usage, "unexpected argument '" + arg + "'");
         }
     }
     if (o.study != "insert" && sawSize && !sawSpread) {
@@ -530,7 +530,12 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
         json.root[QStringLiteral("error")] = q(outcome.error);
         ++failed;
     }
-    json.root[QStringLiteral("complete")] = failed == 0;
+    // A cancel that lands in a variant ends it early (kept, partial) and the study with it.
+    const bool cancelled = outcome.cancelled || o.cancel.cancelled();
+    if (cancelled) {
+        json.root[QStringLiteral("error")] = QStringLiteral("cancelled");  // as the other studies say it
+    }
+    json.root[QStringLiteral("complete")] = failed == 0 && !cancelled;
     json.save();
     return failed == 0 ? kOk : kFailed;
 }

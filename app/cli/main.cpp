@@ -139,6 +139,10 @@ void printSummary(const std::string& where, const DatasetSummary& s, Nanos took)
         std::cout << ", " << s.nonUtf8Samples << " files not UTF-8 (loaded as bytes)";
     }
     std::cout << " in " << wholeMilliseconds(took) << " ms\n";
+    for (const ParameterEffect& e : s.notInEffect) {
+        std::cerr << "blobbench-cli: prepare: " << e.id << "=" << e.requested << " is "
+                  << (e.reason.starts_with("not in effect") ? e.reason : "not in effect: " + e.reason) << '\n';
+    }
 }
 
 int commandPrepare(const CliOptions& o) {

@@ -56,7 +56,57 @@ std::chrono::nanoseconds fromMicros(std::uint64_t us) {
     return std::chrono::microseconds(static_cast<std::int64_t>(us));
 }
 
+thread_local TraceDecodeBudget* tCurrentBudget = nullptr;
+
+// The sums the link model and the exports take of a trace must fit their types.
+void checkSums(const ExchangeTrace& trace) {
+    constexpr std::uint64_t kMaxBytes = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    constexpr std::uint64_t kMaxNanos = kMaxBytes;
+    std::uint64_t send = trace.trailingSendBytes;
+    std::uint64_t recv = trace.leadingRecvBytes;
+    std::uint64_t nanos = 0;
+    auto add = [](std::uint64_t& sum, std::uint64_t value, std::uint64_t max) {
+        if (value > max - sum) {
+            return false;
+        }
+        sum += value;
+        return true;
+    };
+    auto tooManyBytes = [] { return Error(ErrorKind::Data, "exchange trace: more bytes one way than 2^63"); };
+    if (send > kMaxBytes || recv > kMaxBytes) {
+        throw tooManyBytes();
+    }
+    for (const Exchange& e : trace.exchanges) {
+        if (!add(send, e.sendBytes, kMaxBytes) || !add(recv, e.recvBytes, kMaxBytes)) {
+            throw tooManyBytes();
+        }
+        for (auto t : {e.clientTime, e.sendTime, e.serverTime, e.recvTime}) {
+            if (!add(nanos, static_cast<std::uint64_t>(t.count()), kMaxNanos)) {
+                throw Error(ErrorKind::Data, "exchange trace: its times sum beyond 292 years");
+            }
+        }
+    }
+}
+
 }  // namespace
+
+TraceDecodeBudget::TraceDecodeBudget(std::uint64_t exchanges) : m_limit(exchanges), m_outer(tCurrentBudget) {
+    tCurrentBudget = this;
+}
+
+TraceDecodeBudget::~TraceDecodeBudget() {
+    tCurrentBudget = m_outer;
+}
+
+void TraceDecodeBudget::take(std::uint64_t count) {
+    if (count > m_limit - m_taken) {
+        throw Error(ErrorKind::Data, "exchange trace: the traces decoded for this file pass " +
+                                         std::to_string(m_limit) + " exchanges (about " +
+                                         std::to_string(m_limit * sizeof(Exchange) >> 20) +
+                                         " MB in memory), the most one load may decode");
+    }
+    m_taken += count;
+}
 
 std::uint64_t ExchangeTrace::sendBytes() const {
     std::uint64_t sum = trailingSendBytes;
@@ -125,18 +175,29 @@ ExchangeTrace decodeExchangeTrace(std::string_view bytes) {
     }
     std::string raw(rawSize, '\0');
     uLongf size = static_cast<uLongf>(rawSize);
-    if (uncompress(reinterpret_cast<Bytef*>(raw.data()), &size,
-                   reinterpret_cast<const Bytef*>(bytes.data() + headerSize),
-                   static_cast<uLong>(bytes.size() - headerSize)) != Z_OK ||
+    uLong packed = static_cast<uLong>(bytes.size() - headerSize);
+    if (uncompress2(reinterpret_cast<Bytef*>(raw.data()), &size,
+                    reinterpret_cast<const Bytef*>(bytes.data() + headerSize), &packed) != Z_OK ||
         size != rawSize) {
         throw Error(ErrorKind::Data, "exchange trace: the compressed data is damaged");
+    }
+    if (packed != bytes.size() - headerSize) {  // uncompress2 stops at the end of the stream
+        throw Error(ErrorKind::Data, "exchange trace: bytes after the compressed data");
     }
     Reader r(raw);
     ExchangeTrace trace;
     const std::uint64_t count = r.varint();
-    if (count > kMaxTraceExchanges || count * 6 > rawSize) {
+    if (count > kMaxTraceExchanges) {
+        throw Error(ErrorKind::Data, "exchange trace: claims " + std::to_string(count) +
+                                         " exchanges, more than a file keeps of one sample (" +
+                                         std::to_string(kMaxTraceExchanges) + ")");
+    }
+    if (count * 6 > rawSize) {
         throw Error(ErrorKind::Data,
                     "exchange trace: claims " + std::to_string(count) + " exchanges, more than it holds");
+    }
+    if (tCurrentBudget != nullptr) {
+        tCurrentBudget->take(count);
     }
     trace.leadingRecvBytes = r.varint();
     trace.trailingSendBytes = r.varint();
@@ -155,6 +216,7 @@ ExchangeTrace decodeExchangeTrace(std::string_view bytes) {
     if (!r.atEnd()) {
         throw Error(ErrorKind::Data, "exchange trace: bytes after the last exchange");
     }
+    checkSums(trace);
     return trace;
 }
 

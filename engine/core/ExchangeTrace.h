@@ -41,11 +41,37 @@ struct ExchangeTrace {
 // without one), so a hostile file cannot make a load allocate more than ~100 MB for one.
 inline constexpr std::uint64_t kMaxTraceExchanges = std::uint64_t{1} << 21;
 
+// The most exchanges one TraceDecodeBudget lets its thread decode (~400 MB in memory): a file of a
+// few MB can claim kMaxTraceExchanges for each of hundreds of samples (deflate packs 2 Mi equal
+// exchanges into 26 kB), which decoded would take tens of GB.
+inline constexpr std::uint64_t kMaxFileTraceExchanges = std::uint64_t{1} << 23;
+
+// While one exists, every decodeExchangeTrace() of this thread counts its exchanges against it; past
+// its limit the decode is refused with Error(Data). A loader of a whole file (predict's input)
+// holds one for the file; scopes nest, the innermost counts.
+class TraceDecodeBudget {
+public:
+    explicit TraceDecodeBudget(std::uint64_t exchanges = kMaxFileTraceExchanges);
+    ~TraceDecodeBudget();
+    TraceDecodeBudget(const TraceDecodeBudget&) = delete;
+    TraceDecodeBudget& operator=(const TraceDecodeBudget&) = delete;
+
+    // Throws Error(Data) when `count` more exchanges pass the limit, else takes them.
+    void take(std::uint64_t count);
+
+private:
+    std::uint64_t m_limit;
+    std::uint64_t m_taken = 0;
+    TraceDecodeBudget* m_outer;
+};
+
 // Compact binary form for files: per field a column of varints (times in whole microseconds,
 // rounded), deflated. A 20,000-exchange trace takes a few bytes per exchange.
 std::string encodeExchangeTrace(const ExchangeTrace& trace);
 
-// Throws Error(Data) naming what is wrong with bytes that encodeExchangeTrace() did not write.
+// Throws Error(Data) naming what is wrong with bytes that encodeExchangeTrace() did not write, and
+// with a trace whose times sum beyond 292 years or whose bytes in one direction pass 2^63 (sums of
+// them are int64 nanoseconds and JSON integers).
 ExchangeTrace decodeExchangeTrace(std::string_view bytes);
 
 // What a decoded trace holds: times rounded to the microsecond, as files keep them.

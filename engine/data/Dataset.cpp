@@ -55,6 +55,11 @@ FolderRowSource::FolderRowSource(const fs::path& folder, std::uint64_t rows) : m
     }
     for (const auto& entry : it) {
         if (entry.is_regular_file(ec)) {
+            if (const auto size = entry.file_size(ec); !ec && size > kMaxValueBytes) {
+                throw Error(ErrorKind::Io, entry.path().string() + ": " + std::to_string(size) +
+                                               " bytes, above the limit of 1G for one value (PostgreSQL's "
+                                               "largest bytea value)");
+            }
             m_files.push_back(fs::relative(entry.path(), folder, ec).generic_string());
         }
     }

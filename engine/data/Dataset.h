@@ -45,9 +45,13 @@ private:
     SyntheticSource m_source;
 };
 
+// The largest value a data set holds: PostgreSQL's limit for one bytea value.
+inline constexpr std::uint64_t kMaxValueBytes = std::uint64_t{1} << 30;
+
 // Every regular file below a folder is a BLOB_SAMPLE row named by its relative path; BLOB_TEST
 // gets `rows` rows cycling through them in FILE_NAME order. Files are read as bytes: text that is
-// not UTF-8 is kept as it is and counted.
+// not UTF-8 is kept as it is and counted. A file above kMaxValueBytes is refused, naming it, before
+// anything is read (each value is read whole: a 20 GB file took 20 GB of memory).
 class FolderRowSource final : public RowSource {
 public:
     FolderRowSource(const std::filesystem::path& folder, std::uint64_t rows);
@@ -79,6 +83,9 @@ struct DatasetSummary {
     // False for a BLOB_TEST that BlobBench did not prepare (the reference article's own EXECUTE
     // BLOCK, a copy made by hand): rows and bytes were counted from the table, the rest is unknown.
     bool preparedByBlobBench = true;
+    // Not stored with the data set: the tunables the prepare was asked for that its session could
+    // not apply (prepareDataset fills it; insert_method=ibatch on a Firebird 3 server).
+    std::vector<ParameterEffect> notInEffect;
 };
 
 struct PrepareOptions {

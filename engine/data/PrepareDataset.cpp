@@ -28,7 +28,13 @@ DatasetSummary prepareDataset(ConnectionSpec spec, const ParameterValues& reques
         }
     };
     try {
-        return prepareReferenceTables(*session, source, options);
+        DatasetSummary summary = prepareReferenceTables(*session, source, options);
+        for (const ParameterEffect& e : session->info().effects) {
+            if (!e.inEffect && requested.contains(e.id)) {
+                summary.notInEffect.push_back(e);
+            }
+        }
+        return summary;
     } catch (const Error& e) {
         rollback();
         // A driver's word for a failed write ("database or disk is full", a BLOB write) names no

@@ -25,7 +25,8 @@ std::unique_ptr<RowSource> makeRowSource(const DatasetChoice& choice);
 // Connects with `requested` (resolved against the driver's tunables) as a write that may create
 // the database (a SQLite file that does not exist yet), then prepareReferenceTables. On any
 // failure the open transaction is rolled back and the Error's line names the connection once
-// ("<label>: prepare: <what the engine said>"); a cancel is ErrorKind::Cancelled.
+// ("<label>: prepare: <what the engine said>"); a cancel is ErrorKind::Cancelled. The summary
+// names the tunables of `requested` that the session reports not in effect.
 DatasetSummary prepareDataset(ConnectionSpec spec, const ParameterValues& requested, const RowSource& source,
                               const PrepareOptions& options);
 

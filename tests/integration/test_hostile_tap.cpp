@@ -5,6 +5,12 @@
 // names [::1] and the port. A Firebird connect timeout is named as one.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -129,4 +135,34 @@ TEST(HostileTap, FirebirdConnectTimeoutIsNamed) {
     const auto r = runCli(run("closes at once", closing.port(), "--no-tap").args);
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_EQ(r.err.find("connect timeout"), std::string::npos) << r.err;
+}
+
+// Hostile round 3: `prepare` on a Firebird 3 server with -P insert_method=ibatch (IBatch needs
+// 4.0) inserted with execute and printed only "Prepared ...": a tunable asked for and not in
+// effect went unsaid. Now a line says so. A scratch database next to the shared one.
+TEST(HostileTap, PrepareSaysATunableThatIsNotInEffect) {
+    BLOBBENCH_REQUIRE_ENV(shared, "BLOBBENCH_FB_DATABASE");
+    const std::string folder = std::filesystem::path(shared.substr(shared.find("//", 6) + 1)).parent_path().string();
+    const std::string file = folder + "/hostile-ibatch-" + std::to_string(getpid()) + ".fdb";
+    const std::string target = shared.substr(0, shared.find("//", 6) + 1) + file;
+    const std::string user = test::envOrEmpty("BLOBBENCH_FB_USER");
+    const std::string password = test::envOrEmpty("BLOBBENCH_FB_PASSWORD");
+    const std::string sql = "/tmp/blobbench-hostile-ibatch-" + std::to_string(getpid()) + ".sql";
+    std::ofstream(sql) << "CREATE DATABASE '" << target << "' USER '" << user << "' PASSWORD '" << password << "';\n";
+    const int created = std::system(("isql-fb -q -i " + sql + " >/dev/null 2>&1").c_str());
+    std::filesystem::remove(sql);
+    ASSERT_EQ(created, 0) << "isql-fb could not create " << target;
+    const std::vector<std::string> env = {"ISC_PASSWORD=" + password};
+    const auto r = runCli({"prepare", target, "-u", user, "--rows", "20", "-q", "-P", "insert_method=ibatch"}, env);
+    const auto plain = runCli({"prepare", target, "-u", user, "--rows", "20", "-q"}, env);
+    std::filesystem::remove(file);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("Prepared "), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("blobbench-cli: prepare: insert_method=ibatch is not in effect (IBatch needs client and "
+                         "server >= 4.0: "),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(plain.exitCode, 0) << plain.err;
+    EXPECT_EQ(plain.err, "") << "a tunable not asked for is not said";
 }

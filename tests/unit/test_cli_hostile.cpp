@@ -172,6 +172,8 @@ TEST(HostileCli, LiveJournalOfAnotherProcessIsLeftAlone) {
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_NE(r.err.find("in use by another process"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("recovered"), std::string::npos) << r.err;
+    // Hostile round 2: "... left alone" and then "... is in use by another process", two lines.
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(after, before);
     for (const auto& run : loadProject(q(p.path)).history) {
         EXPECT_NE(run.runId, live.runId) << "the live run was recovered";
@@ -464,6 +466,48 @@ TEST(HostileCli, SignalCancelsPrepareAndTheStorageStudies) {
         }
     }
     EXPECT_GE(signalled, 2) << "the commands ended before the signals";
+}
+
+// Hostile round 3: `prepare --from-folder` read a 3 GB file whole (3.1 GB of memory, 10 s) before
+// SQLite said "string or blob too big", naming no file. Now refused before anything is read.
+TEST(HostileCli, PrepareFromAFolderRefusesAFileAboveTheValueLimit) {
+    TempDir dir;
+    const std::string folder = dir.file("src");
+    std::filesystem::create_directory(folder);
+    std::ofstream(folder + "/small.txt") << "hello";
+    const std::string big = folder + "/big.bin";
+    std::ofstream(big).close();
+    std::filesystem::resize_file(big, (std::uint64_t{1} << 30) + 1);  // sparse: no disk taken
+    const auto r = runCli({"prepare", "sqlite:" + dir.file("f.db"), "--from-folder", folder, "--rows", "10"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.err, "blobbench-cli: " + big + ": 1073741825 bytes, above the limit of 1G for one value " +
+                         "(PostgreSQL's largest bytea value)\n");
+    EXPECT_FALSE(std::filesystem::exists(dir.file("f.db"))) << "connected before the folder was checked";
+}
+
+// Hostile round 3: a signal after the first variant of `storage insert` left its JSON saying
+// "complete": true (the variant in progress cut short), since only failures marked it incomplete.
+TEST(HostileCli, SignalDuringStorageInsertMarksItsJsonIncomplete) {
+    for (const int sig : {SIGINT, SIGHUP}) {
+        TempDir dir;
+        const std::string work = dir.file("insert");
+        std::filesystem::create_directory(work);
+        const std::string json = dir.file("insert.json");
+        CliProcess run({"storage", "insert", "sqlite:" + work, "--rows", "100k", "--size", "2k", "--json", json, "-q"});
+        // The JSON is written after every variant: once it exists, the second one is under way.
+        for (int i = 0; i < 6000 && !std::filesystem::exists(json) && run.running(); ++i) {
+            std::this_thread::sleep_for(5ms);
+        }
+        run.signal(sig);
+        const auto r = run.wait(120s);
+        ASSERT_EQ(r.exitCode, 128 + sig) << "ended before the signal? " << r.err;
+        EXPECT_NE(r.err.find("storage insert was cancelled; everything measured is written"), std::string::npos)
+            << r.err;
+        const QJsonObject doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json))).object();
+        EXPECT_GE(doc.value(QStringLiteral("results")).toArray().size(), 1) << slurp(json);
+        EXPECT_FALSE(doc.value(QStringLiteral("complete")).toBool(true)) << slurp(json);
+        EXPECT_EQ(doc.value(QStringLiteral("error")).toString(), QStringLiteral("cancelled"));
+    }
 }
 
 // Hostile round 2026-12-01: the lock and the journal were named after the path given, so a run

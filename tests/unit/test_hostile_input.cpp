@@ -311,6 +311,21 @@ TEST(HostileInputCli, ServerWithLongFatalErrorGivesOneErrorLine) {
     }
 }
 
+// Hostile round 3: above 30,000 bytes libpq reads the start-up error as a pre-3.0 server's and
+// keeps nothing of it ("connection to server at ... failed:" and no reason); the line says so.
+TEST(HostileInputCli, ServerWithStartupErrorTooLongForLibpqSaysTheReasonIsLost) {
+    test::ScriptedServer server([&](int fd) { answerWithFatal(fd, std::string(1'000'000, 'x')); });
+    const std::string target = "postgresql://u@127.0.0.1:" + std::to_string(server.port()) + "/db?sslmode=disable";
+    for (const char* tap : {"--tap", "--no-tap"}) {
+        const auto r = test::runCli({"run", target, "-s", "warm-up", "-q", tap});
+        EXPECT_EQ(r.exitCode, 1) << tap << ": " << r.err.substr(0, 300);
+        expectOneErrorLine(r, tap);
+        EXPECT_TRUE(contains(r.err, "failed: (no reason: the server's error was too long for libpq to keep"))
+            << tap << ": " << r.err.substr(0, 300);
+        EXPECT_FALSE(contains(r.err, "xxxx")) << tap << ": " << r.err.substr(0, 300);
+    }
+}
+
 TEST(HostileInputCli, EmptyTargetIsRefused) {
     for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
              {"run", ""}, {"run", "-d", ""}, {"prepare", ""}, {"run", "", "-s", "warm-up"}}) {

@@ -159,6 +159,22 @@ struct Resolved {
     std::string host, hostaddr, port, password;
 };
 
+// libpq reads a start-up ErrorResponse longer than 30,000 bytes as a pre-3.0 server's message,
+// a C string that begins at the length word's zero byte: the reason is lost and the message ends
+// in "failed:". Said in our words, since libpq's alone look like a sentence cut off.
+std::string withLostStartupReason(std::string text) {
+    static constexpr std::string_view kFailed = "failed:";
+    static constexpr std::string_view kLost =
+        " (no reason: the server's error was too long for libpq to keep, above 30,000 bytes, or empty)";
+    for (std::size_t at = text.find(kFailed); at != std::string::npos; at = text.find(kFailed, at + 1)) {
+        const std::size_t after = at + kFailed.size();
+        if (after == text.size() || text.compare(after, 22, " connection to server ") == 0) {
+            text.insert(after, kLost);
+        }
+    }
+    return text;
+}
+
 std::optional<Resolved> resolvedByLibpq(const ConnectionSpec& spec) {
     static constexpr const char* kStop = "blobbench-resolve-only";
     std::vector<const char*> keywords{"dbname"}, values{spec.target.c_str()};
@@ -354,7 +370,8 @@ std::unique_ptr<Session> PostgresDriver::connect(const ConnectionSpec& spec, con
     PGconn* conn = PQconnectdbParams(keywords.data(), settings.data(), 1);
     auto session = std::make_unique<PostgresSession>(conn, spec.label(), std::move(secrets), values);
     if (!conn || PQstatus(conn) != CONNECTION_OK) {
-        throw Error(ErrorKind::Connect, spec.label() + ": connect: " + session->scrub(pg::messageOf(conn, nullptr)));
+        throw Error(ErrorKind::Connect,
+                    spec.label() + ": connect: " + withLostStartupReason(session->scrub(pg::messageOf(conn, nullptr))));
     }
     session->start();
     return session;

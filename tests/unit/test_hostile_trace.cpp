@@ -1,0 +1,315 @@
+// Hostile round 3 (issue #21): exchange traces and samples that a hand-made or damaged file can
+// hold, through the decoder and `blobbench-cli predict`. Each case printed a wrapped figure
+// (times of 292 years summed past int64, 2^64 bytes summed past uint64, negative phases) or, for
+// a 500 kB file of hundreds of 2 Mi-exchange traces, took tens of GB; now each is refused or left
+// out in one line.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "engine/core/Error.h"
+#include "engine/core/ExchangeTrace.h"
+#include "engine/wire/LinkModel.h"
+#include "model/Project.h"
+#include "model/ProjectFile.h"
+#include "model/SampleJson.h"
+#include "support/TestSupport.h"
+
+namespace blobbench {
+namespace {
+
+using namespace std::chrono_literals;
+
+ExchangeTrace equalExchanges(std::size_t count, Exchange e) {
+    ExchangeTrace t;
+    t.exchanges.assign(count, e);
+    return t;
+}
+
+Sample tracedSample(ExchangeTrace trace, int repetition) {
+    Sample s;
+    s.runId = "r1";
+    s.scenarioId = "short-blobs";
+    s.scenarioTitle = "Test read short BLOBs";
+    s.engine = "postgres";
+    s.repetition = repetition;
+    s.phases.fetch = 20ms;
+    s.trace = std::move(trace);
+    return s;
+}
+
+std::string decodeError(const ExchangeTrace& trace) {
+    try {
+        decodeExchangeTrace(encodeExchangeTrace(trace));
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Data) << e.what();
+        return e.what();
+    }
+    return "";
+}
+
+void expectOneLine(const test::ProcessResult& r, int exitCode, const std::string& says) {
+    EXPECT_EQ(r.exitCode, exitCode) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+}  // namespace
+
+TEST(HostileTrace, SumsBeyondTheirTypesAreRefused) {
+    Exchange longest;  // each time is the most a file can write: 2^63 - 1 ns, in whole microseconds
+    longest.serverTime = std::chrono::microseconds(std::numeric_limits<std::int64_t>::max() / 1000);
+    EXPECT_EQ(decodeError(equalExchanges(1, longest)), "");
+    EXPECT_NE(decodeError(equalExchanges(3, longest)).find("times sum beyond 292 years"), std::string::npos);
+    Exchange heaviest;
+    heaviest.recvBytes = std::numeric_limits<std::uint64_t>::max();
+    EXPECT_NE(decodeError(equalExchanges(2, heaviest)).find("more bytes one way than 2^63"), std::string::npos);
+    ExchangeTrace leading;
+    leading.leadingRecvBytes = std::uint64_t{1} << 63;
+    EXPECT_NE(decodeError(leading).find("2^63"), std::string::npos);
+}
+
+TEST(HostileTrace, BytesAfterTheCompressedStreamAreRefused) {
+    // zlib's uncompress() stops at the end of the stream: 7 kB of anything after it were accepted.
+    const std::string good = encodeExchangeTrace(equalExchanges(3, Exchange{40, 300, 0us, 0us, 50us, 0us}));
+    try {
+        decodeExchangeTrace(good + std::string(7000, 'G'));
+        ADD_FAILURE() << "accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Data);
+        EXPECT_NE(std::string(e.what()).find("bytes after the compressed data"), std::string::npos) << e.what();
+    }
+}
+
+TEST(HostileTrace, BudgetRefusesPastItsLimitAndNests) {
+    const std::string ten = encodeExchangeTrace(equalExchanges(10, Exchange{}));
+    {
+        const TraceDecodeBudget file(25);
+        decodeExchangeTrace(ten);
+        decodeExchangeTrace(ten);
+        EXPECT_THROW(decodeExchangeTrace(ten), Error);
+        {
+            const TraceDecodeBudget inner(10);
+            decodeExchangeTrace(ten);  // the innermost counts
+            EXPECT_THROW(decodeExchangeTrace(ten), Error);
+        }
+        EXPECT_THROW(decodeExchangeTrace(ten), Error);  // the outer one is still spent
+    }
+    for (int i = 0; i < 5; ++i) {
+        decodeExchangeTrace(ten);  // without a budget: no limit
+    }
+}
+
+TEST(HostileTrace, PredictRefusesAFileWhoseTracesWouldFillTheMemory) {
+    // Five traces of the most exchanges a sample keeps: a 130 kB file, 500 MB decoded. Hundreds of
+    // them took tens of GB before the budget (the process was killed for memory).
+    test::TempDir dir;
+    const std::string path = dir.file("bomb.json");
+    std::vector<Sample> samples;
+    for (int i = 0; i < 5; ++i) {
+        samples.push_back(tracedSample(equalExchanges(kMaxTraceExchanges, Exchange{40, 300, 0us, 0us, 50us, 0us}), i));
+    }
+    writeSamplesJson(QString::fromStdString(path), SessionInfo{}, samples);
+    samples.clear();
+    const auto r = test::runCli({"predict", path, "--latency", "20"});
+    expectOneLine(r, 2, "sample 5: exchange trace: the traces decoded for this file pass 8388608 exchanges");
+    EXPECT_TRUE(r.out.empty()) << r.out.substr(0, 300);
+}
+
+TEST(HostileTrace, PredictRefusesAProjectWhoseTracesWouldFillTheMemory) {
+    test::TempDir dir;
+    const QString path = QString::fromStdString(dir.file("bomb.blobbench.json"));
+    Project project = defaultProject(QString::fromStdString(dir.file("ref.sqlite")));
+    RunRecord run;
+    run.runId = run.startedAt = QStringLiteral("2026-12-01T19:00:00.000Z");
+    run.connectionName = project.connections.at(0).name;
+    run.samples.push_back(tracedSample(equalExchanges(kMaxTraceExchanges, Exchange{40, 300, 0us, 0us, 50us, 0us}), 0));
+    project.history.push_back(std::move(run));
+    saveProject(path, project);
+    project = Project{};
+    // Nine copies of the sample (repetitions 0..8): the file takes 300 kB, 900 MB decoded.
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QJsonArray history = root[QStringLiteral("history")].toArray();
+    QJsonObject first = history.at(0).toObject();
+    const QJsonObject one = first[QStringLiteral("samples")].toArray().at(0).toObject();
+    QJsonArray samples;
+    for (int i = 0; i < 9; ++i) {
+        QJsonObject copy = one;
+        copy[QStringLiteral("repetition")] = i;
+        samples.append(copy);
+    }
+    first[QStringLiteral("samples")] = samples;
+    history[0] = first;
+    root[QStringLiteral("history")] = history;
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(QJsonDocument(root).toJson(QJsonDocument::Compact));
+    file.close();
+    const auto r = test::runCli({"predict", path.toStdString(), "--latency", "20"});
+    // The loader decodes each trace twice (checked, then read): the fifth sample passes the budget.
+    expectOneLine(r, 1, "samples[4].wire.trace: exchange trace: the traces decoded for this file pass 16777216");
+}
+
+TEST(HostileTrace, PredictLeavesOutSamplesWhoseTimesWrap) {
+    test::TempDir dir;
+    const std::string path = dir.file("phases.json");
+    const ExchangeTrace three = equalExchanges(3, Exchange{40, 300, 0us, 0us, 50us, 0us});
+    Sample negative = tracedSample(three, 0);
+    negative.phases.execute = -5s;
+    Sample huge = tracedSample(three, 1);
+    huge.phases.execute = huge.phases.fetch =
+        std::chrono::nanoseconds(std::numeric_limits<std::int64_t>::max() / 2 + 1);
+    Sample heavy = tracedSample(equalExchanges(2, Exchange{std::uint64_t{1} << 61, 0, 0us, 0us, 50us, 0us}), 2);
+    writeSamplesJson(QString::fromStdString(path), SessionInfo{}, {negative, huge, heavy});
+    // 2^62 bytes up at 9.6 kbit/s take 10^8 years: the wrapped sum was printed as a negative time.
+    const auto none = test::runCli({"predict", path, "--latency", "20", "--bandwidth", "9.6k"});
+    expectOneLine(none, 2, "3 sample(s) with negative times, or times at this link beyond 285 years: not predicted");
+
+    Sample good = tracedSample(three, 3);
+    writeSamplesJson(QString::fromStdString(path), SessionInfo{}, {negative, good});
+    const auto some = test::runCli({"predict", path, "--latency", "20", "--advise"});  // the advice leaves it out too
+    EXPECT_EQ(some.exitCode, 0) << some.err;
+    EXPECT_NE(some.out.find("1 sample(s) with negative times"), std::string::npos) << some.out;
+    for (std::size_t at = some.out.find(" -"); at != std::string::npos; at = some.out.find(" -", at + 1)) {
+        EXPECT_FALSE(std::isdigit(static_cast<unsigned char>(some.out[at + 2]))) << "a negative figure:\n" << some.out;
+    }
+    const auto expected = predictElapsed(three, 20ms, LinkProfile::symmetric(20ms, 0));
+    char figure[32];
+    std::snprintf(figure, sizeof figure, "%.1f ms",
+                  std::chrono::duration<double, std::milli>(expected.predicted).count());
+    EXPECT_NE(some.out.find(figure), std::string::npos) << figure << "\n" << some.out;
+}
+
+// Hostile round 3: predict printed with stdio, which the check of std::cout did not see:
+// `predict ... > /dev/full` and a closed pipe ended 0 with nothing said.
+TEST(HostileTrace, PredictSaysAFullOrClosedStdout) {
+    test::TempDir dir;
+    const std::string path = dir.file("s.json");
+    std::vector<Sample> samples;
+    for (int i = 0; i < 2000; ++i) {  // 200 kB of table: more than a pipe holds
+        samples.push_back(tracedSample(equalExchanges(3, Exchange{40, 300, 0us, 0us, 50us, 0us}), i));
+    }
+    writeSamplesJson(QString::fromStdString(path), SessionInfo{}, samples);
+    const std::string json = dir.file("p.json");
+    const int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(full, 0) << "no /dev/full";
+    test::CliProcess toFull({"predict", path, "--latency", "20", "--json", json}, {}, full);
+    close(full);
+    auto r = toFull.wait(std::chrono::seconds(120));
+    expectOneLine(r, 1, "cannot write to standard output: No space left on device");
+    EXPECT_TRUE(QFile::exists(QString::fromStdString(json))) << "--json not written";
+    int pipeFds[2];
+    ASSERT_EQ(pipe2(pipeFds, O_CLOEXEC), 0);
+    test::CliProcess closed({"predict", path, "--latency", "20"}, {}, pipeFds[1]);
+    close(pipeFds[0]);
+    close(pipeFds[1]);
+    r = closed.wait(std::chrono::seconds(120));
+    expectOneLine(r, 1, "cannot write to standard output: Broken pipe");
+}
+
+// Hostile round 3: a signal while predict wrote --json left its temporary file (p.json.tmp-XXXXXX,
+// 35 MB of 230 MB) and no line. Now the write in progress completes, then one line, 128 + signal.
+TEST(HostileTrace, SignalWhilePredictWritesLeavesNoTemporaryFile) {
+    test::TempDir dir;
+    const std::string path = dir.file("s.json");
+    std::vector<Sample> samples;
+    for (int i = 0; i < 100'000; ++i) {  // --json of 40 MB: its write takes a while
+        samples.push_back(tracedSample(equalExchanges(3, Exchange{40, 300, 0us, 0us, 50us, 0us}), i));
+    }
+    writeSamplesJson(QString::fromStdString(path), SessionInfo{}, samples);
+    samples.clear();
+    const std::filesystem::path out = dir.file("out");
+    std::filesystem::create_directory(out);
+    auto temporary = [&] {
+        for (const auto& e : std::filesystem::directory_iterator(out)) {
+            if (e.path().filename().string().find(".tmp") != std::string::npos) {
+                return true;
+            }
+        }
+        return false;
+    };
+    int signalled = 0;
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGINT}) {
+        std::filesystem::remove_all(out);
+        std::filesystem::create_directory(out);
+        test::CliProcess run({"predict", path, "--latency", "20", "--json", (out / "p.json").string(), "--markdown",
+                              (out / "p.md").string()});
+        while (run.running() && !temporary()) {
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+        run.signal(sig);
+        const auto r = run.wait(std::chrono::seconds(120));
+        EXPECT_FALSE(temporary()) << "a temporary file is left after signal " << sig;
+        if (r.exitCode == 0) {
+            continue;  // it ended before the signal
+        }
+        ++signalled;
+        EXPECT_EQ(r.exitCode, 128 + sig) << r.err;
+        EXPECT_NE(r.err.find("predict was cancelled; written: "), std::string::npos) << r.err;
+        EXPECT_TRUE(std::filesystem::exists(out / "p.json")) << "the file in progress was not finished";
+    }
+    EXPECT_GE(signalled, 1) << "no signal landed while a file was written";
+}
+
+// Hostile round 3: `predict FIFO` blocked in the open and `predict /dev/zero` read for ever (both
+// killed after 30 s); a directory and a loop of links said "cannot read X" and no reason.
+TEST(HostileTrace, PredictRefusesWhatIsNoFileAtOnce) {
+    test::TempDir dir;
+    const std::string fifo = dir.file("f.json");
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    const std::string loop = dir.file("l1.json");
+    std::filesystem::create_symlink(dir.file("l2.json"), loop);
+    std::filesystem::create_symlink(loop, dir.file("l2.json"));
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {fifo, "not a regular file (a FIFO)"},
+        {"/dev/zero", "not a regular file (a device)"},
+        {dir.path().string(), "is a directory"},
+        {loop, "Too many levels of symbolic links"},
+    };
+    for (const auto& [path, says] : cases) {
+        test::CliProcess run({"predict", path, "--latency", "20"});
+        const auto r = run.wait(std::chrono::seconds(20));
+        expectOneLine(r, 1, "predict: cannot read " + path + ": " + says);
+    }
+}
+
+// Hostile round 3: a title with a newline and a terminal escape went to the terminal as it was,
+// and a '|' split the Markdown table's cell.
+TEST(HostileTrace, PredictPrintsTitlesAsOneCell) {
+    test::TempDir dir;
+    const std::string path = dir.file("s.json");
+    Sample s = tracedSample(equalExchanges(3, Exchange{40, 300, 0us, 0us, 50us, 0us}), 0);
+    s.scenarioTitle = "A|B\n\x1b[31mred";
+    writeSamplesJson(QString::fromStdString(path), SessionInfo{}, {s});
+    const std::string md = dir.file("p.md");
+    const auto r = test::runCli({"predict", path, "--latency", "20", "--advise", "--markdown", md});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("A|B  [31mred"), std::string::npos) << r.out;
+    QFile file(QString::fromStdString(md));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const std::string text = file.readAll().toStdString();
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+    EXPECT_NE(text.find("| A\\|B  [31mred |"), std::string::npos) << text;
+}
+
+}  // namespace blobbench
