@@ -35,6 +35,10 @@ std::vector<ScenarioAdvice> adviseParameterSets(const std::vector<Sample>& sampl
                                                 const std::map<std::string, std::string>& current) {
     std::vector<ScenarioAdvice> advice;
     std::vector<std::vector<Collected>> sets;  // per scenario, in the order first measured
+    // Where each scenario and each of its parameter sets is, so collecting stays linear in the
+    // samples however many sets a sweep measured.
+    std::map<std::string, std::size_t> scenarioIndex;
+    std::vector<std::map<std::map<std::string, std::string>, std::size_t>> setIndex;
     for (const Sample& s : samples) {
         if (s.status != SampleStatus::Complete) {
             continue;
@@ -43,21 +47,19 @@ std::vector<ScenarioAdvice> adviseParameterSets(const std::vector<Sample>& sampl
         if (!p) {
             continue;
         }
-        auto scenario = std::find_if(advice.begin(), advice.end(),
-                                     [&](const ScenarioAdvice& a) { return a.scenarioId == s.scenarioId; });
-        if (scenario == advice.end()) {
+        const auto [scenario, newScenario] = scenarioIndex.try_emplace(s.scenarioId, advice.size());
+        if (newScenario) {
             advice.push_back(ScenarioAdvice{s.scenarioId, s.scenarioTitle, {}});
             sets.emplace_back();
-            scenario = advice.end() - 1;
+            setIndex.emplace_back();
         }
-        auto& mine = sets[static_cast<std::size_t>(scenario - advice.begin())];
-        auto set = std::find_if(mine.begin(), mine.end(), [&](const Collected& c) { return c.point == s.point; });
-        if (set == mine.end()) {
+        std::vector<Collected>& mine = sets[scenario->second];
+        const auto [set, newSet] = setIndex[scenario->second].try_emplace(s.point, mine.size());
+        if (newSet) {
             mine.push_back(Collected{s.point, {}, {}});
-            set = mine.end() - 1;
         }
-        set->measured.push_back(p->measured);
-        set->predicted.push_back(p->predicted);
+        mine[set->second].measured.push_back(p->measured);
+        mine[set->second].predicted.push_back(p->predicted);
     }
     for (std::size_t i = 0; i < advice.size(); ++i) {
         auto& ranked = advice[i].ranked;

@@ -1,5 +1,7 @@
 #include "engine/wire/LinkModel.h"
 
+#include <cmath>
+
 #include <algorithm>
 
 namespace blobbench {
@@ -14,8 +16,20 @@ double seconds(std::chrono::nanoseconds t) {
     return std::chrono::duration<double>(t).count();
 }
 
+// Saturates: a time past what int64 nanoseconds hold (centuries of bytes at a tiny bandwidth) or a
+// NaN must not wrap into a negative figure on any caller (the window calls the model directly).
 std::chrono::nanoseconds nanos(double s) {
-    return std::chrono::nanoseconds(static_cast<std::int64_t>(s * 1e9 + (s >= 0 ? 0.5 : -0.5)));
+    const double ns = s * 1e9;
+    if (std::isnan(ns)) {
+        return std::chrono::nanoseconds::max();
+    }
+    if (ns >= 9.2e18) {
+        return std::chrono::nanoseconds::max();
+    }
+    if (ns <= -9.2e18) {
+        return std::chrono::nanoseconds::min();
+    }
+    return std::chrono::nanoseconds(static_cast<std::int64_t>(ns + (ns >= 0 ? 0.5 : -0.5)));
 }
 
 }  // namespace
@@ -46,7 +60,9 @@ LinkPrediction predictElapsed(const ExchangeTrace& trace, std::chrono::nanosecon
     p.loopback = p.exchanges == 0 ? std::chrono::nanoseconds{0} : fastest * static_cast<std::int64_t>(p.exchanges);
     p.latency = (link.latencyUp + link.latencyDown) * static_cast<std::int64_t>(p.exchanges);
     p.transfer = nanos(transfer);
-    p.predicted = measured - p.loopback + p.latency + p.transfer;
+    const double total = seconds(measured) - seconds(p.loopback) + seconds(p.latency) + transfer;
+    // Exact in nanoseconds where it fits; saturated where the sum would wrap.
+    p.predicted = std::abs(total) < 9e9 ? measured - p.loopback + p.latency + p.transfer : nanos(total);
     return p;
 }
 

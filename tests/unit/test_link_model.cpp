@@ -4,6 +4,7 @@
 // without a trace has no prediction; the advice ranks parameter sets and finds the current one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <random>
 
@@ -104,6 +105,42 @@ TEST(LinkModel, AnAnswerStreamedSlowerThanTheLineCostsNoMore) {
     e.recvTime = 200ms;
     trace.exchanges[0] = e;
     EXPECT_EQ(predictElapsed(trace, 3s, link).transfer, 800ms);
+}
+
+TEST(LinkModel, BytesThatWouldTakeCenturiesSaturateInsteadOfWrapping) {
+    // The window calls the model directly, without predict's own guard: 2^62 bytes at 1 bit/s
+    // must come out as the longest time there is, never as a negative figure.
+    ExchangeTrace trace;
+    Exchange e;
+    e.recvBytes = std::uint64_t{1} << 62;
+    trace.exchanges.push_back(e);
+    LinkProfile link;
+    link.bandwidthDown = 1;
+    const LinkPrediction p = predictElapsed(trace, 1s, link);
+    EXPECT_EQ(p.transfer, std::chrono::nanoseconds::max());
+    EXPECT_EQ(p.predicted, std::chrono::nanoseconds::max());
+}
+
+TEST(LinkAdvice, ManyParameterSetsAreCollectedOnce) {
+    // 20,000 sets of one scenario, two samples each: every set keeps its own two samples.
+    std::vector<Sample> samples;
+    for (int round = 0; round < 2; ++round) {
+        for (int i = 0; i < 20'000; ++i) {
+            Sample s;
+            s.scenarioId = "many";
+            s.point["size"] = std::to_string(i);
+            s.phases.fetch = std::chrono::microseconds(100 + i);
+            s.trace = conversation(1);
+            samples.push_back(s);
+        }
+    }
+    const auto advice = adviseParameterSets(samples, LinkProfile::symmetric(1ms));
+    ASSERT_EQ(advice.size(), 1u);
+    ASSERT_EQ(advice[0].ranked.size(), 20'000u);
+    EXPECT_EQ(advice[0].ranked.front().point.at("size"), "0");
+    EXPECT_EQ(advice[0].ranked.back().point.at("size"), "19999");
+    EXPECT_TRUE(std::all_of(advice[0].ranked.begin(), advice[0].ranked.end(),
+                            [](const ParameterSetAdvice& a) { return a.samples == 2; }));
 }
 
 TEST(LinkModel, ASampleWithoutATraceHasNoPrediction) {
