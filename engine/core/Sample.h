@@ -22,7 +22,14 @@ struct PhaseTimes {
     Nanos prepare{0};
     Nanos execute{0};  // execute / open cursor
     Nanos fetch{0};    // first fetch to last fetch, BLOB reads included
-    Nanos elapsed() const { return execute + fetch; }
+    // Saturated: phases read from a hostile file may each be near the type's limit.
+    Nanos elapsed() const {
+        Nanos::rep sum = 0;
+        if (__builtin_add_overflow(execute.count(), fetch.count(), &sum)) {
+            return execute.count() < 0 ? Nanos::min() : Nanos::max();
+        }
+        return Nanos(sum);
+    }
 };
 
 // What the same bytes would have been on the wire had a streaming compressor sent them, each
