@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "BenchTraces.h"
 #include "engine/wire/LinkAdvice.h"
 #include "engine/wire/LinkModel.h"
 
@@ -27,16 +28,7 @@ std::vector<Sample> samples(std::size_t count, std::size_t exchanges) {
         s.scenarioTitle = s.scenarioId;
         s.point["max_inline_blob_size"] = std::to_string((i / 7) % 20 * 1024);
         s.phases.fetch = std::chrono::milliseconds(5 + random() % 50);
-        ExchangeTrace t;
-        t.exchanges.resize(exchanges);
-        for (Exchange& e : t.exchanges) {
-            e.sendBytes = 20 + random() % 200;
-            e.recvBytes = 100 + random() % 32'000;
-            e.clientTime = std::chrono::microseconds(random() % 50);
-            e.serverTime = std::chrono::microseconds(30 + random() % 100);
-            e.recvTime = std::chrono::microseconds(random() % 30);
-        }
-        s.trace = std::move(t);
+        s.trace = bench::madeUpTrace(random, exchanges);
     }
     return out;
 }

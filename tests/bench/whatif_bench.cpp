@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "BenchTraces.h"
 #include "ui/Charts.h"
 #include "ui/MainWindow.h"
 #include "ui/WhatIfPanel.h"
@@ -28,14 +29,7 @@ std::vector<Sample> samples(std::size_t count, std::size_t exchanges) {
         s.scenarioTitle = s.scenarioId;
         s.point["fetch_size"] = std::to_string(100 * (1 + (i / 7) % 4));
         s.phases.fetch = std::chrono::milliseconds(5 + random() % 50);
-        ExchangeTrace t;
-        t.exchanges.resize(exchanges);
-        for (Exchange& e : t.exchanges) {
-            e.sendBytes = 20 + random() % 200;
-            e.recvBytes = 100 + random() % 32'000;
-            e.serverTime = std::chrono::microseconds(30 + random() % 100);
-            e.recvTime = std::chrono::microseconds(random() % 30);
-        }
+        ExchangeTrace t = bench::madeUpTrace(random, exchanges);
         WireCounters c;
         c.sendBytes = t.sendBytes();
         c.recvBytes = t.recvBytes();
