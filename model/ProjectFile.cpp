@@ -966,7 +966,7 @@ void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
         Fields w(wire, f.path("wire"), {"tap", "nativeLogical", "nativePhysical", "tapPhases", "trace"});
         if (w.has("trace")) {  // the exchange trace, base64 of its compact encoding
             try {
-                traceFromBase64(text(w["trace"], w.path("trace"), kMaxTraceChars));
+                traceFromBase64OrKeep(text(w["trace"], w.path("trace"), kMaxTraceChars));  // see TraceLoadScope
             } catch (const Error& e) {
                 refuse(w.path("trace"), QString::fromStdString(e.what()));
             }
@@ -1351,6 +1351,7 @@ QByteArray projectToJson(const Project& project) {
 }
 
 Project projectFromJson(QByteArray bytes) {
+    const TraceLoadScope traces(2);  // each trace is decoded twice: sampleCheck(), then applySampleJson()
     if (bytes.trimmed().isEmpty()) {
         refuse({}, L("empty file: not a BlobBench project"));
     }
@@ -1626,7 +1627,16 @@ QString setJournalAside(const QString& journal, const std::string& why) {
 
 }  // namespace
 
+std::size_t unreadTraces(const Project& project) {
+    std::size_t count = 0;
+    for (const RunRecord& run : project.history) {
+        count += unreadTraces(run.samples);
+    }
+    return count;
+}
+
 QString recoverJournal(const QString& projectPath, Project& project) {
+    const TraceLoadScope traces(2);
     const QString journal = journalPathFor(projectPath);
     QFile file(journal);  // opened on the locked descriptor, which makes it forget its name
     if (!file.exists()) {

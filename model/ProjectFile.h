@@ -83,6 +83,9 @@ private:
 // journal that another live process holds is left alone (and said). Throws Error(Io) when the
 // journal cannot be read or set aside.
 QString recoverJournal(const QString& projectPath, Project& project);
+
+// How many samples of the project's history keep their exchange trace unread (see TraceLoadScope).
+std::size_t unreadTraces(const Project& project);
 // Removes the journal unless another live process holds it.
 void removeJournal(const QString& projectPath);
 

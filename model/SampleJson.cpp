@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QStringList>
+#include <algorithm>
 #include <cmath>
 
 #include "engine/core/Error.h"
@@ -32,13 +33,57 @@ QByteArray traceToBase64(const ExchangeTrace& trace) {
     return text.size() <= kMaxTraceChars ? text : QByteArray();
 }
 
-ExchangeTrace traceFromBase64(const QString& text) {
-    const auto decoded = QByteArray::fromBase64Encoding(text.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+namespace {
+
+QByteArray fromBase64(const QString& text) {
+    auto decoded = QByteArray::fromBase64Encoding(text.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded) {
         throw Error(ErrorKind::Data, "exchange trace: not base64");
     }
-    const QByteArray& bytes = *decoded;
-    return decodeExchangeTrace(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    return std::move(*decoded);
+}
+
+std::string_view view(const QByteArray& bytes) {
+    return {bytes.constData(), static_cast<std::size_t>(bytes.size())};
+}
+
+}  // namespace
+
+ExchangeTrace traceFromBase64(const QString& text) {
+    return decodeExchangeTrace(view(fromBase64(text)));
+}
+
+std::optional<ExchangeTrace> traceFromBase64OrKeep(const QString& text) {
+    return decodeExchangeTraceOrKeep(view(fromBase64(text)));
+}
+
+QByteArray savedTrace(const Sample& s) {
+    if (s.trace) {
+        return traceToBase64(*s.trace);
+    }
+    return QByteArray::fromStdString(s.unreadTrace);
+}
+
+TraceLoadScope::TraceLoadScope(unsigned decodesOfEachTrace) {
+    if (!TraceDecodeBudget::active()) {
+        m_budget.emplace(decodesOfEachTrace * kMaxFileTraceExchanges, PastBudget::Keep);
+    }
+}
+
+std::size_t unreadTraces(const std::vector<Sample>& samples) {
+    return static_cast<std::size_t>(
+        std::count_if(samples.begin(), samples.end(), [](const Sample& s) { return !s.unreadTrace.empty(); }));
+}
+
+std::string unreadTracesNote(std::size_t count) {
+    if (count == 0) {
+        return {};
+    }
+    return std::to_string(count) + (count == 1 ? " sample keeps its" : " samples keep their") +
+           " exchange trace unread: the file's traces pass " + std::to_string(kMaxFileTraceExchanges) +
+           " exchanges, the most one load decodes (about " +
+           std::to_string(kMaxFileTraceExchanges * sizeof(Exchange) >> 20) +
+           " MB in memory). They are saved unchanged, but not predicted";
 }
 
 namespace {
@@ -181,7 +226,7 @@ QJsonObject sampleToJson(const Sample& s) {
         }
         wire[QStringLiteral("tapPhases")] = phases;
     }
-    if (const QByteArray trace = s.trace ? traceToBase64(*s.trace) : QByteArray(); !trace.isEmpty()) {
+    if (const QByteArray trace = savedTrace(s); !trace.isEmpty()) {
         wire[QStringLiteral("trace")] = QString::fromLatin1(trace);
     }
     o[QStringLiteral("wire")] = wire;
@@ -272,8 +317,13 @@ void applySampleJson(Sample& s, const QJsonObject& o) {
                 s.tapPhases[phase.key().toStdString()] = wireFromJson(phase.value().toObject()).counters;
             }
             s.trace.reset();
+            s.unreadTrace.clear();
             if (const QJsonValue trace = wire[QStringLiteral("trace")]; trace.isString()) {
-                s.trace = traceFromBase64(trace.toString());
+                const QString text = trace.toString();
+                s.trace = traceFromBase64OrKeep(text);
+                if (!s.trace) {
+                    s.unreadTrace = text.toStdString();
+                }
             }
         } else if (key == QLatin1String("status")) {
             const QString status = v.toString();
@@ -511,7 +561,7 @@ SampleFields sampleJsonFields(const Sample& s) {
             }
             w += '}';
         }
-        if (const QByteArray trace = s.trace ? traceToBase64(*s.trace) : QByteArray(); !trace.isEmpty()) {
+        if (const QByteArray trace = savedTrace(s); !trace.isEmpty()) {
             w += ",\"trace\":\"" + trace + '"';
         }
         w += '}';
@@ -551,6 +601,7 @@ void writeSamplesJson(const QString& path, const SessionInfo& session, const std
 
 std::vector<Sample> readSamplesJson(const QString& path, const std::string& context) {
     const std::string name = path.toStdString();
+    const TraceLoadScope traces(1);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly) || file.size() > kMaxSamplesFileBytes) {
         throw Error(ErrorKind::Io, context + ": cannot read " + name);

@@ -3,10 +3,14 @@
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
+#include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "engine/core/ExchangeTrace.h"
 #include "engine/core/Sample.h"
 #include "engine/drivers/Driver.h"
 
@@ -56,6 +60,25 @@ QString pointLabel(const std::map<std::string, std::string>& point);
 inline constexpr int kMaxTraceChars = 8 * 1024 * 1024;  // the project loader's raw-string limit
 QByteArray traceToBase64(const ExchangeTrace& trace);
 ExchangeTrace traceFromBase64(const QString& text);
+// As traceFromBase64(), but under a spent PastBudget::Keep budget checks the text and returns none.
+std::optional<ExchangeTrace> traceFromBase64OrKeep(const QString& text);
+// What a file keeps of a sample's trace: the encoded trace, or the text it was loaded from unread.
+QByteArray savedTrace(const Sample& sample);
+
+// Loads of projects and samples files (run, compare, the workbench) decode at most
+// kMaxFileTraceExchanges of a file's traces (a loader that decodes each one twice, checked then
+// read, says 2); the rest stay unread text (Sample::unreadTrace). Opens no scope of its own inside a
+// budget already held (predict's, which refuses instead).
+class TraceLoadScope {
+public:
+    explicit TraceLoadScope(unsigned decodesOfEachTrace);
+
+private:
+    std::optional<TraceDecodeBudget> m_budget;
+};
+// How many samples of these hold their trace unread, and the one line that says so ("" for none).
+std::size_t unreadTraces(const std::vector<Sample>& samples);
+std::string unreadTracesNote(std::size_t count);
 
 inline QString qs(const std::string& text) {
     return QString::fromStdString(text);

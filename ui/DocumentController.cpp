@@ -102,7 +102,8 @@ bool DocumentController::openProjectFile(const QString& path) {
     }
     QSettings().setValue(QStringLiteral("files/lastProjectDir"), QFileInfo(path).absolutePath());
     rememberRecentFile(path);
-    emit message(tr("Opened %1").arg(path), false);
+    const std::string unread = unreadTracesNote(unreadTraces(m_document->project()));
+    emit message(unread.empty() ? tr("Opened %1").arg(path) : tr("Opened %1; %2").arg(path, qs(unread)), false);
     updateTitle();
     return true;
 }

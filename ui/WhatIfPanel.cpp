@@ -353,7 +353,10 @@ void WhatIfPanel::appendRows(int first, int last) {
             ++m_unpredictable;
             // Why: an embedded engine has no wire; a networked one was counted some other way or
             // saved before traces existed.
-            m_unpredictableReason = !s.tap.available && !s.tap.unavailableReason.empty()
+            m_unpredictableReason = !s.unreadTrace.empty()
+                                        ? tr("its trace was left unread: the project's traces pass the most one "
+                                             "load decodes")
+                                    : !s.tap.available && !s.tap.unavailableReason.empty()
                                         ? qs(s.tap.unavailableReason)
                                         : tr("not counted by BlobBench, or saved before traces");
             continue;

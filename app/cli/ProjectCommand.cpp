@@ -324,6 +324,9 @@ int commandRunProject(const CliOptions& o) {
             removeJournal(path);
         }
     }
+    if (const std::string note = unreadTracesNote(unreadTraces(loaded)); !note.empty()) {
+        std::cerr << "blobbench-cli: " << o.database << ": " << note << '\n';
+    }
     if (!o.connection.empty()) {
         const auto it = std::find_if(loaded.connections.begin(), loaded.connections.end(),
                                      [&](const ConnectionProfile& c) { return c.name == q(o.connection); });

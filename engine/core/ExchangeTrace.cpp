@@ -58,39 +58,43 @@ std::chrono::nanoseconds fromMicros(std::uint64_t us) {
 
 thread_local TraceDecodeBudget* tCurrentBudget = nullptr;
 
-// The sums the link model and the exports take of a trace must fit their types.
-void checkSums(const ExchangeTrace& trace) {
-    constexpr std::uint64_t kMaxBytes = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-    constexpr std::uint64_t kMaxNanos = kMaxBytes;
-    std::uint64_t send = trace.trailingSendBytes;
-    std::uint64_t recv = trace.leadingRecvBytes;
-    std::uint64_t nanos = 0;
-    auto add = [](std::uint64_t& sum, std::uint64_t value, std::uint64_t max) {
-        if (value > max - sum) {
-            return false;
-        }
-        sum += value;
-        return true;
-    };
-    auto tooManyBytes = [] { return Error(ErrorKind::Data, "exchange trace: more bytes one way than 2^63"); };
-    if (send > kMaxBytes || recv > kMaxBytes) {
-        throw tooManyBytes();
-    }
-    for (const Exchange& e : trace.exchanges) {
-        if (!add(send, e.sendBytes, kMaxBytes) || !add(recv, e.recvBytes, kMaxBytes)) {
+// The sums the link model and the exports take of a trace must fit their types: taken value by
+// value as the columns are read (the sums of unsigned values pass a limit iff the totals do).
+class SumCheck {
+public:
+    SumCheck(std::uint64_t leadingRecv, std::uint64_t trailingSend) : m_send(trailingSend), m_recv(leadingRecv) {
+        if (m_send > kMaxBytes || m_recv > kMaxBytes) {
             throw tooManyBytes();
         }
-        for (auto t : {e.clientTime, e.sendTime, e.serverTime, e.recvTime}) {
-            if (!add(nanos, static_cast<std::uint64_t>(t.count()), kMaxNanos)) {
-                throw Error(ErrorKind::Data, "exchange trace: its times sum beyond 292 years");
-            }
-        }
     }
-}
+    void send(std::uint64_t bytes) { add(m_send, bytes); }
+    void recv(std::uint64_t bytes) { add(m_recv, bytes); }
+    void time(std::chrono::nanoseconds t) {
+        const auto nanos = static_cast<std::uint64_t>(t.count());
+        if (nanos > kMaxBytes - m_nanos) {
+            throw Error(ErrorKind::Data, "exchange trace: its times sum beyond 292 years");
+        }
+        m_nanos += nanos;
+    }
+
+private:
+    static constexpr std::uint64_t kMaxBytes = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    static Error tooManyBytes() { return Error(ErrorKind::Data, "exchange trace: more bytes one way than 2^63"); }
+    static void add(std::uint64_t& sum, std::uint64_t value) {
+        if (value > kMaxBytes - sum) {
+            throw tooManyBytes();
+        }
+        sum += value;
+    }
+    std::uint64_t m_send;
+    std::uint64_t m_recv;
+    std::uint64_t m_nanos = 0;
+};
 
 }  // namespace
 
-TraceDecodeBudget::TraceDecodeBudget(std::uint64_t exchanges) : m_limit(exchanges), m_outer(tCurrentBudget) {
+TraceDecodeBudget::TraceDecodeBudget(std::uint64_t exchanges, PastBudget past)
+    : m_limit(exchanges), m_past(past), m_outer(tCurrentBudget) {
     tCurrentBudget = this;
 }
 
@@ -98,14 +102,26 @@ TraceDecodeBudget::~TraceDecodeBudget() {
     tCurrentBudget = m_outer;
 }
 
+bool TraceDecodeBudget::active() {
+    return tCurrentBudget != nullptr;
+}
+
+bool TraceDecodeBudget::tryTake(std::uint64_t count) {
+    if (m_spent || count > m_limit - m_taken) {
+        m_spent = true;
+        return false;
+    }
+    m_taken += count;
+    return true;
+}
+
 void TraceDecodeBudget::take(std::uint64_t count) {
-    if (count > m_limit - m_taken) {
+    if (!tryTake(count)) {
         throw Error(ErrorKind::Data, "exchange trace: the traces decoded for this file pass " +
                                          std::to_string(m_limit) + " exchanges (about " +
                                          std::to_string(m_limit * sizeof(Exchange) >> 20) +
                                          " MB in memory), the most one load may decode");
     }
-    m_taken += count;
 }
 
 std::uint64_t ExchangeTrace::sendBytes() const {
@@ -155,7 +171,9 @@ std::string encodeExchangeTrace(const ExchangeTrace& trace) {
     return out;
 }
 
-ExchangeTrace decodeExchangeTrace(std::string_view bytes) {
+namespace {
+
+std::optional<ExchangeTrace> decode(std::string_view bytes, bool mayKeep) {
     Reader header(bytes);
     if (header.varint() != kFormat) {
         throw Error(ErrorKind::Data, "exchange trace: unknown format (written by a newer BlobBench?)");
@@ -196,28 +214,60 @@ ExchangeTrace decodeExchangeTrace(std::string_view bytes) {
         throw Error(ErrorKind::Data,
                     "exchange trace: claims " + std::to_string(count) + " exchanges, more than it holds");
     }
+    bool build = true;
     if (tCurrentBudget != nullptr) {
-        tCurrentBudget->take(count);
+        if (mayKeep && tCurrentBudget->past() == PastBudget::Keep) {
+            build = tCurrentBudget->tryTake(count);
+        } else {
+            tCurrentBudget->take(count);
+        }
     }
     trace.leadingRecvBytes = r.varint();
     trace.trailingSendBytes = r.varint();
-    trace.exchanges.resize(count);
-    for (Exchange& e : trace.exchanges) {
-        e.sendBytes = r.varint();
+    SumCheck sums(trace.leadingRecvBytes, trace.trailingSendBytes);
+    if (build) {
+        trace.exchanges.resize(count);
     }
-    for (Exchange& e : trace.exchanges) {
-        e.recvBytes = r.varint();
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const std::uint64_t v = r.varint();
+        sums.send(v);
+        if (build) {
+            trace.exchanges[i].sendBytes = v;
+        }
+    }
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const std::uint64_t v = r.varint();
+        sums.recv(v);
+        if (build) {
+            trace.exchanges[i].recvBytes = v;
+        }
     }
     for (auto field : {&Exchange::clientTime, &Exchange::sendTime, &Exchange::serverTime, &Exchange::recvTime}) {
-        for (Exchange& e : trace.exchanges) {
-            e.*field = fromMicros(r.varint());
+        for (std::uint64_t i = 0; i < count; ++i) {
+            const std::chrono::nanoseconds t = fromMicros(r.varint());
+            sums.time(t);
+            if (build) {
+                trace.exchanges[i].*field = t;
+            }
         }
     }
     if (!r.atEnd()) {
         throw Error(ErrorKind::Data, "exchange trace: bytes after the last exchange");
     }
-    checkSums(trace);
+    if (!build) {
+        return std::nullopt;
+    }
     return trace;
+}
+
+}  // namespace
+
+ExchangeTrace decodeExchangeTrace(std::string_view bytes) {
+    return *decode(bytes, false);
+}
+
+std::optional<ExchangeTrace> decodeExchangeTraceOrKeep(std::string_view bytes) {
+    return decode(bytes, true);
 }
 
 ExchangeTrace roundedToMicroseconds(ExchangeTrace trace) {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,22 +47,39 @@ inline constexpr std::uint64_t kMaxTraceExchanges = std::uint64_t{1} << 21;
 // exchanges into 26 kB), which decoded would take tens of GB.
 inline constexpr std::uint64_t kMaxFileTraceExchanges = std::uint64_t{1} << 23;
 
-// While one exists, every decodeExchangeTrace() of this thread counts its exchanges against it; past
-// its limit the decode is refused with Error(Data). A loader of a whole file (predict's input)
-// holds one for the file; scopes nest, the innermost counts.
+// What a decode does once its thread's budget is spent.
+enum class PastBudget {
+    Refuse,  // Error(Data): predict, which needs every trace it reads
+    Keep,    // decodeExchangeTraceOrKeep() checks the bytes and returns no trace: a project's loader
+             // keeps the text to write back, so a large but real history still opens and saves
+};
+
+// While one exists, every decode of this thread counts its exchanges against it; past its limit a
+// decode is refused with Error(Data), or (PastBudget::Keep, decodeExchangeTraceOrKeep) checked but
+// not decoded. Once spent, a Keep budget decodes nothing more, so the traces read are the first ones
+// of the file. A loader of a whole file holds one for the file; scopes nest, the innermost counts.
 class TraceDecodeBudget {
 public:
-    explicit TraceDecodeBudget(std::uint64_t exchanges = kMaxFileTraceExchanges);
+    explicit TraceDecodeBudget(std::uint64_t exchanges = kMaxFileTraceExchanges, PastBudget past = PastBudget::Refuse);
     ~TraceDecodeBudget();
     TraceDecodeBudget(const TraceDecodeBudget&) = delete;
     TraceDecodeBudget& operator=(const TraceDecodeBudget&) = delete;
 
+    // Whether this thread decodes under a budget now.
+    static bool active();
+
     // Throws Error(Data) when `count` more exchanges pass the limit, else takes them.
     void take(std::uint64_t count);
+    // False (and spent from now on) when `count` more exchanges pass the limit, else takes them.
+    bool tryTake(std::uint64_t count);
+    PastBudget past() const { return m_past; }
+    std::uint64_t limit() const { return m_limit; }
 
 private:
     std::uint64_t m_limit;
     std::uint64_t m_taken = 0;
+    PastBudget m_past;
+    bool m_spent = false;
     TraceDecodeBudget* m_outer;
 };
 
@@ -73,6 +91,10 @@ std::string encodeExchangeTrace(const ExchangeTrace& trace);
 // with a trace whose times sum beyond 292 years or whose bytes in one direction pass 2^63 (sums of
 // them are int64 nanoseconds and JSON integers).
 ExchangeTrace decodeExchangeTrace(std::string_view bytes);
+
+// As decodeExchangeTrace(), except under a spent PastBudget::Keep budget: then the bytes are checked
+// as fully (every number and sum) without building the trace, and no trace is returned.
+std::optional<ExchangeTrace> decodeExchangeTraceOrKeep(std::string_view bytes);
 
 // What a decoded trace holds: times rounded to the microsecond, as files keep them.
 ExchangeTrace roundedToMicroseconds(ExchangeTrace trace);

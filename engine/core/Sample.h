@@ -117,6 +117,9 @@ struct Sample {
     // The measured span's round trips one by one, when its counts are ours (relay or in-process):
     // its bytes and exchanges equal tap's. Absent for samples saved before traces existed.
     std::optional<ExchangeTrace> trace;
+    // The trace's base64 text as a project held it, when the load's budget left it undecoded (a
+    // history whose traces pass kMaxFileTraceExchanges): checked, not predictable, saved unchanged.
+    std::string unreadTrace;
     WireStats nativeLogical;   // the client's own counters (Firebird 5.0.2+ items 150-153)
     WireStats nativePhysical;  // items 154-158
 

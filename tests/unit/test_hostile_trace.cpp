@@ -117,6 +117,108 @@ TEST(HostileTrace, BudgetRefusesPastItsLimitAndNests) {
     }
 }
 
+TEST(HostileTrace, AKeepBudgetChecksWhatItDoesNotDecode) {
+    const std::string ten = encodeExchangeTrace(equalExchanges(10, Exchange{1, 2, 0us, 0us, 3us, 0us}));
+    const std::string five = encodeExchangeTrace(equalExchanges(5, Exchange{}));
+    ExchangeTrace wraps = equalExchanges(2, Exchange{});
+    wraps.exchanges[0].recvBytes = wraps.exchanges[1].recvBytes = std::uint64_t{1} << 62;
+    const std::string damaged = encodeExchangeTrace(wraps);
+    const TraceDecodeBudget load(25, PastBudget::Keep);
+    EXPECT_TRUE(TraceDecodeBudget::active());
+    ASSERT_TRUE(decodeExchangeTraceOrKeep(ten));
+    EXPECT_EQ(decodeExchangeTraceOrKeep(ten)->exchanges.size(), 10u);
+    EXPECT_FALSE(decodeExchangeTraceOrKeep(ten));   // past the limit: checked, not decoded
+    EXPECT_FALSE(decodeExchangeTraceOrKeep(five));  // once spent, nothing more: the first traces are read
+    EXPECT_THROW(decodeExchangeTrace(five), Error);  // a caller that needs the trace is refused
+    try {
+        decodeExchangeTraceOrKeep(damaged);  // a spent budget still checks every sum
+        ADD_FAILURE() << "a trace of 2^63 bytes was kept";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("more bytes one way than 2^63"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(decodeExchangeTraceOrKeep(ten.substr(0, ten.size() - 1)), Error);
+}
+
+// Hostile round 3's open item: `run` and the workbench decoded every trace of a project's history
+// with no budget (6 traces of 2 Mi exchanges, a 160 kB file, took 624 MB; hundreds would take tens
+// of GB). Past the budget the traces stay unread text: the run goes on, says so in one line, and
+// the save writes every trace back as the file had it.
+TEST(HostileTrace, RunKeepsTheTracesPastTheBudgetUnreadAndSavesThemUnchanged) {
+    test::TempDir dir;
+    const std::string db = dir.file("ref.sqlite");
+    ASSERT_EQ(test::runCli({"prepare", "sqlite:" + db, "--rows", "50"}).exitCode, 0);
+    const QString path = QString::fromStdString(dir.file("big.blobbench.json"));
+    Project project = defaultProject(QString::fromStdString(db));
+    RunRecord run;
+    run.runId = run.startedAt = QStringLiteral("2026-12-01T19:00:00.000Z");
+    run.connectionName = project.connections.at(0).name;
+    run.samples.push_back(tracedSample(equalExchanges(3, Exchange{}), 0));
+    project.history.push_back(std::move(run));
+    saveProject(path, project);
+    project = Project{};
+    // Six samples, each a different trace of the most exchanges a sample keeps (100 MB decoded).
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QJsonArray history = root[QStringLiteral("history")].toArray();
+    QJsonObject first = history.at(0).toObject();
+    const QJsonObject one = first[QStringLiteral("samples")].toArray().at(0).toObject();
+    QJsonArray samples;
+    std::vector<QString> traces;
+    for (int i = 0; i < 6; ++i) {
+        QJsonObject copy = one;
+        copy[QStringLiteral("repetition")] = i;
+        QJsonObject wire = copy[QStringLiteral("wire")].toObject();
+        const auto text = QString::fromLatin1(traceToBase64(
+            equalExchanges(kMaxTraceExchanges, Exchange{40u + static_cast<unsigned>(i), 300, 0us, 0us, 50us, 0us})));
+        ASSERT_FALSE(text.isEmpty());
+        traces.push_back(text);
+        wire[QStringLiteral("trace")] = text;
+        copy[QStringLiteral("wire")] = wire;
+        samples.append(copy);
+    }
+    first[QStringLiteral("samples")] = samples;
+    history[0] = first;
+    root[QStringLiteral("history")] = history;
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(QJsonDocument(root).toJson(QJsonDocument::Compact));
+    file.close();
+
+    const auto r = test::runCli({"run", path.toStdString(), "-s", "short-blobs", "-r", "1", "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    // Each trace is decoded twice (checked, then read): four fit the budget of 8 Mi exchanges.
+    EXPECT_NE(r.err.find("2 samples keep their exchange trace unread: the file's traces pass 8388608 exchanges"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("(about 384 MB in memory). They are saved unchanged, but not predicted\n"), std::string::npos)
+        << r.err;  // one line
+
+    // The saved project holds the new run and all six traces, each as it was written.
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QJsonObject saved = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    const QJsonArray savedHistory = saved[QStringLiteral("history")].toArray();
+    ASSERT_EQ(savedHistory.size(), 2);
+    std::vector<QString> savedTraces;
+    const QJsonObject savedFirst = savedHistory.at(0).toObject();
+    for (const char* key : {"samples", "sampleDefaults"}) {
+        for (const QJsonValue& v : savedFirst[QLatin1String(key)].toArray()) {
+            QJsonObject o = v.toObject();
+            if (o.contains(QStringLiteral("values"))) {
+                o = o[QStringLiteral("values")].toObject();
+            }
+            const QJsonValue trace = o[QStringLiteral("wire")].toObject()[QStringLiteral("trace")];
+            if (trace.isString()) {
+                savedTraces.push_back(trace.toString());
+            }
+        }
+    }
+    std::sort(traces.begin(), traces.end());
+    std::sort(savedTraces.begin(), savedTraces.end());
+    EXPECT_TRUE(savedTraces == traces) << savedTraces.size() << " traces saved of 6";
+}
+
 TEST(HostileTrace, PredictRefusesAFileWhoseTracesWouldFillTheMemory) {
     // Five traces of the most exchanges a sample keeps: a 130 kB file, 500 MB decoded. Hundreds of
     // them took tens of GB before the budget (the process was killed for memory).
