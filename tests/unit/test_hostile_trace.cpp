@@ -18,6 +18,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <string>
 #include <thread>
@@ -69,6 +70,50 @@ void expectOneLine(const test::ProcessResult& r, int exitCode, const std::string
     EXPECT_EQ(r.exitCode, exitCode) << r.err;
     EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// Writes a project on `db` whose history is one run of `count` samples (repetitions 0...), sample i
+// holding trace(i) as its trace's base64 text. It edits the saved JSON, so that no more than one
+// decoded trace is held at a time. Returns the texts.
+std::vector<QString> writeTracedProject(const QString& path, const std::string& db, int count,
+                                        const std::function<QString(int)>& trace) {
+    Project project = defaultProject(QString::fromStdString(db));
+    RunRecord run;
+    run.runId = run.startedAt = QStringLiteral("2026-12-01T19:00:00.000Z");
+    run.connectionName = project.connections.at(0).name;
+    run.samples.push_back(tracedSample(equalExchanges(3, Exchange{}), 0));
+    project.history.push_back(std::move(run));
+    saveProject(path, project);
+    QFile file(path);
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QJsonArray history = root[QStringLiteral("history")].toArray();
+    QJsonObject first = history.at(0).toObject();
+    const QJsonObject one = first[QStringLiteral("samples")].toArray().at(0).toObject();
+    QJsonArray samples;
+    std::vector<QString> traces;
+    for (int i = 0; i < count; ++i) {
+        QJsonObject copy = one;
+        copy[QStringLiteral("repetition")] = i;
+        QJsonObject wire = copy[QStringLiteral("wire")].toObject();
+        traces.push_back(trace(i));
+        EXPECT_FALSE(traces.back().isEmpty());
+        wire[QStringLiteral("trace")] = traces.back();
+        copy[QStringLiteral("wire")] = wire;
+        samples.append(copy);
+    }
+    first[QStringLiteral("samples")] = samples;
+    history[0] = first;
+    root[QStringLiteral("history")] = history;
+    EXPECT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(QJsonDocument(root).toJson(QJsonDocument::Compact));
+    return traces;
+}
+
+QString maxTrace(unsigned sendBytes) {
+    return QString::fromLatin1(
+        traceToBase64(equalExchanges(kMaxTraceExchanges, Exchange{sendBytes, 300, 0us, 0us, 50us, 0us})));
 }
 
 }  // namespace
@@ -127,8 +172,8 @@ TEST(HostileTrace, AKeepBudgetChecksWhatItDoesNotDecode) {
     EXPECT_TRUE(TraceDecodeBudget::active());
     ASSERT_TRUE(decodeExchangeTraceOrKeep(ten));
     EXPECT_EQ(decodeExchangeTraceOrKeep(ten)->exchanges.size(), 10u);
-    EXPECT_FALSE(decodeExchangeTraceOrKeep(ten));   // past the limit: checked, not decoded
-    EXPECT_FALSE(decodeExchangeTraceOrKeep(five));  // once spent, nothing more: the first traces are read
+    EXPECT_FALSE(decodeExchangeTraceOrKeep(ten));    // past the limit: checked, not decoded
+    EXPECT_FALSE(decodeExchangeTraceOrKeep(five));   // once spent, nothing more: the first traces are read
     EXPECT_THROW(decodeExchangeTrace(five), Error);  // a caller that needs the trace is refused
     try {
         decodeExchangeTraceOrKeep(damaged);  // a spent budget still checks every sum
@@ -148,43 +193,9 @@ TEST(HostileTrace, RunKeepsTheTracesPastTheBudgetUnreadAndSavesThemUnchanged) {
     const std::string db = dir.file("ref.sqlite");
     ASSERT_EQ(test::runCli({"prepare", "sqlite:" + db, "--rows", "50"}).exitCode, 0);
     const QString path = QString::fromStdString(dir.file("big.blobbench.json"));
-    Project project = defaultProject(QString::fromStdString(db));
-    RunRecord run;
-    run.runId = run.startedAt = QStringLiteral("2026-12-01T19:00:00.000Z");
-    run.connectionName = project.connections.at(0).name;
-    run.samples.push_back(tracedSample(equalExchanges(3, Exchange{}), 0));
-    project.history.push_back(std::move(run));
-    saveProject(path, project);
-    project = Project{};
     // Six samples, each a different trace of the most exchanges a sample keeps (100 MB decoded).
+    std::vector<QString> traces = writeTracedProject(path, db, 6, [](int i) { return maxTrace(40u + unsigned(i)); });
     QFile file(path);
-    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
-    QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
-    file.close();
-    QJsonArray history = root[QStringLiteral("history")].toArray();
-    QJsonObject first = history.at(0).toObject();
-    const QJsonObject one = first[QStringLiteral("samples")].toArray().at(0).toObject();
-    QJsonArray samples;
-    std::vector<QString> traces;
-    for (int i = 0; i < 6; ++i) {
-        QJsonObject copy = one;
-        copy[QStringLiteral("repetition")] = i;
-        QJsonObject wire = copy[QStringLiteral("wire")].toObject();
-        const auto text = QString::fromLatin1(traceToBase64(
-            equalExchanges(kMaxTraceExchanges, Exchange{40u + static_cast<unsigned>(i), 300, 0us, 0us, 50us, 0us})));
-        ASSERT_FALSE(text.isEmpty());
-        traces.push_back(text);
-        wire[QStringLiteral("trace")] = text;
-        copy[QStringLiteral("wire")] = wire;
-        samples.append(copy);
-    }
-    first[QStringLiteral("samples")] = samples;
-    history[0] = first;
-    root[QStringLiteral("history")] = history;
-    ASSERT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(QJsonDocument(root).toJson(QJsonDocument::Compact));
-    file.close();
-
     const auto r = test::runCli({"run", path.toStdString(), "-s", "short-blobs", "-r", "1", "-q"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     // Each trace is decoded twice (checked, then read): four fit the budget of 8 Mi exchanges.
@@ -238,34 +249,9 @@ TEST(HostileTrace, PredictRefusesAFileWhoseTracesWouldFillTheMemory) {
 TEST(HostileTrace, PredictRefusesAProjectWhoseTracesWouldFillTheMemory) {
     test::TempDir dir;
     const QString path = QString::fromStdString(dir.file("bomb.blobbench.json"));
-    Project project = defaultProject(QString::fromStdString(dir.file("ref.sqlite")));
-    RunRecord run;
-    run.runId = run.startedAt = QStringLiteral("2026-12-01T19:00:00.000Z");
-    run.connectionName = project.connections.at(0).name;
-    run.samples.push_back(tracedSample(equalExchanges(kMaxTraceExchanges, Exchange{40, 300, 0us, 0us, 50us, 0us}), 0));
-    project.history.push_back(std::move(run));
-    saveProject(path, project);
-    project = Project{};
     // Nine copies of the sample (repetitions 0..8): the file takes 300 kB, 900 MB decoded.
-    QFile file(path);
-    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
-    QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
-    file.close();
-    QJsonArray history = root[QStringLiteral("history")].toArray();
-    QJsonObject first = history.at(0).toObject();
-    const QJsonObject one = first[QStringLiteral("samples")].toArray().at(0).toObject();
-    QJsonArray samples;
-    for (int i = 0; i < 9; ++i) {
-        QJsonObject copy = one;
-        copy[QStringLiteral("repetition")] = i;
-        samples.append(copy);
-    }
-    first[QStringLiteral("samples")] = samples;
-    history[0] = first;
-    root[QStringLiteral("history")] = history;
-    ASSERT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(QJsonDocument(root).toJson(QJsonDocument::Compact));
-    file.close();
+    const QString trace = maxTrace(40);
+    writeTracedProject(path, dir.file("ref.sqlite"), 9, [&](int) { return trace; });
     const auto r = test::runCli({"predict", path.toStdString(), "--latency", "20"});
     // The loader decodes each trace twice (checked, then read): the fifth sample passes the budget.
     expectOneLine(r, 1, "samples[4].wire.trace: exchange trace: the traces decoded for this file pass 16777216");
