@@ -15,6 +15,7 @@
 
 #include "GuiTestSupport.h"
 #include "WindowSupport.h"
+#include "model/SampleJson.h"
 #include "support/TestSupport.h"
 #include "ui/Charts.h"
 #include "ui/MainWindow.h"
@@ -152,6 +153,20 @@ TEST_F(WhatIfTest, SamplesOfARealSqliteRunAreNamedNotPredictable) {
     EXPECT_TRUE(panel->advice().empty());
     EXPECT_FALSE(panel->curveChart()->notice().isEmpty()) << "the advisor's chart says why it is empty";
     EXPECT_FALSE(panel->measureButton()->isEnabled()) << "SQLite is embedded: no link to emulate";
+}
+
+TEST_F(WhatIfTest, ASampleWhoseTraceTheLoadLeftUnreadSaysSo) {
+    // Past a load's trace budget a sample keeps its trace as text (TraceLoadScope): not predicted,
+    // and the panel says why rather than "saved before traces".
+    Sample unread = traced("b", {}, 30, 50, 1000);
+    unread.unreadTrace = traceToBase64(*unread.trace).toStdString();
+    unread.trace.reset();
+    open(projectWith(sqlitePath, {traced("a", {}, 10, 1, 1000), unread}));
+    panel->setOn(true);
+    const QString text = panel->predictableText();
+    EXPECT_TRUE(text.startsWith(QStringLiteral("1 sample(s) predictable; 1 not predictable"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("its trace was left unread"))) << text.toStdString();
+    ASSERT_EQ(window->chart(ChartKind::TimeVsBytes)->drawnMillis(true).size(), 1u);
 }
 
 TEST_F(WhatIfTest, SettingsRoundTripThroughASavedProject) {
