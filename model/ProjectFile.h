@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <functional>
 #include <string>
@@ -83,6 +84,11 @@ private:
 // journal that another live process holds is left alone (and said). Throws Error(Io) when the
 // journal cannot be read or set aside.
 QString recoverJournal(const QString& projectPath, Project& project);
+
+// Refuses, with Error(Data) naming the key under `path`, a sample of a samples file (--json) that
+// the project loader would refuse: numbers out of range, an unknown status, a key it does not know.
+// Its trace is not checked here (the reader decodes it).
+void checkSampleJson(const QJsonObject& sample, const QString& path);
 
 // How many samples of the project's history keep their exchange trace unread (see TraceLoadScope).
 std::size_t unreadTraces(const Project& project);

@@ -266,6 +266,17 @@ ExchangeTrace decodeExchangeTrace(std::string_view bytes) {
     return *decode(bytes, false);
 }
 
+bool takeTraceBudget(std::uint64_t exchanges) {
+    if (tCurrentBudget == nullptr) {
+        return true;
+    }
+    if (tCurrentBudget->past() == PastBudget::Keep) {
+        return tCurrentBudget->tryTake(exchanges);
+    }
+    tCurrentBudget->take(exchanges);
+    return true;
+}
+
 std::optional<ExchangeTrace> decodeExchangeTraceOrKeep(std::string_view bytes) {
     return decode(bytes, true);
 }

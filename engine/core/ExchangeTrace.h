@@ -92,6 +92,12 @@ std::string encodeExchangeTrace(const ExchangeTrace& trace);
 // them are int64 nanoseconds and JSON integers).
 ExchangeTrace decodeExchangeTrace(std::string_view bytes);
 
+// Counts `exchanges` that a loader copies from a trace it decoded (a sample taking its group's
+// trace) against this thread's budget, as decodes count: true when taken (or no budget is held);
+// false under a spent PastBudget::Keep budget (the copy is to stay unread text); Error(Data) under
+// a spent PastBudget::Refuse one.
+bool takeTraceBudget(std::uint64_t exchanges);
+
 // As decodeExchangeTrace(), except under a spent PastBudget::Keep budget: then the bytes are checked
 // as fully (every number and sum) without building the trace, and no trace is returned.
 std::optional<ExchangeTrace> decodeExchangeTraceOrKeep(std::string_view bytes);

@@ -119,9 +119,9 @@ struct Sample {
     std::optional<ExchangeTrace> trace;
     // The trace's base64 text as a project held it, when the load's budget left it undecoded (a
     // history whose traces pass kMaxFileTraceExchanges): checked, not predictable, saved unchanged.
-    std::string unreadTrace;
-    WireStats nativeLogical;   // the client's own counters (Firebird 5.0.2+ items 150-153)
-    WireStats nativePhysical;  // items 154-158
+    Shared<std::string> unreadTrace;  // shared: the samples of a group in the file share one text
+    WireStats nativeLogical;          // the client's own counters (Firebird 5.0.2+ items 150-153)
+    WireStats nativePhysical;         // items 154-158
 
     SampleStatus status = SampleStatus::Complete;
     std::string error;  // one line, when not complete

@@ -107,6 +107,35 @@ TEST(LinkModel, AnAnswerStreamedSlowerThanTheLineCostsNoMore) {
     EXPECT_EQ(predictElapsed(trace, 3s, link).transfer, 800ms);
 }
 
+// Hostile round 4: a statement of one exchange (a warm-up SELECT) had its whole server time taken
+// out as the loopback's round trip (Firebird 5: 0.1 ms predicted for 183 ms measured).
+TEST(LinkModel, AFewExchangesKeepTheServersWork) {
+    ExchangeTrace trace;
+    Exchange e;
+    e.serverTime = 14ms;
+    e.recvBytes = 100;
+    trace.exchanges.push_back(e);
+    const auto link = LinkProfile::symmetric(20ms, 0);
+    const LinkPrediction p = predictElapsed(trace, 14200us, link);
+    EXPECT_LE(p.loopback, 200us) << "at most a loaded loopback's round trip";
+    EXPECT_GE(p.predicted, 14ms + 40ms);
+    EXPECT_LE(p.predicted, 14200us + 40ms);
+}
+
+// Hostile round 4: trace times that pass the sample's measured time (a hand-made file) predicted
+// a negative time, which --advise ranked best.
+TEST(LinkModel, ATraceLongerThanItsSampleIsNeverPredictedNegative) {
+    ExchangeTrace trace;
+    Exchange e;
+    e.serverTime = 1s;
+    for (int i = 0; i < 10; ++i) {
+        trace.exchanges.push_back(e);
+    }
+    const LinkPrediction p = predictElapsed(trace, 1600us, LinkProfile::symmetric(0ms, 0));
+    EXPECT_EQ(p.predicted, 0ns);
+    EXPECT_EQ(predictElapsed(trace, 1600us, LinkProfile::symmetric(5ms, 0)).predicted, 10 * 10ms);
+}
+
 TEST(LinkModel, BytesThatWouldTakeCenturiesSaturateInsteadOfWrapping) {
     // The window calls the model directly, without predict's own guard: 2^62 bytes at 1 bit/s
     // must come out as the longest time there is, never as a negative figure.

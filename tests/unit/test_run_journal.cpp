@@ -8,9 +8,14 @@
 #include <unistd.h>
 
 #include <QFile>
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "engine/core/Error.h"
 #include "model/ProjectFile.h"
@@ -107,6 +112,44 @@ TEST(RunJournal, RunMissingFromTheProjectIsAddedAndATornLineIgnored) {
     EXPECT_EQ(p.history[0].runId, runHeader().runId);
     EXPECT_EQ(p.history[0].samples.size(), 2u);
     EXPECT_NE(said.indexOf(QStringLiteral("torn")), -1) << said.toStdString();
+}
+
+// Hostile round 4: a line damaged in the middle stopped the reading there, and the journal was then
+// removed with the samples after it (74 lost). The samples before it are recovered, the journal is
+// set aside, named in the one line, and a torn last line still needs no setting aside.
+TEST(RunJournal, DamageBeforeTheEndSetsTheJournalAsideRatherThanLosingWhatFollows) {
+    TempDir dir;
+    const QString path = q(dir.file("p.blobbench.json"));
+    const std::string journal = journalPathFor(path).toStdString();
+    {
+        RunJournal writer(path, runHeader());
+        writer.append({sampleOf("all-blobs", 0), sampleOf("all-blobs", 1), sampleOf("all-blobs", 2)});
+    }
+    {
+        std::ifstream in(journal);
+        std::vector<std::string> lines;
+        for (std::string line; std::getline(in, line);) {
+            lines.push_back(line);
+        }
+        ASSERT_EQ(lines.size(), 4u);  // the header, then a line a sample
+        lines[2] = "garbage";         // the second sample
+        std::ofstream out(journal, std::ios::trunc);
+        for (const std::string& line : lines) {
+            out << line << '\n';
+        }
+    }
+    Project p;
+    const std::string said = recoverJournal(path, p).toStdString();
+    ASSERT_EQ(p.history.size(), 1u);
+    EXPECT_EQ(p.history[0].samples.size(), 1u);
+    EXPECT_NE(said.find("line 3: not a JSON object"), std::string::npos) << said;
+    EXPECT_NE(said.find("set aside as " + journal + ".broken"), std::string::npos) << said;
+    EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 0) << said;
+    removeJournal(path);  // what run does after a recovery: the set-aside copy stays
+    EXPECT_TRUE(std::filesystem::exists(journal + ".broken"));
+    std::ifstream kept(journal + ".broken");
+    const std::string text((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("\"repetition\":2"), std::string::npos) << "the samples after the damage are kept";
 }
 
 // A journal whose first run cannot be read would refuse every later run (issue #21.7): it is set
