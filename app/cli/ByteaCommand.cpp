@@ -35,8 +35,9 @@ std::string saveMeasured(const CliOptions& o, const std::optional<ByteaTraces>& 
     } catch (const Error& e) {
         return std::string("; the samples measured could not be saved: ") + e.what();
     }
+    const bool marked = complete < samples.size();  // none past the last span
     return "; the " + std::to_string(complete) + " samples measured are written to " + o.jsonPath +
-           " (the sample it stopped at marked " + toString(status) + ")";
+           (marked ? std::string(" (the sample it stopped at marked ") + toString(status) + ")" : std::string());
 }
 
 }  // namespace
@@ -128,7 +129,7 @@ int commandBytea(const CliOptions& o) {
         if (cancelled) {
             std::fflush(stdout);
             return SignalCancel::report(std::cerr, "the bytea experiment",
-                                        "it stopped before its last path, so there is no median to report" + saved);
+                                        "it stopped before its end, so there is no median to report" + saved);
         }
         throw Error(e.kind(), error + saved);
     }
