@@ -66,6 +66,15 @@ void expectMeasuredSamplesKept(const test::ProcessResult& r, const std::string& 
     EXPECT_EQ(stopped.phases.elapsed().count(), 0);
 }
 
+// The test's own database, dropped however the test ends.
+struct OwnDatabase {
+    OwnDatabase(const std::string& conninfo, const std::string& prefix)
+        : admin(conninfo), own(test::createOwnPgDatabase(conninfo, prefix + std::to_string(getpid()))) {}
+    ~OwnDatabase() { test::PgConn(admin).value("DROP DATABASE IF EXISTS " + own.name + " WITH (FORCE)"); }
+    std::string admin;
+    test::PgOwnDatabase own;
+};
+
 std::vector<std::string> byteaArgs(const std::string& target, const std::string& json) {
     return {"bytea", target, "--size", "4M", "-r", "10", "-q", "--json", json};
 }
@@ -73,7 +82,8 @@ std::vector<std::string> byteaArgs(const std::string& target, const std::string&
 TEST(ByteaSignals, SigintAfterTheFirstSamplesWritesThemAsJson) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     const test::PgTarget pg = test::pgTarget(conninfo);
-    const auto own = test::createOwnPgDatabase(conninfo, "blob_bytea_sig_" + std::to_string(getpid()));
+    const OwnDatabase database(conninfo, "blob_bytea_sig_");
+    const test::PgOwnDatabase& own = database.own;
     test::PgConn conn(own.conninfo);
     ASSERT_TRUE(conn.ok()) << conn.errorMessage();
     test::TempDir dir;
@@ -86,13 +96,13 @@ TEST(ByteaSignals, SigintAfterTheFirstSamplesWritesThemAsJson) {
     EXPECT_TRUE(r.err.starts_with("blobbench-cli: SIGINT: the bytea experiment was cancelled; ")) << r.err;
     expectMeasuredSamplesKept(r, json, SampleStatus::Cancelled);
     EXPECT_EQ(readSamplesJson(QString::fromStdString(json), "test").back().error, "cancelled by SIGINT");
-    test::PgConn(conninfo).value("DROP DATABASE IF EXISTS " + own.name + " WITH (FORCE)");
 }
 
 TEST(ByteaSignals, TheServerEndingTheSessionWritesTheSamplesMeasuredAsJson) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     const test::PgTarget pg = test::pgTarget(conninfo);
-    const auto own = test::createOwnPgDatabase(conninfo, "blob_bytea_fail_" + std::to_string(getpid()));
+    const OwnDatabase database(conninfo, "blob_bytea_fail_");
+    const test::PgOwnDatabase& own = database.own;
     test::PgConn conn(own.conninfo);
     ASSERT_TRUE(conn.ok()) << conn.errorMessage();
     test::TempDir dir;
@@ -107,7 +117,6 @@ TEST(ByteaSignals, TheServerEndingTheSessionWritesTheSamplesMeasuredAsJson) {
     EXPECT_LT(r.exitCode, 128) << r.err;  // a failure, not a signal
     EXPECT_TRUE(r.err.starts_with("blobbench-cli: ")) << r.err;
     expectMeasuredSamplesKept(r, json, SampleStatus::Failed);
-    test::PgConn(conninfo).value("DROP DATABASE IF EXISTS " + own.name + " WITH (FORCE)");
 }
 
 }  // namespace
