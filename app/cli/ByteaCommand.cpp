@@ -16,6 +16,31 @@
 #include "model/SampleJson.h"
 
 namespace blobbench::cli {
+namespace {
+
+// After the experiment stopped half-way (a signal, a failure): writes what it measured to --json,
+// the sample in progress `status`, and says so in words for the one line that ends the command.
+std::string saveMeasured(const CliOptions& o, const std::optional<ByteaTraces>& traces, const std::string& connection,
+                         std::uint64_t documentBytes, SampleStatus status, const std::string& error) {
+    if (!traces || o.jsonPath.empty()) {
+        return {};
+    }
+    const std::vector<Sample> samples = traces->partialSamples(connection, documentBytes, o.repeat, status, error);
+    std::size_t complete = 0;
+    for (const Sample& s : samples) {
+        complete += s.status == SampleStatus::Complete;
+    }
+    try {
+        writeSamplesJson(QString::fromStdString(o.jsonPath), SessionInfo{}, samples);
+    } catch (const Error& e) {
+        return std::string("; the samples measured could not be saved: ") + e.what();
+    }
+    const bool marked = complete < samples.size();  // none past the last span
+    return "; the " + std::to_string(complete) + " samples measured are written to " + o.jsonPath +
+           (marked ? std::string(" (the sample it stopped at marked ") + toString(status) + ")" : std::string());
+}
+
+}  // namespace
 
 int commandBytea(const CliOptions& o) {
     if (o.database.empty()) {
@@ -94,13 +119,19 @@ int commandBytea(const CliOptions& o) {
         }
         trials = runByteaExperiment(driver, spec, o.parameters, options, cancel);
     } catch (const Error& e) {
-        if (SignalCancel::received() != 0) {
+        const bool cancelled = SignalCancel::received() != 0;
+        const std::string last = tap ? tap->stats().lastError : std::string();
+        const std::string error = cancelled
+                                      ? std::string("cancelled by ") + SignalCancel::name(SignalCancel::received())
+                                      : std::string(e.what()) + (last.empty() ? "" : " (" + last + ")");
+        const std::string saved = saveMeasured(o, traces, connection, options.documentBytes,
+                                               cancelled ? SampleStatus::Cancelled : SampleStatus::Failed, error);
+        if (cancelled) {
             std::fflush(stdout);
             return SignalCancel::report(std::cerr, "the bytea experiment",
-                                        "no path had all its repetitions, so there is no median to report");
+                                        "it stopped before its end, so there is no median to report" + saved);
         }
-        const std::string last = tap ? tap->stats().lastError : std::string();
-        throw Error(e.kind(), std::string(e.what()) + (last.empty() ? "" : " (" + last + ")"));
+        throw Error(e.kind(), error + saved);
     }
     std::printf("%-14s %12s %12s %16s %10s %10s %10s  %s\n", "path", "insert ms", "select ms", "bytes received",
                 "insert x", "select x", "bytes x", "read back");

@@ -23,7 +23,42 @@ double ms(std::chrono::nanoseconds t) {
     return std::chrono::duration<double, std::milli>(t).count();
 }
 
+// The experiment's paths in the order it runs them (engine/drivers/postgres/ByteaExperiment.cpp).
+constexpr const char* kPaths[] = {"binary", "text hex", "text escape", "large object"};
+
+// What a path sends (and receives) for the document, where that follows from its size alone:
+// binary and the large object n, hex 2 + 2n; the escape form depends on the bytes (0: not known).
+std::uint64_t contentBytesOf(const std::string& path, std::uint64_t documentBytes) {
+    return path == "text hex" ? 2 + 2 * documentBytes : path == "text escape" ? 0 : documentBytes;
+}
+
+Sample sampleOf(ByteaSpan span, const std::string& path, int repetition, const std::string& runId,
+                const std::string& connection, std::uint64_t documentBytes) {
+    const bool insert = span == ByteaSpan::Insert;
+    Sample s;
+    s.runId = runId;
+    s.scenarioId = scenarioId(span);
+    s.scenarioTitle =
+        std::string(insert ? "bytea insert, " : "bytea select, ") + std::to_string(documentBytes) + " bytes";
+    s.sql = insert ? "INSERT INTO blobbench_bytea_experiment (id, content) VALUES ($1, $2)"
+                   : "SELECT content FROM blobbench_bytea_experiment";
+    s.repetition = repetition;
+    s.point = {{"path", path}};
+    s.startedAt = runId;
+    s.engine = "postgres";
+    s.connection = connection;
+    s.rows = 1;
+    return s;
+}
+
 }  // namespace
+
+// The counters and trace of the span a sample measured, and how they were counted.
+void ByteaTraces::withWire(Sample& s, const Span& recorded) const {
+    s.tap = WireStats::of(recorded.counters);
+    s.tap.method = m_tap ? "relay" : "in-process";
+    s.trace = recorded.trace;
+}
 
 ByteaTraces::ByteaTraces(WireTap* tap, SocketCounter* counter) : m_tap(tap), m_counter(counter) {}
 
@@ -34,12 +69,16 @@ WireCounters ByteaTraces::now(ExchangeRecorder::Mark* mark) const {
 void ByteaTraces::onSpan(ByteaSpan span, bool begins) {
     if (begins) {
         m_from = now(&m_fromMark);
+        m_open = span;
+        m_fromTime = std::chrono::steady_clock::now();
         return;
     }
+    const Nanos elapsed = std::chrono::duration_cast<Nanos>(std::chrono::steady_clock::now() - m_fromTime);
+    m_open.reset();
     ExchangeRecorder::Mark to;
     const WireCounters counters = now(&to) - m_from;
     ExchangeTrace trace = m_tap ? m_tap->exchanges(m_fromMark, to) : m_counter->exchanges(m_fromMark, to);
-    m_spans[static_cast<int>(span)].push_back(Span{counters, std::move(trace)});
+    m_spans[static_cast<int>(span)].push_back(Span{counters, std::move(trace), elapsed});
     // The experiment runs every path and repetition: keep one span's runs at most.
     if (m_tap) {
         m_tap->forgetTraceBefore(to);
@@ -64,32 +103,56 @@ std::vector<Sample> ByteaTraces::samples(const std::vector<ByteaTrial>& trials, 
         for (std::size_t r = 0; r < t.inserts.size() && r < t.selects.size(); ++r, ++at) {
             for (ByteaSpan span : {ByteaSpan::Insert, ByteaSpan::Select}) {
                 const bool insert = span == ByteaSpan::Insert;
-                const Span& recorded = m_spans[static_cast<int>(span)][at];
-                Sample s;
-                s.runId = runId;
-                s.scenarioId = scenarioId(span);
-                s.scenarioTitle = std::string(insert ? "bytea insert, " : "bytea select, ") +
-                                  std::to_string(documentBytes) + " bytes";
-                s.sql = insert ? "INSERT INTO blobbench_bytea_experiment (id, content) VALUES ($1, $2)"
-                               : "SELECT content FROM blobbench_bytea_experiment";
-                s.repetition = static_cast<int>(r);
-                s.point = {{"path", t.path}};
-                s.startedAt = runId;
-                s.engine = "postgres";
-                s.connection = connection;
+                Sample s = sampleOf(span, t.path, static_cast<int>(r), runId, connection, documentBytes);
                 if (insert) {
                     s.phases.execute = t.inserts[r];
                 } else {
                     s.phases = t.selects[r];
                 }
-                s.rows = 1;
                 s.contentBytes = insert ? t.sentBytes : t.receivedBytes;
-                s.tap = WireStats::of(recorded.counters);
-                s.tap.method = m_tap ? "relay" : "in-process";
-                s.trace = recorded.trace;
+                withWire(s, m_spans[static_cast<int>(span)][at]);
                 out.push_back(std::move(s));
             }
         }
+    }
+    return out;
+}
+
+std::vector<Sample> ByteaTraces::partialSamples(const std::string& connection, std::uint64_t documentBytes,
+                                                int repetitions, SampleStatus status, const std::string& error) const {
+    const std::size_t perPath = static_cast<std::size_t>(std::max(1, repetitions));
+    const std::string runId = isoNow();
+    std::vector<Sample> out;
+    auto sampleAt = [&](ByteaSpan span, std::size_t index) -> std::optional<Sample> {
+        if (index / perPath >= std::size(kPaths)) {
+            return std::nullopt;  // past the last path: nothing was left to measure
+        }
+        const char* path = kPaths[index / perPath];
+        Sample s = sampleOf(span, path, static_cast<int>(index % perPath), runId, connection, documentBytes);
+        s.contentBytes = contentBytesOf(path, documentBytes);
+        return s;
+    };
+    for (std::size_t at = 0; at < m_spans[0].size(); ++at) {
+        for (ByteaSpan span : {ByteaSpan::Insert, ByteaSpan::Select}) {
+            const auto& recorded = m_spans[static_cast<int>(span)];
+            std::optional<Sample> s = at < recorded.size() ? sampleAt(span, at) : std::nullopt;
+            if (s) {
+                s->phases.execute = recorded[at].elapsed;
+                withWire(*s, recorded[at]);
+                out.push_back(std::move(*s));
+            }
+        }
+    }
+    // The span in progress, else the next: an insert unless one ended without its select.
+    const ByteaSpan next = m_open                                  ? *m_open
+                           : m_spans[0].size() > m_spans[1].size() ? ByteaSpan::Select
+                                                                   : ByteaSpan::Insert;
+    if (std::optional<Sample> s = sampleAt(next, m_spans[static_cast<int>(next)].size())) {
+        s->status = status;
+        s->error = error;
+        s->contentBytes = 0;
+        s->tap = WireStats::unavailable(m_open ? "the span did not end" : "the span did not begin");
+        out.push_back(std::move(*s));
     }
     return out;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,18 +34,31 @@ public:
     std::vector<Sample> samples(const std::vector<ByteaTrial>& trials, const std::string& connection,
                                 std::uint64_t documentBytes) const;
 
+    // What a cancelled or failed experiment measured, when it threw and returned no trials: one
+    // complete sample per span that ended (its time taken by this object at the span's marks, the
+    // select's execute + fetch as one execute phase), then one sample `status` with `error` for the
+    // span in progress, or for the next one when the experiment stopped between spans. Paths in the
+    // experiment's order, `repetitions` each. Its content bytes are those the path sends or receives
+    // for the document where they follow from its size alone (0 for text escape).
+    std::vector<Sample> partialSamples(const std::string& connection, std::uint64_t documentBytes, int repetitions,
+                                       SampleStatus status, const std::string& error) const;
+
 private:
     struct Span {
         WireCounters counters;
         ExchangeTrace trace;
+        Nanos elapsed{0};
     };
     WireCounters now(ExchangeRecorder::Mark* mark) const;
+    void withWire(Sample& sample, const Span& recorded) const;
 
     WireTap* m_tap;
     SocketCounter* m_counter;
     WireCounters m_from;
     ExchangeRecorder::Mark m_fromMark;
-    std::vector<Span> m_spans[2];  // by ByteaSpan
+    std::chrono::steady_clock::time_point m_fromTime;
+    std::optional<ByteaSpan> m_open;  // begun, not ended
+    std::vector<Span> m_spans[2];     // by ByteaSpan
 };
 
 // Prints, per path, the median insert and select predicted at `link` from the samples' traces.
