@@ -109,8 +109,7 @@ bool DocumentController::openProjectFile(const QString& path) {
 }
 
 bool DocumentController::saveProjectTo(const QString& path) {
-    // Refused rather than waited for: a wait would freeze the window for as long as the other run
-    // lasts, and saving after it would still overwrite the runs it saved.
+    // Refused rather than waited for: a wait would freeze the window for as long as the other run lasts.
     if (!(m_lock && path == m_document->filePath())) {
         if (const std::string other = projectInUseElsewhere(path); !other.empty()) {
             emit failed(tr("Not saved: %1. Saving now would overwrite that process's runs; this window's "
@@ -257,8 +256,10 @@ QString DocumentController::startJournal(const RunRecord& record) {
         // Never waits: another process that took the lock since the check is a refusal too.
         m_lock = std::make_unique<ProjectLock>(path, nullptr, [] { return true; });
     } catch (const Error& e) {
-        if (e.kind() == ErrorKind::Cancelled) {
-            return refusal.arg(qs(projectInUseElsewhere(path)));
+        if (e.kind() == ErrorKind::Cancelled) {  // (the other process may have let go since)
+            const std::string other = projectInUseElsewhere(path);
+            return refusal.arg(other.empty() ? tr("%1 is in use by another process running this project").arg(path)
+                                             : qs(other));
         }
         emit message(tr("The project's lock cannot be taken (another process could run it at the same time): %1")
                          .arg(qs(e.what())),
