@@ -7,6 +7,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
+#include <algorithm>
 
 #include "engine/core/Error.h"
 #include "model/Presets.h"
@@ -17,6 +18,23 @@ namespace blobbench {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+
+// The runs of the project file at `path` that `project` lacks (another process saved them since it
+// was loaded): a save would delete them. None when the file cannot be read (nothing to keep there).
+QStringList runsOnlyIn(const QString& path, const Project& project) {
+    QStringList lost;
+    try {
+        for (const RunRecord& onDisk : loadProject(path).history) {
+            if (std::none_of(project.history.begin(), project.history.end(),
+                             [&](const RunRecord& r) { return r.runId == onDisk.runId; })) {
+                lost << onDisk.runId;
+            }
+        }
+    } catch (const Error&) {
+        // unreadable or broken: the save replaces it, as it always did
+    }
+    return lost;
+}
 
 }  // namespace
 
@@ -115,6 +133,18 @@ bool DocumentController::saveProjectTo(const QString& path) {
             emit failed(tr("Not saved: %1. Saving now would overwrite that process's runs; this window's "
                            "project is kept as it is (Save as saves it under another name).")
                             .arg(qs(other)));
+            return false;
+        }
+    }
+    if (path == m_document->filePath()) {
+        if (const QStringList lost = runsOnlyIn(path, m_document->project()); !lost.isEmpty()) {
+            emit failed(tr("Not saved: %1 holds %n run(s) this window has not loaded (%2), saved there by another "
+                           "process since it was opened; saving would delete them. Save as keeps this window's "
+                           "project under another name.",
+                           nullptr, static_cast<int>(lost.size()))
+                            .arg(QFileInfo(path).absoluteFilePath(),
+                                 lost.mid(0, 3).join(QStringLiteral(", ")) +
+                                     (lost.size() > 3 ? QStringLiteral(", …") : QString())));
             return false;
         }
     }

@@ -221,4 +221,27 @@ TEST_F(ProjectLockGuiTest, SaveIsRefusedWhileAnotherProcessHoldsTheProjectLock) 
     EXPECT_EQ(loadProject(project).history.size(), 1u);
 }
 
+// The other process has finished: the file now holds its run, which this window never loaded. A
+// Save would write the window's history over it: refused, naming the run; Save as still works.
+TEST_F(ProjectLockGuiTest, SaveIsRefusedWhenTheFileHoldsRunsThisWindowHasNotLoaded) {
+    ASSERT_TRUE(waitForRun([&] { window->runAll(); }));
+    Project onDisk = loadProject(project);
+    RunRecord theirs = document->project().history.front();
+    theirs.runId = QStringLiteral("run-of-another-process");
+    onDisk.history.push_back(theirs);
+    saveProject(project, onDisk);
+
+    EXPECT_FALSE(window->saveProjectTo(project));
+    const std::string said = window->errorText().toStdString();
+    EXPECT_NE(said.find("holds 1 run(s) this window has not loaded (run-of-another-process)"), std::string::npos)
+        << said;
+    ASSERT_EQ(loadProject(project).history.size(), 1u) << "the other process's run was overwritten";
+    EXPECT_EQ(loadProject(project).history[0].runId, theirs.runId);
+    EXPECT_TRUE(document->isDirty());
+
+    const QString elsewhere = project + QStringLiteral(".mine.blobbench.json");
+    ASSERT_TRUE(window->saveProjectTo(elsewhere));
+    EXPECT_EQ(loadProject(elsewhere).history.size(), 1u);
+}
+
 }  // namespace
