@@ -44,8 +44,16 @@ public:
             struct flock whole {};
             whole.l_type = F_WRLCK;
             whole.l_whence = SEEK_SET;
+            char digits[24];
+            int length = 0;
+            for (long n = ::getpid(); n > 0; n /= 10) {  // no stdio after fork(): the digits by hand
+                digits[length++] = static_cast<char>('0' + n % 10);
+            }
             char pid[24];
-            const int length = std::snprintf(pid, sizeof pid, "%d\n", static_cast<int>(::getpid()));
+            for (int i = 0; i < length; ++i) {
+                pid[i] = digits[length - 1 - i];
+            }
+            pid[length++] = '\n';
             const bool held = fd >= 0 && (holds == Holds::Journal
                                               ? ::fcntl(fd, F_SETLK, &whole) == 0
                                               : ::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::ftruncate(fd, 0) == 0 &&
