@@ -1836,4 +1836,29 @@ bool looksLikeProjectFile(const QString& path) {
            (head.contains("\"connections\"") || head.contains("\"scenarios\""));
 }
 
+std::string projectInUseElsewhere(const QString& projectPath) {
+    const std::string project = QFileInfo(projectPath).absoluteFilePath().toStdString();
+    const std::string lock = projectPath.toStdString() + ".lock";
+    const OwnedFd lockFd(::open(lock.c_str(), O_RDONLY | O_CLOEXEC));
+    if (lockFd.fd >= 0 && ::flock(lockFd.fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        char holder[32] = {};
+        const ssize_t n = ::pread(lockFd.fd, holder, sizeof holder - 1, 0);
+        std::string pid(holder, static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+        pid.erase(std::find_if(pid.begin(), pid.end(), [](char c) { return c < '0' || c > '9'; }), pid.end());
+        return project + " is in use by another process" + (pid.empty() ? std::string() : " (process " + pid + ")") +
+               " running this project: it holds " + lock;
+    }
+    // (closing lockFd drops the probe's shared lock, if it took one)
+    const std::string journal = journalPathFor(projectPath).toStdString();
+    const OwnedFd journalFd(::open(journal.c_str(), O_RDONLY | O_CLOEXEC));
+    struct flock whole {};
+    whole.l_type = F_WRLCK;
+    whole.l_whence = SEEK_SET;
+    if (journalFd.fd >= 0 && ::fcntl(journalFd.fd, F_GETLK, &whole) == 0 && whole.l_type != F_UNLCK) {
+        return project + " is in use by another process (process " + std::to_string(whole.l_pid) +
+               ") running this project: it holds the run journal " + journal + " (a run not saved yet)";
+    }
+    return {};
+}
+
 }  // namespace blobbench

@@ -114,6 +114,13 @@ private:
     int m_fd = -1;
 };
 
+// Whether another process runs the project, for a caller that refuses rather than waits: one line
+// naming the project, the process and what it holds (the project's lock, see ProjectLock, or its run
+// journal, see RunJournal), empty when neither is held. Takes and changes nothing lasting. A
+// ProjectLock of this process counts too (flock locks conflict between descriptors); its RunJournal
+// does not.
+std::string projectInUseElsewhere(const QString& projectPath);
+
 // By name (*.blobbench.json) or, for other names, by content (a JSON object with "formatVersion"
 // and "connections" or "scenarios" in its first 4 KiB; a samples file from --json has neither).
 bool looksLikeProjectFile(const QString& path);

@@ -7,6 +7,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
+#include <algorithm>
 
 #include "engine/core/Error.h"
 #include "model/Presets.h"
@@ -17,6 +18,23 @@ namespace blobbench {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+
+// The runs of the project file at `path` that `project` lacks (another process saved them since it
+// was loaded): a save would delete them. None when the file cannot be read (nothing to keep there).
+QStringList runsOnlyIn(const QString& path, const Project& project) {
+    QStringList lost;
+    try {
+        for (const RunRecord& onDisk : loadProject(path).history) {
+            if (std::none_of(project.history.begin(), project.history.end(),
+                             [&](const RunRecord& r) { return r.runId == onDisk.runId; })) {
+                lost << onDisk.runId;
+            }
+        }
+    } catch (const Error&) {
+        // unreadable or broken: the save replaces it, as it always did
+    }
+    return lost;
+}
 
 }  // namespace
 
@@ -109,6 +127,27 @@ bool DocumentController::openProjectFile(const QString& path) {
 }
 
 bool DocumentController::saveProjectTo(const QString& path) {
+    // Refused rather than waited for: a wait would freeze the window for as long as the other run lasts.
+    if (!(m_lock && path == m_document->filePath())) {
+        if (const std::string other = projectInUseElsewhere(path); !other.empty()) {
+            emit failed(tr("Not saved: %1. Saving now would overwrite that process's runs; this window's "
+                           "project is kept as it is (Save as saves it under another name).")
+                            .arg(qs(other)));
+            return false;
+        }
+    }
+    if (path == m_document->filePath()) {
+        if (const QStringList lost = runsOnlyIn(path, m_document->project()); !lost.isEmpty()) {
+            emit failed(tr("Not saved: %1 holds %n run(s) this window has not loaded (%2), saved there by another "
+                           "process since it was opened; saving would delete them. Save as keeps this window's "
+                           "project under another name.",
+                           nullptr, static_cast<int>(lost.size()))
+                            .arg(QFileInfo(path).absoluteFilePath(),
+                                 lost.mid(0, 3).join(QStringLiteral(", ")) +
+                                     (lost.size() > 3 ? QStringLiteral(", …") : QString())));
+            return false;
+        }
+    }
     try {
         blobbench::saveProject(path, m_document->project());
     } catch (const Error& e) {
@@ -230,21 +269,48 @@ bool DocumentController::maybeKeepChanges() {
 // The run's samples go to "<project>.journal" as they arrive (see RunJournal), so a crash of the
 // workbench loses nothing measured even when the project is not saved. Not synced sample by sample
 // on this thread; an unsaved project (no file yet) has no journal.
-void DocumentController::startJournal(const RunRecord& record) {
+QString DocumentController::startJournal(const RunRecord& record) {
+    m_lock.reset();  // a run that never reported its end
+    const QString path = m_document->filePath();
+    if (path.isEmpty()) {
+        m_journal.reset();
+        return {};
+    }
+    const QString refusal =
+        tr("Not run: %1. Nothing was measured; run again once it has finished (then open the "
+           "project again to see its runs).");
+    if (const std::string other = projectInUseElsewhere(path); !other.empty()) {
+        return refusal.arg(qs(other));
+    }
     try {
-        if (m_journal && m_journalPath == m_document->filePath()) {
+        // Never waits: another process that took the lock since the check is a refusal too.
+        m_lock = std::make_unique<ProjectLock>(path, nullptr, [] { return true; });
+    } catch (const Error& e) {
+        if (e.kind() == ErrorKind::Cancelled) {  // (the other process may have let go since)
+            const std::string other = projectInUseElsewhere(path);
+            return refusal.arg(other.empty() ? tr("%1 is in use by another process running this project").arg(path)
+                                             : qs(other));
+        }
+        emit message(tr("The project's lock cannot be taken (another process could run it at the same time): %1")
+                         .arg(qs(e.what())),
+                     true);
+    }
+    try {
+        if (m_journal && m_journalPath == path) {
             m_journal->beginRun(record);  // earlier runs are still unsaved: they stay in the journal
-            return;
+            return {};
         }
         m_journal.reset();
-        if (m_document->filePath().isEmpty()) {
-            return;
-        }
-        m_journal = std::make_unique<RunJournal>(m_document->filePath(), record);
-        m_journalPath = m_document->filePath();
+        m_journal = std::make_unique<RunJournal>(path, record);
+        m_journalPath = path;
     } catch (const Error& e) {
-        emit message(tr("No run journal (a crash would lose this run's samples): %1").arg(qs(e.what())), false);
+        if (const std::string other = projectInUseElsewhere(path); !other.empty()) {
+            m_lock.reset();
+            return refusal.arg(qs(other));
+        }
+        emit message(tr("No run journal (a crash would lose this run's samples): %1").arg(qs(e.what())), true);
     }
+    return {};
 }
 
 void DocumentController::journal(const Sample& sample) {
@@ -260,6 +326,7 @@ void DocumentController::journal(const Sample& sample) {
 }
 
 void DocumentController::journalFinished(const QString& runId) {
+    m_lock.reset();  // the run is over; its samples stay in the journal until the project is saved
     if (!m_journal) {
         return;
     }

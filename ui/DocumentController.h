@@ -39,8 +39,12 @@ public:
     bool openDroppedFile(const QString& path);
     bool maybeKeepChanges();  // asks about unsaved changes; false when the user cancels
 
-    // The run journal: the run's samples go to "<project>.journal" as they arrive.
-    void startJournal(const RunRecord& record);
+    // The run journal: the run's samples go to "<project>.journal" as they arrive. Before anything
+    // runs: takes the project's lock for the run (released by journalFinished) and the journal.
+    // Returns why the run must not start (another process runs this project: its samples and this
+    // run's would be lost), empty when it may; a journal that cannot be made for another reason is
+    // said in the log and the run goes on.
+    QString startJournal(const RunRecord& record);
     void journal(const Sample& sample);
     void journalFinished(const QString& runId);
 
@@ -68,6 +72,7 @@ private:
     QString m_defaultDatasetPath;
     bool m_suppressUnsavedPrompt = false;
     std::unique_ptr<RunJournal> m_journal;  // the current run's samples, for crash recovery
+    std::unique_ptr<ProjectLock> m_lock;    // held while a run of this window goes on
     QString m_journalPath;
 };
 

@@ -974,9 +974,14 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex
     record.connectionName = profile->name;
     record.link = link;  // what the run was measured over, not what the controls may say later
     record.toolVersion = QStringLiteral(BLOBBENCH_VERSION);
+    // Another process running this project would lose this run or its own: refused before anything runs.
+    if (const QString refused = m_files->startJournal(record); !refused.isEmpty()) {
+        m_checkingLink = false;
+        showError(refused);
+        return;
+    }
     m_document->beginRun(record);
     m_currentRunId = record.runId;
-    m_files->startJournal(record);
 
     m_runEngine = profile->engine;
     m_lastThroughputAt = 0;
