@@ -202,6 +202,10 @@ int main(int argc, char* argv[]) {
                     });
                 });
                 window.runAll();
+                if (!window.isRunning()) {  // refused (no scenario, another process runs the project)
+                    std::fprintf(stderr, "blobbench: %s\n", qPrintable(window.errorText()));
+                    app.exit(1);
+                }
             } else if (parser.isSet(grabSweep)) {
                 const auto& sweeps = window.document()->project().sweeps;
                 int index = sweeps.empty() ? -1 : 0;
