@@ -212,6 +212,7 @@ private:
     DocumentController* m_files = nullptr;
     ScenarioPanel* m_scenarios = nullptr;
     QLabel* m_errorBanner = nullptr;
+    QString m_errorMessage;                 // in full: the banner shows at most its start
     QPushButton* m_prepareOffer = nullptr;  // under the banner when its error is a missing data set
     ParameterPanel* m_parameters = nullptr;
     QLabel* m_parametersTitle = nullptr;
