@@ -79,44 +79,50 @@ std::vector<std::string> byteaArgs(const std::string& target, const std::string&
     return {"bytea", target, "--size", "4M", "-r", "10", "-q", "--json", json};
 }
 
+// `bytea --json` started on a database of its own, with a connection to watch it.
+struct ByteaRun {
+    ByteaRun(const std::string& conninfo, const std::string& prefix)
+        : pg(test::pgTarget(conninfo)),
+          database(conninfo, prefix),
+          conn(database.own.conninfo),
+          json(dir.file("bytea.json")),
+          run(byteaArgs(database.own.target, json), pg.env()) {}
+    const std::string& name() const { return database.own.name; }
+
+    test::PgTarget pg;
+    OwnDatabase database;
+    test::PgConn conn;
+    test::TempDir dir;
+    std::string json;
+    test::CliProcess run;
+};
+
 TEST(ByteaSignals, SigintAfterTheFirstSamplesWritesThemAsJson) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
-    const test::PgTarget pg = test::pgTarget(conninfo);
-    const OwnDatabase database(conninfo, "blob_bytea_sig_");
-    const test::PgOwnDatabase& own = database.own;
-    test::PgConn conn(own.conninfo);
-    ASSERT_TRUE(conn.ok()) << conn.errorMessage();
-    test::TempDir dir;
-    const std::string json = dir.file("bytea.json");
-    test::CliProcess run(byteaArgs(own.target, json), pg.env());
-    ASSERT_TRUE(waitForFirstSelect(run, conn, own.name)) << run.wait(1s).err;
-    run.signal(SIGINT);
-    const auto r = run.wait(120s);
+    ByteaRun b(conninfo, "blob_bytea_sig_");
+    ASSERT_TRUE(b.conn.ok()) << b.conn.errorMessage();
+    ASSERT_TRUE(waitForFirstSelect(b.run, b.conn, b.name())) << b.run.wait(1s).err;
+    b.run.signal(SIGINT);
+    const auto r = b.run.wait(120s);
     ASSERT_EQ(r.exitCode, 128 + SIGINT) << r.err;
     EXPECT_TRUE(r.err.starts_with("blobbench-cli: SIGINT: the bytea experiment was cancelled; ")) << r.err;
-    expectMeasuredSamplesKept(r, json, SampleStatus::Cancelled);
-    EXPECT_EQ(readSamplesJson(QString::fromStdString(json), "test").back().error, "cancelled by SIGINT");
+    expectMeasuredSamplesKept(r, b.json, SampleStatus::Cancelled);
+    EXPECT_EQ(readSamplesJson(QString::fromStdString(b.json), "test").back().error, "cancelled by SIGINT");
 }
 
 TEST(ByteaSignals, TheServerEndingTheSessionWritesTheSamplesMeasuredAsJson) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
-    const test::PgTarget pg = test::pgTarget(conninfo);
-    const OwnDatabase database(conninfo, "blob_bytea_fail_");
-    const test::PgOwnDatabase& own = database.own;
-    test::PgConn conn(own.conninfo);
-    ASSERT_TRUE(conn.ok()) << conn.errorMessage();
-    test::TempDir dir;
-    const std::string json = dir.file("bytea.json");
-    test::CliProcess run(byteaArgs(own.target, json), pg.env());
-    ASSERT_TRUE(waitForFirstSelect(run, conn, own.name)) << run.wait(1s).err;
-    EXPECT_NE(conn.value("WITH s AS MATERIALIZED (SELECT pid FROM pg_stat_activity WHERE datname = '" + own.name +
-                         "' AND pid <> pg_backend_pid()) SELECT count(*) FROM s WHERE pg_terminate_backend(pid)"),
+    ByteaRun b(conninfo, "blob_bytea_fail_");
+    ASSERT_TRUE(b.conn.ok()) << b.conn.errorMessage();
+    ASSERT_TRUE(waitForFirstSelect(b.run, b.conn, b.name())) << b.run.wait(1s).err;
+    EXPECT_NE(b.conn.value("WITH s AS MATERIALIZED (SELECT pid FROM pg_stat_activity WHERE datname = '" + b.name() +
+                           "' AND pid <> pg_backend_pid()) SELECT count(*) FROM s WHERE pg_terminate_backend(pid)"),
               "0");
-    const auto r = run.wait(120s);
+    const auto r = b.run.wait(120s);
     EXPECT_NE(r.exitCode, 0) << r.err;
     EXPECT_LT(r.exitCode, 128) << r.err;  // a failure, not a signal
     EXPECT_TRUE(r.err.starts_with("blobbench-cli: ")) << r.err;
-    expectMeasuredSamplesKept(r, json, SampleStatus::Failed);
+    expectMeasuredSamplesKept(r, b.json, SampleStatus::Failed);
 }
 
 }  // namespace
