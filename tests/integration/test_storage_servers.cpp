@@ -155,7 +155,7 @@ TEST(StoragePresets, LobInsertThroughputRunsOnEveryEngineAtReducedSize) {
     TempDir dir;
     const std::string command = "ROWS=150 COMMIT_EVERY=50 BLOBBENCH_CLI='" + std::string(BLOBBENCH_CLI_PATH) +
                                 "' OUT='" + dir.file("out") + "' bash '" + BLOBBENCH_SOURCE_DIR +
-                                "/presets/lob-insert-throughput.sh' '" + dir.file("work") + "' --quiet > '" +
+                                "/scripts/studies/lob-insert-throughput.sh' '" + dir.file("work") + "' --quiet > '" +
                                 dir.file("log") + "' 2>&1";
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
     for (const char* name : {"insert-sqlite.json", "insert-postgres.json", "insert-firebird.json"}) {

@@ -174,7 +174,7 @@ TEST(StoragePresets, SqliteVsFilesystemRunsAtReducedSize) {
     TempDir dir;
     const std::string command = "COUNT=120 BLOBBENCH_CLI='" + std::string(BLOBBENCH_CLI_PATH) + "' OUT='" +
                                 dir.file("out") + "' bash '" + BLOBBENCH_SOURCE_DIR +
-                                "/presets/sqlite-vs-filesystem.sh' '" + dir.file("work") + "' --quiet > '" +
+                                "/scripts/studies/sqlite-vs-filesystem.sh' '" + dir.file("work") + "' --quiet > '" +
                                 dir.file("log") + "' 2>&1";
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
     for (const char* name : {"keyed-wal.json", "keyed-journal-off.json", "footprint.json"}) {

@@ -5,11 +5,11 @@
 # BLOBBENCH_PG_CONNINFO is set, Firebird (BLOB, VARCHAR; IBatch reported not in effect) when
 # BLOBBENCH_FB_DATABASE is set (user and password from BLOBBENCH_FB_USER / BLOBBENCH_FB_PASSWORD).
 # Reduced size by default (10,000 rows, commit every 1,000); the full study is FULL=1 (100,000 rows):
-#   FULL=1 presets/lob-insert-throughput.sh /var/tmp/bb-insert
+#   FULL=1 scripts/studies/lob-insert-throughput.sh /var/tmp/bb-insert
 # Environment: BLOBBENCH_CLI, ROWS (overrides the row count), COMMIT_EVERY (default 1000; 0 = one
 # transaction), OUT (directory for the JSON files). Extra arguments go to every run.
 set -euo pipefail
-here="$(cd "$(dirname "$0")/.." && pwd)"
+here="$(cd "$(dirname "$0")/../.." && pwd)"
 cli="${BLOBBENCH_CLI:-$(command -v blobbench-cli || echo "$here/build/ci/app/blobbench-cli")}"
 work="${1:-${TMPDIR:-/tmp}/blobbench-lob-insert}"
 rows="${ROWS:-$([ "${FULL:-0}" = 1 ] && echo 100000 || echo 10000)}"
