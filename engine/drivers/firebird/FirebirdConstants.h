@@ -28,6 +28,8 @@ constexpr unsigned kConnFlagEncrypted = 0x02;
 // IStatement gained get/setMaxInlineBlobSize in interface version 6 (5.0.3).
 constexpr unsigned kStatementVersionInlineBlobs = 6;
 
+constexpr unsigned kSqlDialect = 3;
+
 constexpr int kDefaultMaxInlineBlobSize = 65535;
 constexpr int kDefaultMaxBlobCacheSize = 10 * 1024 * 1024;
 

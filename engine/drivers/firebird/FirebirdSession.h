@@ -79,7 +79,15 @@ private:
         WireCounters physical;
     };
     std::optional<Counters> readWireCounters();
+    // FirebirdSessionSettings.cpp: what the attachment really got, step by step.
     void readBackSettings(const ParameterValues& values);
+    unsigned readVersionsAndFlags();  // the connection flags (compression, encryption), or 0
+    void readServerContext();
+    void linkEffects(const ParameterValues& values, bool compressed, bool encrypted);
+    void inlineBlobEffects(const ParameterValues& values);
+    void timeoutEffects(const ParameterValues& values);
+    void insertMethodEffect(const ParameterValues& values);
+    void wireCountersAvailability();
     std::vector<ParameterEffect> applyStatementTunables(Firebird::IStatement* statement,
                                                         const ParameterValues& requested);
     bool inlineBlobsPossible() const;
