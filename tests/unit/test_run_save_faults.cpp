@@ -106,6 +106,15 @@ private:
     int m_error = 0;
 };
 
+void fillLeaving150KiB(const std::filesystem::path& folder) {
+    const auto free = std::filesystem::space(folder).available;
+    ASSERT_GT(free, 200u * 1024);
+    const int fd = ::open((folder / "fill").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::posix_fallocate(fd, 0, static_cast<off_t>(free - 150 * 1024)), 0);
+    ::close(fd);
+}
+
 class RunSaveFaults : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
@@ -141,14 +150,7 @@ TEST_F(RunSaveFaults, FullDiskUnderTheJournalKeepsTheSamplesAndSaysWhere) {
     Tmpfs disk(local.path() / "small");
     ASSERT_TRUE(disk.mounted()) << "mount -t tmpfs: " << std::strerror(disk.error());
     const std::string project = writeProject((local.path() / "small" / "P.blobbench.json").string());
-    {  // leave 150 KiB free
-        const auto free = std::filesystem::space(local.path() / "small").available;
-        ASSERT_GT(free, 200u * 1024);
-        const int fd = ::open((local.path() / "small" / "fill").c_str(), O_WRONLY | O_CREAT, 0644);
-        ASSERT_GE(fd, 0);
-        ASSERT_EQ(::posix_fallocate(fd, 0, static_cast<off_t>(free - 150 * 1024)), 0);
-        ::close(fd);
-    }
+    fillLeaving150KiB(local.path() / "small");
     const std::string json = local.file("d.json");
     const auto r = runCli({"run", project, "-s", "warm-up", "-r", "1000", "-q", "--json", json});
     EXPECT_EQ(r.exitCode, 1) << r.err;
@@ -187,6 +189,30 @@ TEST_F(RunSaveFaults, FullDiskUnderTheJournalKeepsTheSamplesAndSaysWhere) {
     EXPECT_EQ(after.history[0].samples.size(), static_cast<std::size_t>(inJournal));
     EXPECT_TRUE(after.history[0].outcome.startsWith(QStringLiteral("failed: cannot write the run journal ")))
         << after.history[0].outcome.toStdString();
+}
+
+// The same without --json: nothing else holds every sample, so a samples file goes to the
+// temporary folder, and the line names it.
+TEST_F(RunSaveFaults, FullDiskWithoutJsonWritesTheSamplesToTheTemporaryFolder) {
+    if (::geteuid() != 0) {
+        GTEST_SKIP() << "mounting a tmpfs needs root";
+    }
+    TempDir local;
+    Tmpfs disk(local.path() / "small");
+    ASSERT_TRUE(disk.mounted()) << "mount -t tmpfs: " << std::strerror(disk.error());
+    const std::string project = writeProject((local.path() / "small" / "P.blobbench.json").string());
+    fillLeaving150KiB(local.path() / "small");
+    std::filesystem::create_directory(local.path() / "tmp");
+    const auto r = runCli({"run", project, "-s", "warm-up", "-r", "1000", "-q"}, {"TMPDIR=" + local.file("tmp")});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    const std::vector<std::string> lines = cliLines(r.err);
+    ASSERT_EQ(lines.size(), 1u) << r.err;
+    std::smatch where;
+    ASSERT_TRUE(std::regex_search(lines[0], where,
+                                  std::regex("the run stopped after ([0-9]+) samples; .*; its [0-9]+ samples are in "
+                                             "(\\S+/tmp/blobbench-run-\\S+\\.samples\\.json); the run journal ")))
+        << lines[0];
+    EXPECT_EQ(samplesInJsonFile(where[2]), std::stoi(where[1])) << where[2];
 }
 
 // Another program renames a new version of the project into place during the run: the run is
