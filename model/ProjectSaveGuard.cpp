@@ -35,14 +35,13 @@ bool sameStatus(const struct stat& st, const ProjectFileStamp& s) {
 struct ChangedOnDisk {};
 
 // The version of `path` another program saved, loaded strictly, with the run `runId` of `mine`.
-Project mergedWithNewVersion(const QString& path, const Project& mine, const QString& runId,
-                             ProjectFileStamp& stamp) {
+Project mergedWithNewVersion(const QString& path, const Project& mine, const QString& runId, ProjectFileStamp& stamp) {
     const std::string changed = path.toStdString() + " was changed by another program since this run read it";
     if (runId.isEmpty()) {
         throw Error(ErrorKind::Io, changed + ": not overwritten");
     }
-    const auto run = std::find_if(mine.history.begin(), mine.history.end(),
-                                  [&](const RunRecord& r) { return r.runId == runId; });
+    const auto run =
+        std::find_if(mine.history.begin(), mine.history.end(), [&](const RunRecord& r) { return r.runId == runId; });
     if (run == mine.history.end()) {
         throw Error(ErrorKind::Internal, "saveProjectGuarded: no run " + runId.toStdString() + " to keep");
     }
@@ -51,11 +50,11 @@ Project mergedWithNewVersion(const QString& path, const Project& mine, const QSt
     try {
         newer = loadProjectStamped(path, newerStamp);
     } catch (const Error& e) {
-        throw Error(ErrorKind::Io, changed + ", and the new version cannot be loaded (" + oneLine(e.what()) +
-                                       "): not overwritten");
+        throw Error(ErrorKind::Io,
+                    changed + ", and the new version cannot be loaded (" + oneLine(e.what()) + "): not overwritten");
     }
-    const auto same = std::find_if(newer.history.begin(), newer.history.end(),
-                                   [&](const RunRecord& r) { return r.runId == runId; });
+    const auto same =
+        std::find_if(newer.history.begin(), newer.history.end(), [&](const RunRecord& r) { return r.runId == runId; });
     if (same != newer.history.end()) {
         *same = *run;
     } else {
@@ -138,8 +137,9 @@ GuardedSave saveProjectGuarded(const QString& path, const Project& project, cons
         }
         out.merged = mergedWithNewVersion(path, *current, runId, stamp);
         current = &*out.merged;
-        out.note = QStringLiteral("the file had been changed by another program during the run: the run was added "
-                                  "to its new version");
+        out.note = QStringLiteral(
+            "the file had been changed by another program during the run: the run was added "
+            "to its new version");
     }
     throw Error(ErrorKind::Io, name + " keeps being changed by another program: not overwritten");
 }

@@ -62,8 +62,11 @@ std::string runKeptLine(const RunKept& k, bool always) {
 
 std::string rescuePathFor(const std::string& runId) {
     std::string name = runId;
-    std::replace_if(name.begin(), name.end(), [](char c) { return c == ':' || c == '/'; }, '-');
-    return QDir(QDir::tempPath()).filePath(QString::fromStdString("blobbench-run-" + name + ".samples.json")).toStdString();
+    std::replace_if(
+        name.begin(), name.end(), [](char c) { return c == ':' || c == '/'; }, '-');
+    return QDir(QDir::tempPath())
+        .filePath(QString::fromStdString("blobbench-run-" + name + ".samples.json"))
+        .toStdString();
 }
 
 }  // namespace blobbench::cli

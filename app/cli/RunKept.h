@@ -10,10 +10,10 @@ namespace blobbench::cli {
 // when the run could not be kept as usual (the project not saved, an export not written).
 struct RunKept {
     std::size_t samples = 0;
-    bool saving = false;            // not --no-save
-    bool inProject = false;         // the project file was saved with the run
-    std::string project;            // its path
-    std::string projectError;       // why it was not saved
+    bool saving = false;                    // not --no-save
+    bool inProject = false;                 // the project file was saved with the run
+    std::string project;                    // its path
+    std::string projectError;               // why it was not saved
     std::vector<std::string> exports;       // --json / --csv files written with every sample
     std::vector<std::string> exportErrors;  // those that were not
     std::string journal;                    // the run journal left for the next run, if any

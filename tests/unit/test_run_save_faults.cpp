@@ -159,9 +159,10 @@ TEST_F(RunSaveFaults, FullDiskUnderTheJournalKeepsTheSamplesAndSaysWhere) {
     const std::string& line = lines[0];
     std::cout << "[full disk line] " << line << std::endl;
     std::smatch stopped;
-    ASSERT_TRUE(std::regex_search(line, stopped,
-                                  std::regex("^blobbench-cli: cannot write the run journal .*P\\.blobbench\\.json\\.journal: "
-                                             "No space left on device: the run stopped after ([0-9]+) samples; ")))
+    ASSERT_TRUE(
+        std::regex_search(line, stopped,
+                          std::regex("^blobbench-cli: cannot write the run journal .*P\\.blobbench\\.json\\.journal: "
+                                     "No space left on device: the run stopped after ([0-9]+) samples; ")))
         << line;
     const int measured = std::stoi(stopped[1]);
     EXPECT_GT(measured, 0);
@@ -172,8 +173,9 @@ TEST_F(RunSaveFaults, FullDiskUnderTheJournalKeepsTheSamplesAndSaysWhere) {
     EXPECT_NE(line.find("the run was not saved in the project (cannot write "), std::string::npos) << line;
     EXPECT_NE(line.find("its " + std::to_string(measured) + " samples are in " + json), std::string::npos) << line;
     std::smatch held;
-    ASSERT_TRUE(std::regex_search(line, held, std::regex("the run journal \\S+ holds ([0-9]+) of them: the next run of "
-                                                         "this project recovers those$")))
+    ASSERT_TRUE(std::regex_search(line, held,
+                                  std::regex("the run journal \\S+ holds ([0-9]+) of them: the next run of "
+                                             "this project recovers those$")))
         << line;
     const int inJournal = std::stoi(held[1]);
     EXPECT_GT(inJournal, 0);
