@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -39,7 +40,18 @@ int writeAll(int fd, const QByteArray& data) {
 
 }  // namespace
 
+bool modeAllowsWriting(const std::string& path, const struct stat& st) {
+    if (::geteuid() == 0) {
+        return (st.st_mode & 0222) != 0;  // as the kernel does for root and the execute bits
+    }
+    return ::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) == 0 || errno != EACCES;
+}
+
 void writeFileAtomically(const QString& name, const QByteArray& data) {
+    writeFileAtomically(name, data, AtomicWriteHooks{});
+}
+
+void writeFileAtomically(const QString& name, const QByteArray& data, const AtomicWriteHooks& hooks) {
     const std::string path = name.toStdString();
     std::string target = path;  // a symbolic link's target is replaced, not the link
     struct stat st {};
@@ -57,6 +69,11 @@ void writeFileAtomically(const QString& name, const QByteArray& data) {
             fail(path, error);
         }
         return;
+    }
+    if (exists && !modeAllowsWriting(path, st)) {
+        char mode[8];
+        std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+        throw Error(ErrorKind::Io, "cannot write " + path + ": the file is read-only (mode " + mode + "): not replaced");
     }
     if (exists) {
         char resolved[PATH_MAX];
@@ -78,8 +95,19 @@ void writeFileAtomically(const QString& name, const QByteArray& data) {
     if (error == 0 && ::fsync(fd) != 0 && errno != EINVAL) {
         error = errno;
     }
+    if (error == 0 && hooks.written != nullptr && ::fstat(fd, hooks.written) != 0) {
+        error = errno;
+    }
     if (::close(fd) != 0 && error == 0 && errno != EINTR) {
         error = errno;
+    }
+    if (error == 0 && hooks.beforeRename) {
+        try {
+            hooks.beforeRename();
+        } catch (...) {
+            ::unlink(temporary.c_str());
+            throw;
+        }
     }
     if (error == 0 && ::rename(temporary.c_str(), target.c_str()) != 0) {
         error = errno;

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <sys/stat.h>
+
 #include <QByteArray>
 #include <QString>
+#include <functional>
 
 namespace blobbench {
 
@@ -10,6 +13,22 @@ namespace blobbench {
 // temporary file is removed on failure). A path that exists and is not a regular file (/dev/stdout,
 // a FIFO, /dev/full) is written in place. Throws Error(Io) "cannot write <path>: <strerror>"
 // (QSaveFile said "Unknown error" for a full disk).
+//
+// A regular file whose mode denies writing (0444) is refused, not replaced: "cannot write <path>:
+// the file is read-only (mode 0444): not replaced". The rename would replace it, and root's
+// access(2) ignores the mode bits, so the bits themselves decide (for root: any write bit).
 void writeFileAtomically(const QString& path, const QByteArray& data);
+
+struct AtomicWriteHooks {
+    // Called when the temporary file is whole and synced, just before the rename: it may throw,
+    // and then the temporary file is removed and `path` is left as it was.
+    std::function<void()> beforeRename;
+    // Set to the written file's status (its inode, size and mtime survive the rename).
+    struct stat* written = nullptr;
+};
+void writeFileAtomically(const QString& path, const QByteArray& data, const AtomicWriteHooks& hooks);
+
+// Whether the mode bits of an existing file let this process write it (see above).
+bool modeAllowsWriting(const std::string& path, const struct stat& st);
 
 }  // namespace blobbench

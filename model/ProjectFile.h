@@ -62,8 +62,12 @@ public:
     void beginRun(const RunRecord& run);
     // Appends the samples and, unless `sync` is false, syncs them to disk (a crash of the machine
     // then loses nothing; without it, a crash of the program loses nothing). Throws Error(Io)
-    // naming the journal (disk full...).
+    // naming the journal (disk full...); a write that fails is cut off again, so the journal
+    // still ends with a whole line and holds the samples appended before.
     void append(const std::vector<Sample>& samples, bool sync = true);
+    // How many samples the journal holds (appended whole, since it was created).
+    std::size_t samplesHeld() const { return m_samples; }
+    const QString& path() const { return m_path; }
     // Syncs what was appended without a sync.
     void sync();
     // Removes the journal: call after the project file holding the whole run has been saved.
@@ -73,6 +77,7 @@ private:
     void write(const QByteArray& bytes, bool sync);
     QString m_path;
     int m_fd = -1;
+    std::size_t m_samples = 0;
 };
 
 // A journal left next to the project (a run that crashed or was killed): its samples missing from

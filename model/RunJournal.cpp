@@ -77,6 +77,7 @@ void RunJournal::append(const std::vector<Sample>& samples, bool sync) {
     }
     if (!lines.isEmpty()) {
         write(lines, sync);
+        m_samples += samples.size();
     }
 }
 
@@ -87,14 +88,21 @@ void RunJournal::sync() {
 void RunJournal::write(const QByteArray& bytes, bool sync) {
     const char* p = bytes.constData();
     qsizetype left = bytes.size();
+    const off_t before = ::lseek(m_fd, 0, SEEK_CUR);
     while (left > 0) {
         const ssize_t n = ::write(m_fd, p, static_cast<size_t>(left));
         if (n < 0 && errno == EINTR) {
             continue;
         }
         if (n <= 0) {
-            throw Error(ErrorKind::Io, "cannot write the run journal " + m_path.toStdString() + ": " +
-                                           std::strerror(n < 0 ? errno : ENOSPC));
+            const int error = n < 0 ? errno : ENOSPC;
+            // A torn line would end the journal's readable part; a later line after it would be
+            // taken for damage. Shortening a file needs no free space.
+            if (before >= 0 && ::ftruncate(m_fd, before) == 0) {
+                ::lseek(m_fd, before, SEEK_SET);
+            }
+            throw Error(ErrorKind::Io,
+                        "cannot write the run journal " + m_path.toStdString() + ": " + std::strerror(error));
         }
         p += n;
         left -= n;

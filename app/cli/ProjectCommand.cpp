@@ -11,12 +11,14 @@
 #include <QSysInfo>
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <random>
 #include <thread>
 
+#include "app/cli/RunKept.h"
 #include "app/cli/Signals.h"
 #include "engine/core/Error.h"
 #include "engine/data/Dataset.h"
@@ -26,6 +28,7 @@
 #include "model/MarkdownExport.h"
 #include "model/Presets.h"
 #include "model/ProjectFile.h"
+#include "model/ProjectSaveGuard.h"
 #include "model/RunComparison.h"
 #include "model/SampleJson.h"
 
@@ -153,9 +156,7 @@ public:
         // Journaled at once, synced after the point (the page cache outlives a killed process; the
         // sync is for a crash of the machine): a kill -9 lost every sample of a run without a
         // sweep, which is one point.
-        if (m_journal) {
-            m_journal->append({sample}, false);
-        }
+        keepInJournal([&] { m_journal->append({sample}, false); });
     }
     void pointFinished(const SweepPoint& point, const RunOutcome& outcome) override {
         clear();
@@ -172,10 +173,8 @@ public:
         std::cout << std::flush;
         // After every point: a crash or a Stop later loses nothing measured. The point's samples are
         // in the run's journal (its cost does not grow with the history); exports are rewritten whole.
-        if (m_journal) {
-            m_journal->sync();
-        }
-        writeExports();
+        keepInJournal([&] { m_journal->sync(); });
+        keepInExports();
     }
     // After a storage study: its figures, then journal and exports as after a point.
     void studyFinished(const std::vector<Sample>& samples) {
@@ -193,40 +192,127 @@ public:
             std::cout << '\n';
         }
         std::cout << std::flush;
-        if (m_journal) {
-            m_journal->sync();
-        }
-        writeExports();
+        keepInJournal([&] { m_journal->sync(); });
+        keepInExports();
     }
     void showText(const std::string& text) { show(text); }
-    // The whole project, at the start (a read-only folder or a full disk shows before anything is
-    // measured) and at the end of the run; the journal lives in between.
-    void saveAll(const RunRecord* starting) {
+    // Set once the runner exists: a sample that cannot be kept (the journal or an export on a full
+    // disk) stops the run, which then keeps what it measured wherever it still can (finish()).
+    std::function<void()> stopRun;
+    // The project file as loaded: a save notices another program's change since (ProjectSaveGuard).
+    ProjectFileStamp stamp;
+    // The first failure to keep a sample during the run, "" for none.
+    const std::string& keepError() const { return m_keepError; }
+    const QString& mergeNote() const { return m_mergeNote; }
+    std::size_t samples() const { return m_samples.size(); }
+
+    // The whole project, at the start (a read-only folder or file, or a full disk shows before
+    // anything is measured); the journal lives from here to finish().
+    void saveAtStart(const RunRecord& starting) {
         if (m_save) {
             // The journal first: one another process holds refuses the run before it is saved (it
             // was saved first, a run without samples or outcome in the history).
-            std::unique_ptr<RunJournal> journal =
-                starting != nullptr ? std::make_unique<RunJournal>(m_doc.filePath(), *starting) : nullptr;
+            auto journal = std::make_unique<RunJournal>(m_doc.filePath(), starting);
             try {
-                saveProject(m_doc.filePath(), m_doc.project());
+                save();
             } catch (...) {
-                if (journal) {
-                    journal->discard();
-                }
+                journal->discard();
                 throw;
             }
-            m_doc.markClean();
-            if (journal) {
-                m_journal = std::move(journal);
-            } else if (m_journal) {
-                m_journal->discard();
-                m_journal.reset();
-            }
+            m_journal = std::move(journal);
         }
         writeExports();
     }
 
+    // At the end: the project saved (the journal removed then) or, when it cannot be, the run's
+    // outcome added to the journal for the next run; the exports written; where the samples are.
+    RunKept finish(const RunRecord& finished) {
+        RunKept k;
+        k.samples = m_samples.size();
+        k.saving = m_save;
+        k.project = m_doc.filePath().toStdString();
+        if (m_save) {
+            try {
+                save();
+                k.inProject = true;
+                m_journal->discard();
+            } catch (const Error& e) {
+                k.projectError = oneLine(e.what());
+                try {
+                    m_journal->beginRun(finished);  // a failed write leaves the journal whole
+                } catch (const Error&) {
+                }
+                k.journal = m_journal->path().toStdString();
+                k.inJournal = m_journal->samplesHeld();
+            }
+        }
+        finishExports(k);
+        return k;
+    }
+
 private:
+    void save() {
+        GuardedSave saved = saveProjectGuarded(m_doc.filePath(), m_doc.project(), m_runId, stamp);
+        if (saved.merged) {
+            m_doc.reset(std::move(*saved.merged), m_doc.filePath());
+            m_mergeNote = saved.note;
+        }
+        m_doc.markClean();
+    }
+    void stop(const Error& e) {
+        if (m_keepError.empty()) {
+            m_keepError = oneLine(e.what());
+            if (stopRun) {
+                stopRun();
+            }
+        }
+    }
+    void keepInJournal(const std::function<void()>& write) {
+        if (!m_journal || m_journalBroken) {
+            return;
+        }
+        try {
+            write();
+        } catch (const Error& e) {
+            m_journalBroken = true;
+            stop(e);
+        }
+    }
+    void keepInExports() {
+        try {
+            writeExports();
+        } catch (const Error& e) {
+            stop(e);
+        }
+    }
+    // Each export on its own; a samples file in the temporary folder when nothing else holds them.
+    void finishExports(RunKept& k) {
+        const auto attempt = [&](const std::string& path, const std::function<void()>& write) {
+            try {
+                write();
+                k.exports.push_back(path);
+            } catch (const Error& e) {
+                k.exportErrors.push_back(oneLine(e.what()));
+            }
+        };
+        if (!m_options.jsonPath.empty()) {
+            attempt(m_options.jsonPath, [&] { writeSamplesJson(q(m_options.jsonPath), m_session, m_samples); });
+        }
+        if (!m_options.csvPath.empty()) {
+            attempt(m_options.csvPath, [&] { writeSamplesCsv(q(m_options.csvPath), m_samples); });
+        }
+        const bool lost = k.samples > 0 && !k.inProject && k.inJournal < k.samples && k.exports.empty();
+        if (lost && (m_save || !k.exportErrors.empty())) {
+            const std::string rescue = rescuePathFor(m_runId.toStdString());
+            try {
+                writeSamplesJson(q(rescue), m_session, m_samples);
+                k.rescue = rescue;
+            } catch (const Error& e) {
+                k.rescueError = oneLine(e.what());
+            }
+        }
+    }
+
     void writeExports() {
         if (!m_options.jsonPath.empty()) {
             writeSamplesJson(q(m_options.jsonPath), m_session, m_samples);
@@ -267,7 +353,46 @@ private:
     SessionInfo m_session;
     std::vector<Sample> m_samples;
     std::unique_ptr<RunJournal> m_journal;
+    bool m_journalBroken = false;
+    std::string m_keepError;
+    QString m_mergeNote;
 };
+
+// The report on stdout, then "Saved run ..." or one line saying what went wrong and where the
+// samples are; returns the exit code.
+int reportRun(const CliOptions& o, const RunRecord& done, const std::optional<RunRecord>& base, const RunKept& kept,
+              const ProjectObserver& observer, const RunOutcome& outcome) {
+    QString markdown = markdownRunSummary(done);
+    if (base) {
+        markdown += QLatin1Char('\n') + markdownComparison(*base, done, compareRuns(base->samples, done.samples));
+    }
+    std::cout << '\n' << markdown.toStdString() << std::flush;
+    std::string failed = runKeptLine(kept, !observer.keepError().empty());
+    if (!o.markdownPath.empty()) {
+        try {
+            writeMarkdown(q(o.markdownPath), markdown);
+        } catch (const Error& e) {
+            failed += (failed.empty() ? "" : "; ") + oneLine(e.what());
+        }
+    }
+    if (kept.inProject) {
+        const QString& note = observer.mergeNote();
+        std::cerr << "Saved run " << done.runId.toStdString() << " in " << kept.project
+                  << (note.isEmpty() ? std::string() : " (" + note.toStdString() + ")") << '\n';
+    }
+    if (const int sig = SignalCancel::received(); sig != 0) {
+        std::cerr << "blobbench-cli: " << SignalCancel::name(sig) << ": the run was cancelled ("
+                  << oneLine(outcome.error) << "); " << (failed.empty() ? "everything measured is written" : failed)
+                  << std::endl;
+        return 128 + sig;
+    }
+    const std::string line = outcome.ok ? failed : oneLine(outcome.error) + (failed.empty() ? "" : "; " + failed);
+    if (!line.empty()) {
+        std::cerr << "blobbench-cli: " << line << std::endl;
+        return 1;
+    }
+    return 0;
+}
 
 }  // namespace
 
@@ -312,7 +437,8 @@ int commandRunProject(const CliOptions& o) {
             [] { return SignalCancel::received() != 0; });
     }
     ProjectDocument doc;
-    Project loaded = loadProject(path);
+    ProjectFileStamp stamp;
+    Project loaded = loadProjectStamped(path, stamp);
     if (!o.noSave) {
         refuseJournalHeldElsewhere(path);
     }
@@ -320,7 +446,7 @@ int commandRunProject(const CliOptions& o) {
     if (const QString recovered = recoverJournal(path, loaded); !recovered.isEmpty()) {
         std::cerr << "blobbench-cli: " << o.database << ": " << recovered.toStdString() << '\n';
         if (!o.noSave) {
-            saveProject(path, loaded);
+            saveProjectGuarded(path, loaded, {}, stamp);  // a file changed meanwhile: refused, the journal kept
             removeJournal(path);
         }
     }
@@ -481,7 +607,8 @@ int commandRunProject(const CliOptions& o) {
     if (readsReferenceTable(plan.scenarios)) {
         observer.prepareHint = "run: blobbench-cli prepare " + plan.connection.label();
     }
-    observer.saveAll(&record);  // a read-only folder or a full disk shows now, before anything is measured
+    observer.stamp = stamp;
+    observer.saveAtStart(record);  // a read-only folder or a full disk shows now, before anything is measured
 
     Runner runner;
     RunOutcome outcome;
@@ -494,6 +621,10 @@ int commandRunProject(const CliOptions& o) {
         runner.cancel();
         studiesCancel.cancel();
     });
+    observer.stopRun = [&runner, studiesCancel] {
+        runner.cancel();
+        studiesCancel.cancel();
+    };
     if (!plan.scenarios.empty()) {
         outcome = runSweep(runner, plan, points, observer);
     }
@@ -519,7 +650,12 @@ int commandRunProject(const CliOptions& o) {
         }
     }
     interrupt.setCancel({});
-    if (SignalCancel::received() != 0 && outcome.ok) {  // after the last sample: what is measured is whole
+    observer.stopRun = {};
+    if (!observer.keepError().empty()) {  // the run was stopped: what it measured had nowhere safe to go
+        outcome.ok = false;
+        outcome.errorKind = ErrorKind::Io;
+        outcome.error = observer.keepError() + ": the run stopped after " + std::to_string(observer.samples()) + " samples";
+    } else if (SignalCancel::received() != 0 && outcome.ok) {  // after the last sample: what is measured is whole
         outcome.ok = false;
         outcome.errorKind = ErrorKind::Cancelled;
         outcome.error = "cancelled";
@@ -528,30 +664,7 @@ int commandRunProject(const CliOptions& o) {
                                 : outcome.errorKind == ErrorKind::Cancelled
                                     ? QStringLiteral("cancelled")
                                     : QStringLiteral("failed: ") + q(oneLine(outcome.error)));
-    observer.saveAll(nullptr);
-
-    const RunRecord& done = doc.project().history.back();
-    QString markdown = markdownRunSummary(done);
-    if (base) {
-        markdown += QLatin1Char('\n') + markdownComparison(*base, done, compareRuns(base->samples, done.samples));
-    }
-    std::cout << '\n' << markdown.toStdString() << std::flush;
-    if (!o.markdownPath.empty()) {
-        writeMarkdown(q(o.markdownPath), markdown);
-    }
-    if (save) {
-        std::cerr << "Saved run " << record.runId.toStdString() << " in " << path.toStdString() << '\n';
-    }
-    if (const int sig = SignalCancel::received(); sig != 0) {
-        std::cerr << "blobbench-cli: " << SignalCancel::name(sig) << ": the run was cancelled ("
-                  << oneLine(outcome.error) << "); everything measured is written" << std::endl;
-        return 128 + sig;
-    }
-    if (!outcome.ok) {
-        std::cerr << "blobbench-cli: " << oneLine(outcome.error) << std::endl;
-        return 1;
-    }
-    return 0;
+    const RunKept kept = observer.finish(*findRun(doc.project(), record.runId));
+    return reportRun(o, *findRun(doc.project(), record.runId), base, kept, observer, outcome);
 }
-
 }  // namespace blobbench::cli

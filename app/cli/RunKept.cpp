@@ -1,0 +1,72 @@
+#include "app/cli/RunKept.h"
+
+#include <QDir>
+#include <algorithm>
+
+namespace blobbench::cli {
+namespace {
+
+std::string listed(const std::vector<std::string>& places) {
+    std::string out;
+    for (std::size_t i = 0; i < places.size(); ++i) {
+        out += (i == 0 ? "" : i + 1 == places.size() ? " and " : ", ") + places[i];
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string runKeptLine(const RunKept& k, bool always) {
+    if (!always && (k.inProject || !k.saving) && k.exportErrors.empty()) {
+        return {};
+    }
+    std::vector<std::string> parts;
+    if (k.saving && !k.inProject) {
+        parts.push_back("the run was not saved in the project (" + k.projectError + ")");
+    }
+    parts.insert(parts.end(), k.exportErrors.begin(), k.exportErrors.end());
+    if (!k.rescueError.empty()) {
+        parts.push_back(k.rescueError);
+    }
+    std::vector<std::string> whole;  // the places holding every sample
+    if (k.inProject) {
+        whole.push_back(k.project);
+    }
+    whole.insert(whole.end(), k.exports.begin(), k.exports.end());
+    const bool journalWhole = !k.journal.empty() && k.inJournal >= k.samples;
+    if (journalWhole) {
+        whole.push_back("the run journal " + k.journal);
+    }
+    if (!k.rescue.empty()) {
+        whole.push_back(k.rescue);
+    }
+    const std::string count = "its " + std::to_string(k.samples) + " samples";
+    if (k.samples == 0) {
+        parts.push_back("it measured no sample");
+    } else if (!whole.empty()) {
+        parts.push_back(count + " are in " + listed(whole));
+    } else {
+        parts.push_back(count + " are in no file (only in the report above)");
+    }
+    if (!k.journal.empty() && k.inJournal > 0) {
+        parts.push_back((journalWhole ? std::string("the next run of this project recovers them from the journal")
+                                      : "the run journal " + k.journal + " holds " + std::to_string(k.inJournal) +
+                                            " of them: the next run of this project recovers those"));
+    }
+    std::string line;
+    for (const std::string& part : parts) {
+        line += (line.empty() ? "" : "; ") + part;
+    }
+    return line;
+}
+
+std::string rescuePathFor(const std::string& runId) {
+    std::string name = runId;
+    std::replace_if(
+        name.begin(), name.end(), [](char c) { return c == ':' || c == '/'; }, '-');
+    return QDir(QDir::tempPath())
+        .filePath(QString::fromStdString("blobbench-run-" + name + ".samples.json"))
+        .toStdString();
+}
+
+}  // namespace blobbench::cli

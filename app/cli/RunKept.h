@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace blobbench::cli {
+
+// Where the samples of a project run ended up, once it is over: for the one line that says so
+// when the run could not be kept as usual (the project not saved, an export not written).
+struct RunKept {
+    std::size_t samples = 0;
+    bool saving = false;                    // not --no-save
+    bool inProject = false;                 // the project file was saved with the run
+    std::string project;                    // its path
+    std::string projectError;               // why it was not saved
+    std::vector<std::string> exports;       // --json / --csv files written with every sample
+    std::vector<std::string> exportErrors;  // those that were not
+    std::string journal;                    // the run journal left for the next run, if any
+    std::size_t inJournal = 0;              // the samples it holds
+    std::string rescue;                     // a samples file written because nothing else holds them
+    std::string rescueError;
+};
+
+// "" when the run was kept as usual and `always` is false; else where the samples are, e.g. "the
+// run was not saved in the project (cannot write P: No space left on device); its 35 samples are
+// in d.json; the run journal P.journal holds 34 of them: the next run of this project recovers them".
+std::string runKeptLine(const RunKept& kept, bool always);
+
+// Where a samples file goes when no other file holds a run's samples (the temporary folder).
+std::string rescuePathFor(const std::string& runId);
+
+}  // namespace blobbench::cli
