@@ -19,6 +19,7 @@
 
 #include "app/cli/Signals.h"
 #include "engine/core/Error.h"
+#include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
 #include "engine/drivers/Registry.h"
 #include "engine/run/Runner.h"
@@ -245,7 +246,7 @@ private:
             return;
         }
         m_last = now;
-        std::cerr << '\r' << text << "\033[K" << std::flush;
+        std::cerr << '\r' << printable(text) << "\033[K" << std::flush;
         m_shown = true;
     }
     void clear() {
@@ -540,15 +541,15 @@ int commandRunProject(const CliOptions& o) {
         writeMarkdown(q(o.markdownPath), markdown);
     }
     if (save) {
-        std::cerr << "Saved run " << record.runId.toStdString() << " in " << path.toStdString() << '\n';
+        std::cerr << "Saved run " << record.runId.toStdString() << " in " << printable(path.toStdString()) << '\n';
     }
     if (const int sig = SignalCancel::received(); sig != 0) {
         std::cerr << "blobbench-cli: " << SignalCancel::name(sig) << ": the run was cancelled ("
-                  << oneLine(outcome.error) << "); everything measured is written" << std::endl;
+                  << printable(oneLine(outcome.error)) << "); everything measured is written" << std::endl;
         return 128 + sig;
     }
     if (!outcome.ok) {
-        std::cerr << "blobbench-cli: " << oneLine(outcome.error) << std::endl;
+        std::cerr << "blobbench-cli: " << printable(oneLine(outcome.error)) << std::endl;
         return 1;
     }
     return 0;

@@ -4,6 +4,35 @@
 #include "engine/drivers/Registry.h"
 
 namespace blobbench {
+namespace {
+
+// One integer of a one-row query.
+class OneInteger final : public RowSink {
+public:
+    std::int64_t value = 0;
+    void integer(std::size_t /*column*/, std::int64_t v) override { value = v; }
+    void null(std::size_t /*column*/) override {}
+    void chunk(std::size_t /*column*/, std::string_view bytes) override { text.append(bytes); }
+    void endRow() override {}
+    std::string text;
+};
+
+// Two prepares of one PostgreSQL database at once failed with the server's words for whichever
+// catalogue row they raced for ("duplicate key value violates unique constraint
+// pg_type_typname_nsp_index"). A session-level advisory lock (per database, released with the
+// session) makes the second one say so before it touches a table.
+void holdPrepareLock(Session& session) {
+    OneInteger held;
+    session.query(QuerySpec{"SELECT CASE WHEN pg_try_advisory_lock(1114401074) THEN 1 ELSE 0 END"}, held,
+                  CancelToken());
+    if (held.value != 1 && held.text != "1") {
+        throw Error(ErrorKind::Sql,
+                    "prepare: another prepare of this database is running (it holds BlobBench's prepare lock): "
+                    "wait for it to finish, then run this one again if still needed");
+    }
+}
+
+}  // namespace
 
 std::unique_ptr<RowSource> makeRowSource(const DatasetChoice& choice) {
     if (!choice.folder.empty()) {
@@ -21,6 +50,16 @@ DatasetSummary prepareDataset(ConnectionSpec spec, const ParameterValues& reques
     const Driver& driver = driverById(spec.engine);
     spec.create = true;
     auto session = driver.connect(spec, resolveParameters(driver.parameters(), requested));
+    if (session->dialect() == Dialect::PostgreSQL) {
+        try {
+            holdPrepareLock(*session);
+        } catch (const Error& e) {
+            throw e.withContext(spec.label());
+        }
+    }
+    if (options.connected) {
+        options.connected();
+    }
     const auto rollback = [&session] {
         try {
             session->rollback();
