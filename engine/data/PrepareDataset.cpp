@@ -32,6 +32,22 @@ void holdPrepareLock(Session& session) {
     }
 }
 
+// Firebird and SQLite have no such lock: two prepares at once end in the engine's words for a
+// conflict ("deadlock -update conflicts with concurrent update", "database is locked"), which
+// the line explains.
+Error explainedConflict(const Error& e) {
+    const std::string_view what = e.what();
+    for (const char* conflict : {"update conflicts with concurrent update", "lock conflict on no wait transaction",
+                                 "database is locked", "is in use"}) {
+        if (what.find(conflict) != std::string_view::npos) {
+            return Error(e.kind(), std::string(what) +
+                                       " (another prepare of this database, or another session writing to it, "
+                                       "holds it: wait for it to finish, then run this one again if still needed)");
+        }
+    }
+    return e;
+}
+
 }  // namespace
 
 std::unique_ptr<RowSource> makeRowSource(const DatasetChoice& choice) {
@@ -49,7 +65,12 @@ DatasetSummary prepareDataset(ConnectionSpec spec, const ParameterValues& reques
                               const PrepareOptions& options) {
     const Driver& driver = driverById(spec.engine);
     spec.create = true;
-    auto session = driver.connect(spec, resolveParameters(driver.parameters(), requested));
+    std::unique_ptr<Session> session;
+    try {
+        session = driver.connect(spec, resolveParameters(driver.parameters(), requested));
+    } catch (const Error& e) {
+        throw explainedConflict(e);
+    }
     if (session->dialect() == Dialect::PostgreSQL) {
         try {
             holdPrepareLock(*session);
@@ -80,9 +101,9 @@ DatasetSummary prepareDataset(ConnectionSpec spec, const ParameterValues& reques
         // connection: the line does.
         const std::string label = spec.label();
         if (std::string_view(e.what()).starts_with(label + ": ")) {
-            throw;
+            throw explainedConflict(e);
         }
-        throw Error(e.kind(), label + ": prepare: " + e.what());
+        throw explainedConflict(Error(e.kind(), label + ": prepare: " + e.what()));
     } catch (...) {
         rollback();
         throw;
