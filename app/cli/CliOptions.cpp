@@ -189,6 +189,8 @@ bytea (bytea CONN):
 
 Runs of one project wait for each other (one line says so). SIGINT / SIGTERM cancel a run: the
 sample in progress is kept as cancelled, everything measured is written; a second one ends at once.
+Before a run or prepare has connected, the first one ends it at once (nothing is measured yet).
+An option that takes one value may be given once.
 
 Exit codes: 0 success, 1 a run or prepare failed (or stdout could not be written), 2 bad usage,
 130 / 143 a run cancelled by SIGINT / SIGTERM after writing everything.
