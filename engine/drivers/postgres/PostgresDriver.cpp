@@ -1,6 +1,7 @@
 #include "engine/drivers/postgres/PostgresDriver.h"
 
 #include <arpa/inet.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cstdlib>
@@ -185,7 +186,14 @@ struct ResolvedCache {
     std::string key;
     std::optional<Resolved> resolved;
     static std::string keyOf(const ConnectionSpec& spec) {
-        return spec.target + '\n' + spec.user + '\n' + spec.password;
+        std::string key = spec.target + '\n' + spec.user + '\n' + spec.password;
+        for (char** variable = environ; variable != nullptr && *variable != nullptr; ++variable) {
+            if (std::string_view(*variable).starts_with("PG")) {  // libpq's environment is part of it
+                key += '\n';
+                key += *variable;
+            }
+        }
+        return key;
     }
 };
 ResolvedCache& resolvedCache() {
