@@ -69,12 +69,22 @@ void expectRefused(const test::ProcessResult& r, const std::string& title) {
         << r.err;
 }
 
+// The test's own database, dropped at the end.
+struct OwnPgDatabase {
+    std::string admin;
+    test::PgOwnDatabase own;
+    OwnPgDatabase(const std::string& conninfo, const std::string& name)
+        : admin(conninfo), own(test::createOwnPgDatabase(conninfo, name)) {}
+    ~OwnPgDatabase() { test::PgConn(admin).value("DROP DATABASE IF EXISTS " + own.name + " WITH (FORCE)"); }
+};
+
 }  // namespace
 
 TEST(ReadOnlyScenarios, PostgresRefusesDeleteAndDrop) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     const test::PgTarget pg = test::pgTarget(conninfo);
-    const auto own = test::createOwnPgDatabase(conninfo, "bb_readonly_" + std::to_string(getpid()));
+    const OwnPgDatabase database(conninfo, "bb_readonly_" + std::to_string(getpid()));
+    const test::PgOwnDatabase& own = database.own;
     const auto prepared = runCli({"prepare", own.target, "--rows", "20", "-q"}, pg.env());
     ASSERT_EQ(prepared.exitCode, 0) << prepared.err;
     TempDir dir;
@@ -99,7 +109,8 @@ TEST(ReadOnlyScenarios, PostgresRefusesDeleteAndDrop) {
 TEST(ReadOnlyScenarios, PostgresPrepareSaysAnotherPrepareHoldsTheDatabase) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     const test::PgTarget pg = test::pgTarget(conninfo);
-    const auto own = test::createOwnPgDatabase(conninfo, "bb_prepare2_" + std::to_string(getpid()));
+    const OwnPgDatabase database(conninfo, "bb_prepare2_" + std::to_string(getpid()));
+    const test::PgOwnDatabase& own = database.own;
     int refused = 0;
     for (int attempt = 0; attempt < 2; ++attempt) {
         CliProcess first({"prepare", own.target, "--rows", "2000", "-q"}, pg.env());
