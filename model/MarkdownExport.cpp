@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include "engine/core/Error.h"
+#include "engine/core/Printable.h"
 #include "model/AtomicFile.h"
 #include "model/SampleJson.h"
 #include "model/SeriesNaming.h"
@@ -26,6 +27,12 @@ QString cell(QString text) {
     text.replace(QLatin1Char('\n'), QLatin1Char(' '));
     text.replace(QLatin1Char('\r'), QLatin1Char(' '));
     return text;
+}
+
+// The whole text, once made: control characters from titles, ids, paths or server words (an ESC
+// sequence, an OSC title, BEL) become visible escapes, in the file and on the terminal it is printed on.
+QString printableMarkdown(const QString& markdown) {
+    return QString::fromStdString(printable(markdown.toStdString(), true));
 }
 
 QString row(const QStringList& cells) {
@@ -155,13 +162,13 @@ QString markdownRunSummary(const RunRecord& run) {
     out += QLatin1String(
         "\nMedians over the complete repetitions; stddev is the sample standard deviation; CV = stddev / mean; "
         "outliers lie beyond 1.5 IQR from the quartiles (Tukey).\n");
-    return out;
+    return printableMarkdown(out);
 }
 
 QString markdownComparison(const RunRecord& base, const RunRecord& candidate, const std::vector<PointComparison>& rows,
                            double alpha) {
-    QString out = QLatin1String("## Comparison: ") + candidate.runId + QLatin1String(" vs base ") + base.runId +
-                  QLatin1String("\n\n");
+    QString out = QLatin1String("## Comparison: ") + cell(candidate.runId) + QLatin1String(" vs base ") +
+                  cell(base.runId) + QLatin1String("\n\n");
     // What was changed between the two runs: a ratio means little without it.
     const QStringList differences = settingDifferences(base.samples, candidate.samples);
     if (differences.isEmpty()) {
@@ -221,7 +228,7 @@ QString markdownComparison(const RunRecord& base, const RunRecord& candidate, co
                "\nRatio = new median / base median (below 1: faster now). Significant: two-sided Mann-Whitney U "
                "test over the repetitions, p < %1.\n")
                .arg(alpha);
-    return out;
+    return printableMarkdown(out);
 }
 
 void writeMarkdown(const QString& path, const QString& markdown) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <map>
 
 #include "engine/core/Error.h"
 #include "engine/data/Dataset.h"
@@ -51,6 +52,45 @@ LinkProfile parsePredictAt(const std::string& text) {
         throw Error(ErrorKind::Usage, std::string("--predict-at: ") + e.what());
     }
     return link;
+}
+
+// The options that take one value, with their other spellings: given twice, the first value was
+// dropped without a word (--json a.json --json b.json wrote only b.json).
+const std::map<std::string, std::string>& singleValued() {
+    static const std::map<std::string, std::string> names = {
+        {"-e", "--engine"},         {"--engine", "--engine"},
+        {"-u", "--username"},       {"--username", "--username"},
+        {"-p", "--password"},       {"--password", "--password"},
+        {"-c", "--charset"},        {"--charset", "--charset"},
+        {"-r", "--repeat"},         {"--repeat", "--repeat"},
+        {"-w", "--warmup"},         {"--warmup", "--warmup"},
+        {"-n", "--limit-rows"},     {"--limit-rows", "--limit-rows"},
+        {"--up", "--bandwidth-up"}, {"--bandwidth-up", "--bandwidth-up"},
+        {"--down", "--bandwidth-down"}, {"--bandwidth-down", "--bandwidth-down"},
+        {"--client-library", "--client-library"}, {"--from-folder", "--from-folder"},
+        {"--rows", "--rows"},       {"--seed", "--seed"},
+        {"--size", "--size"},       {"--predict-at", "--predict-at"},
+        {"--batch", "--batch"},     {"--json", "--json"},
+        {"--csv", "--csv"},         {"--markdown", "--markdown"},
+        {"--sweep", "--sweep"},     {"--connection", "--connection"},
+        {"--compare", "--compare"}, {"--latency", "--latency"},
+        {"--latency-up", "--latency-up"}, {"--latency-down", "--latency-down"},
+        {"--bandwidth", "--bandwidth"},
+    };
+    return names;
+}
+
+void refuseRepeated(const std::string& arg, std::map<std::string, std::string>& given) {
+    const auto it = singleValued().find(arg);
+    if (it == singleValued().end()) {
+        return;
+    }
+    const auto [before, first] = given.emplace(it->second, arg);
+    if (!first) {
+        const std::string spelt = before->second == arg ? "" : " (" + before->second + " and " + arg + ")";
+        throw Error(ErrorKind::Usage, it->second + " is given twice" + spelt +
+                                          ": it takes one value, and the first would be dropped (give it once)");
+    }
 }
 
 }  // namespace
@@ -149,6 +189,8 @@ bytea (bytea CONN):
 
 Runs of one project wait for each other (one line says so). SIGINT / SIGTERM cancel a run: the
 sample in progress is kept as cancelled, everything measured is written; a second one ends at once.
+Before a run or prepare has connected, the first one ends it at once (nothing is measured yet).
+An option that takes one value may be given once.
 
 Exit codes: 0 success, 1 a run or prepare failed (or stdout could not be written), 2 bad usage,
 130 / 143 a run cancelled by SIGINT / SIGTERM after writing everything.
@@ -187,6 +229,7 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
         }
         return args[++i];
     };
+    std::map<std::string, std::string> given;  // a single-valued option's canonical name -> how it was spelt
     for (; i < args.size(); ++i) {
         std::string arg = args[i];
         std::string inlineValue;
@@ -197,6 +240,7 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             hasInline = true;
         }
         auto take = [&](const std::string& option) { return hasInline ? inlineValue : value(option); };
+        refuseRepeated(arg, given);
         if (arg == "-h" || arg == "--help") {
             o.command = Command::Help;
             return o;
@@ -204,6 +248,9 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.command = Command::Version;
             return o;
         } else if (arg == "-d" || arg == "--database") {
+            if (o.databaseGiven) {
+                throw Error(ErrorKind::Usage, arg + ": the connection is already '" + o.database + "' (name one)");
+            }
             o.database = take(arg);
             o.databaseGiven = true;
         } else if (arg == "-e" || arg == "--engine") {
@@ -222,7 +269,10 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             if (eq == std::string::npos || eq == 0) {
                 throw Error(ErrorKind::Usage, arg + ": '" + assignment + "' is not ID=VALUE");
             }
-            o.parameters[assignment.substr(0, eq)] = assignment.substr(eq + 1);
+            if (!o.parameters.emplace(assignment.substr(0, eq), assignment.substr(eq + 1)).second) {
+                throw Error(ErrorKind::Usage, arg + " " + assignment.substr(0, eq) +
+                                                  "=... is given twice: a tunable takes one value (give it once)");
+            }
         } else if (arg == "--from-folder") {
             o.fromFolder = take(arg);
         } else if (arg == "--rows") {

@@ -15,6 +15,7 @@
 #include "engine/core/Error.h"
 #include "engine/core/ExchangeTrace.h"
 #include "engine/core/FileKind.h"
+#include "engine/core/Printable.h"
 #include "engine/wire/LinkAdvice.h"
 #include "engine/wire/LinkModel.h"
 #include "model/AtomicFile.h"
@@ -109,14 +110,9 @@ std::string milliseconds(std::chrono::nanoseconds t) {
 }
 
 // Text from the file as one table cell: a newline or a terminal escape in a title broke the
-// table and reached the terminal (control characters become spaces; '|' is escaped in Markdown).
-std::string cell(std::string text) {
-    for (char& c : text) {
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-            c = ' ';
-        }
-    }
-    return text;
+// table and reached the terminal (control characters become visible escapes; '|' is escaped in Markdown).
+std::string cell(const std::string& text) {
+    return printable(text);
 }
 
 std::string markdownCell(const std::string& text) {

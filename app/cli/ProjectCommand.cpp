@@ -21,6 +21,7 @@
 #include "app/cli/RunKept.h"
 #include "app/cli/Signals.h"
 #include "engine/core/Error.h"
+#include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
 #include "engine/drivers/Registry.h"
 #include "engine/run/Runner.h"
@@ -331,7 +332,7 @@ private:
             return;
         }
         m_last = now;
-        std::cerr << '\r' << text << "\033[K" << std::flush;
+        std::cerr << '\r' << printable(text) << "\033[K" << std::flush;
         m_shown = true;
     }
     void clear() {
@@ -377,18 +378,19 @@ int reportRun(const CliOptions& o, const RunRecord& done, const std::optional<Ru
     }
     if (kept.inProject) {
         const QString& note = observer.mergeNote();
-        std::cerr << "Saved run " << done.runId.toStdString() << " in " << kept.project
-                  << (note.isEmpty() ? std::string() : " (" + note.toStdString() + ")") << '\n';
+        std::cerr << "Saved run " << done.runId.toStdString() << " in " << printable(kept.project)
+                  << (note.isEmpty() ? std::string() : " (" + printable(note.toStdString()) + ")") << '\n';
     }
     if (const int sig = SignalCancel::received(); sig != 0) {
         std::cerr << "blobbench-cli: " << SignalCancel::name(sig) << ": the run was cancelled ("
-                  << oneLine(outcome.error) << "); " << (failed.empty() ? "everything measured is written" : failed)
+                  << printable(oneLine(outcome.error)) << "); "
+                  << (failed.empty() ? "everything measured is written" : printable(failed))
                   << std::endl;
         return 128 + sig;
     }
     const std::string line = outcome.ok ? failed : oneLine(outcome.error) + (failed.empty() ? "" : "; " + failed);
     if (!line.empty()) {
-        std::cerr << "blobbench-cli: " << line << std::endl;
+        std::cerr << "blobbench-cli: " << printable(line) << std::endl;
         return 1;
     }
     return 0;

@@ -11,6 +11,9 @@
 #include <tuple>
 #include <utility>
 
+#include "engine/core/Error.h"
+#include "engine/core/Printable.h"
+
 namespace blobbench::cli {
 namespace {
 
@@ -79,6 +82,24 @@ void reclaim(TakenOver taken) {
     }
 }
 
+// One line on stderr, then the exit, from any thread: the main one may be blocked where nothing
+// else reaches it (open(2) of a FIFO). Buffered output is not flushed: it may be mid-write.
+[[noreturn]] void endAtOnce(const std::string& what) {
+    const int sig = g_signal.load();
+    const std::string line = std::string("blobbench-cli: ") + SignalCancel::name(sig) + ": " + what + '\n';
+    for (std::size_t done = 0; done < line.size();) {
+        const ssize_t n = ::write(STDERR_FILENO, line.data() + done, line.size() - done);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    ::_exit(128 + sig);
+}
+
 // How often the watcher checks that the handlers are still ours.
 constexpr int kReclaimMs = 50;
 
@@ -107,12 +128,33 @@ SignalCancel::SignalCancel() {
             if (n <= 0 || byte == 'q') {
                 return;
             }
-            std::lock_guard lock(m_mutex);
-            if (m_cancel) {
-                m_cancel();
-            }
+            deliver();
         }
     });
+}
+
+void SignalCancel::deliver() {
+    std::lock_guard lock(m_mutex);
+    if (!m_atOnce.empty()) {
+        endAtOnce(m_atOnce);
+    }
+    if (m_cancel) {
+        m_cancel();
+    }
+}
+
+void SignalCancel::endAtOnceUntilStarted(const std::string& what, const std::string& kept) {
+    std::cout.flush();  // what is printed so far stays (the exit skips the buffers)
+    std::lock_guard lock(m_mutex);
+    m_atOnce = printable(oneLine(what + " was cancelled; " + kept));
+    if (received() != 0) {
+        endAtOnce(m_atOnce);  // it came before: the watcher saw nothing to end
+    }
+}
+
+void SignalCancel::started() {
+    std::lock_guard lock(m_mutex);
+    m_atOnce.clear();
 }
 
 SignalCancel::~SignalCancel() {
@@ -146,7 +188,7 @@ const char* SignalCancel::name(int signal) {
 
 int SignalCancel::report(std::ostream& err, const std::string& what, const std::string& kept) {
     const int sig = received();
-    err << "blobbench-cli: " << name(sig) << ": " << what << " was cancelled; " << kept << std::endl;
+    err << "blobbench-cli: " << name(sig) << ": " << printable(oneLine(what + " was cancelled; " + kept)) << std::endl;
     return 128 + sig;
 }
 
@@ -158,12 +200,12 @@ CheckedStdout::CheckedStdout() {
 }
 
 CheckedStdout::~CheckedStdout() {
-    flush();
+    flush(true);
     std::cout.rdbuf(m_previous);
 }
 
 int CheckedStdout::error() {
-    flush();
+    flush(true);
     return m_error;
 }
 
@@ -182,9 +224,12 @@ int CheckedStdout::sync() {
     return flush() ? 0 : -1;
 }
 
-bool CheckedStdout::flush() {
-    const char* p = pbase();
-    std::size_t left = static_cast<std::size_t>(pptr() - pbase());
+bool CheckedStdout::flush(bool last) {
+    const auto size = static_cast<std::size_t>(pptr() - pbase());
+    const bool hold = !last && size > 0 && static_cast<unsigned char>(m_buffer[size - 1]) == 0xc2;
+    const std::string text = printable(std::string_view(m_buffer, size - (hold ? 1 : 0)), true);
+    const char* p = text.data();
+    std::size_t left = text.size();
     while (left > 0 && m_error == 0) {
         const ssize_t n = ::write(STDOUT_FILENO, p, left);
         if (n < 0 && errno == EINTR) {
@@ -198,6 +243,10 @@ bool CheckedStdout::flush() {
         left -= static_cast<std::size_t>(n);
     }
     setp(m_buffer, m_buffer + sizeof m_buffer);  // after an error the rest is dropped: the run goes on
+    if (hold) {
+        m_buffer[0] = static_cast<char>(0xc2);
+        pbump(1);
+    }
     return m_error == 0;
 }
 

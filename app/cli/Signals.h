@@ -25,6 +25,14 @@ public:
     // Clear it (empty function) before what it refers to is destroyed.
     void setCancel(std::function<void()> cancel);
 
+    // Until started(): a first signal ends the process at once, as psql does, with one line
+    // "blobbench-cli: SIGTERM: <what> was cancelled; <kept>" and exit 128 + the signal. For what
+    // comes before a run (connecting, reading a file): a cancel cannot reach a call blocked there
+    // (open(2) of a FIFO, a name lookup), and nothing measured is lost.
+    void endAtOnceUntilStarted(const std::string& what, const std::string& kept);
+    // The run is under way: a first signal goes to the cancel again.
+    void started();
+
     static int received();  // 0, or the first signal
     static const char* name(int signal);
     // The one line a command ends with after a signal cancelled it, on `err`:
@@ -32,8 +40,10 @@ public:
     static int report(std::ostream& err, const std::string& what, const std::string& kept);
 
 private:
+    void deliver();  // a signal came: on the watcher thread
     std::mutex m_mutex;
     std::function<void()> m_cancel;  // guarded by m_mutex
+    std::string m_atOnce;            // guarded by m_mutex: the line of endAtOnceUntilStarted(), or empty
     std::thread m_watcher;
     bool m_interrupt = false;  // whether SIGINT / SIGTERM / SIGHUP were taken over (not ignored at start)
     bool m_terminate = false;
@@ -42,7 +52,8 @@ private:
 
 // std::cout through write(2) on fd 1, keeping the first error: with SIGPIPE ignored, a closed pipe
 // (EPIPE) or a full disk (ENOSPC) is reported once the run has written everything else, instead of
-// killing it or going unsaid.
+// killing it or going unsaid. Control characters other than '\n' and '\t' are written as escapes
+// (printable()): stdout is text for a terminal, and a title or a server's words in it must not drive it.
 class CheckedStdout final : public std::streambuf {
 public:
     CheckedStdout();
@@ -56,7 +67,7 @@ protected:
     int sync() override;
 
 private:
-    bool flush();
+    bool flush(bool last = false);  // not last: a UTF-8 lead byte at the end waits for its second byte
     char m_buffer[8192];
     int m_error = 0;
     std::streambuf* m_previous = nullptr;

@@ -23,6 +23,7 @@
 #include "app/cli/Signals.h"
 #include "app/cli/StorageCommand.h"
 #include "engine/core/Error.h"
+#include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
 #include "engine/data/PrepareDataset.h"
 #include "engine/data/ReferenceSuite.h"
@@ -46,7 +47,7 @@ int exitCodeFor(ErrorKind kind) {
 }
 
 void printError(const std::string& message) {
-    std::cerr << "blobbench-cli: " << oneLine(message) << std::endl;
+    std::cerr << "blobbench-cli: " << printable(oneLine(message)) << std::endl;
 }
 
 }  // namespace
@@ -98,7 +99,7 @@ public:
             return;
         }
         m_last = now;
-        std::cerr << '\r' << text << "\033[K" << std::flush;
+        std::cerr << '\r' << printable(text) << "\033[K" << std::flush;
         m_shown = true;
     }
     void clear() {
@@ -114,7 +115,8 @@ private:
     std::chrono::steady_clock::time_point m_last{};
 };
 
-DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o, const CancelToken& cancel = {}) {
+DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o, const CancelToken& cancel,
+                         const std::function<void()>& connected) {
     DatasetChoice choice;
     choice.folder = o.fromFolder;
     choice.rows = o.rows;
@@ -125,6 +127,7 @@ DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o, const 
     PrepareOptions options;
     options.batchRows = o.batchRows;
     options.cancel = cancel;
+    options.connected = connected;
     options.progress = [&](std::uint64_t done, std::uint64_t total) {
         line.show("Preparing " + spec.label() + ": " + std::to_string(done) + " / " + std::to_string(total) +
                   " rows (" + std::to_string(done * 100 / std::max<std::uint64_t>(total, 1)) + "%)");
@@ -153,10 +156,12 @@ int commandPrepare(const CliOptions& o) {
     const auto t0 = std::chrono::steady_clock::now();
     CancelToken cancel;
     SignalCancel interrupt;  // polled between rows: the batch in progress is rolled back
+    interrupt.endAtOnceUntilStarted("prepare " + spec.label(),
+                                    "it was connecting: nothing was written and the data set is not marked complete");
     interrupt.setCancel([cancel] { cancel.cancel(); });
     DatasetSummary summary;
     try {
-        summary = prepareOn(spec, o, cancel);
+        summary = prepareOn(spec, o, cancel, [&interrupt] { interrupt.started(); });
     } catch (const Error& e) {
         if (SignalCancel::received() != 0) {
             return SignalCancel::report(std::cerr, "prepare " + spec.label(),
@@ -197,7 +202,7 @@ void ensureDefaultDatabase(const std::string& path, const CliOptions& o, SignalC
     const CancelToken cancel;
     interrupt.setCancel([cancel] { cancel.cancel(); });
     try {
-        summary = prepareOn(ConnectionSpec{"sqlite", partial}, prepare, cancel);
+        summary = prepareOn(ConnectionSpec{"sqlite", partial}, prepare, cancel, [&interrupt] { interrupt.started(); });
         interrupt.setCancel({});
     } catch (...) {
         interrupt.setCancel({});
@@ -221,11 +226,14 @@ public:
     CliObserver(TextReport& report, const CliOptions& o, std::vector<std::string> notes, int repetitions)
         : m_report(report), m_options(o), m_notes(std::move(notes)), m_repetitions(repetitions), m_line(!o.quiet) {}
 
-    std::string target;  // for the hint when the data set is missing
+    std::string target;              // for the hint when the data set is missing
+    SignalCancel* interrupt = nullptr;  // told once connected: from then on a signal cancels the run
     void checkSession(Session& session) override {
+        started();
         m_notes.insert(m_notes.begin(), requireDataset(session, "run: blobbench-cli prepare " + target));
     }
     void wireTapReady(const std::string& relay, const LinkProfile& link) override {
+        started();
         m_notes.push_back("Wire tap: " + relay + ", link " + link.describe());
     }
     void connected(const SessionInfo& info) override {
@@ -258,6 +266,11 @@ public:
     }
 
 private:
+    void started() {
+        if (interrupt != nullptr) {
+            interrupt->started();
+        }
+    }
     TextReport& m_report;
     const CliOptions& m_options;
     std::vector<std::string> m_notes;
@@ -300,6 +313,8 @@ int commandRun(const CliOptions& o) {
                     "networked engine (name one)");
     }
     SignalCancel interrupt;  // from here a first SIGINT / SIGTERM is the command's to handle
+    const std::string notStarted = "it had not started (connecting): nothing was measured";
+    interrupt.endAtOnceUntilStarted("the run", notStarted);
     if (database.empty()) {
         database = defaultDatabasePath();
         ensureDefaultDatabase(database, o, interrupt);
@@ -308,6 +323,7 @@ int commandRun(const CliOptions& o) {
     RunPlan plan;
     plan.runId = isoNow();
     plan.connection = connectionFrom(o, database);
+    interrupt.endAtOnceUntilStarted("the run on " + plan.connection.label(), notStarted);
     plan.parameters = o.parameters;
     plan.repetitions = o.repeat;
     plan.warmups = o.warmup;
@@ -337,6 +353,7 @@ int commandRun(const CliOptions& o) {
     TextReport report(std::cout);
     CliObserver observer(report, o, notes, o.repeat);
     observer.target = plan.connection.target;
+    observer.interrupt = &interrupt;
     Runner runner;
     interrupt.setCancel([&runner] { runner.cancel(); });
     const RunOutcome outcome = runner.run(plan, observer);

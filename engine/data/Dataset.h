@@ -92,6 +92,7 @@ struct PrepareOptions {
     std::uint64_t batchRows = 1000;  // rows per transaction
     std::function<void(std::uint64_t done, std::uint64_t total)> progress;
     CancelToken cancel;
+    std::function<void()> connected;  // prepareDataset(): the session is open, nothing written yet
 };
 
 // Drops and creates the reference tables and fills them in batches, one transaction per batch.

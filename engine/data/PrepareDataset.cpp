@@ -4,6 +4,51 @@
 #include "engine/drivers/Registry.h"
 
 namespace blobbench {
+namespace {
+
+// One integer of a one-row query.
+class OneInteger final : public RowSink {
+public:
+    std::int64_t value = 0;
+    void integer(std::size_t /*column*/, std::int64_t v) override { value = v; }
+    void null(std::size_t /*column*/) override {}
+    void chunk(std::size_t /*column*/, std::string_view bytes) override { text.append(bytes); }
+    void endRow() override {}
+    std::string text;
+};
+
+// Two prepares of one PostgreSQL database at once failed with the server's words for whichever
+// catalogue row they raced for ("duplicate key value violates unique constraint
+// pg_type_typname_nsp_index"). A session-level advisory lock (per database, released with the
+// session) makes the second one say so before it touches a table.
+void holdPrepareLock(Session& session) {
+    OneInteger held;
+    session.query(QuerySpec{"SELECT CASE WHEN pg_try_advisory_lock(1114401074) THEN 1 ELSE 0 END"}, held,
+                  CancelToken());
+    if (held.value != 1 && held.text != "1") {
+        throw Error(ErrorKind::Sql,
+                    "prepare: another prepare of this database is running (it holds BlobBench's prepare lock): "
+                    "wait for it to finish, then run this one again if still needed");
+    }
+}
+
+// Firebird and SQLite have no such lock: two prepares at once end in the engine's words for a
+// conflict ("deadlock -update conflicts with concurrent update", "database is locked"), which
+// the line explains.
+Error explainedConflict(const Error& e) {
+    const std::string_view what = e.what();
+    for (const char* conflict : {"update conflicts with concurrent update", "lock conflict on no wait transaction",
+                                 "database is locked", "is in use"}) {
+        if (what.find(conflict) != std::string_view::npos) {
+            return Error(e.kind(), std::string(what) +
+                                       " (another prepare of this database, or another session writing to it, "
+                                       "holds it: wait for it to finish, then run this one again if still needed)");
+        }
+    }
+    return e;
+}
+
+}  // namespace
 
 std::unique_ptr<RowSource> makeRowSource(const DatasetChoice& choice) {
     if (!choice.folder.empty()) {
@@ -20,7 +65,22 @@ DatasetSummary prepareDataset(ConnectionSpec spec, const ParameterValues& reques
                               const PrepareOptions& options) {
     const Driver& driver = driverById(spec.engine);
     spec.create = true;
-    auto session = driver.connect(spec, resolveParameters(driver.parameters(), requested));
+    std::unique_ptr<Session> session;
+    try {
+        session = driver.connect(spec, resolveParameters(driver.parameters(), requested));
+    } catch (const Error& e) {
+        throw explainedConflict(e);
+    }
+    if (session->dialect() == Dialect::PostgreSQL) {
+        try {
+            holdPrepareLock(*session);
+        } catch (const Error& e) {
+            throw e.withContext(spec.label());
+        }
+    }
+    if (options.connected) {
+        options.connected();
+    }
     const auto rollback = [&session] {
         try {
             session->rollback();
@@ -41,9 +101,9 @@ DatasetSummary prepareDataset(ConnectionSpec spec, const ParameterValues& reques
         // connection: the line does.
         const std::string label = spec.label();
         if (std::string_view(e.what()).starts_with(label + ": ")) {
-            throw;
+            throw explainedConflict(e);
         }
-        throw Error(e.kind(), label + ": prepare: " + e.what());
+        throw explainedConflict(Error(e.kind(), label + ": prepare: " + e.what()));
     } catch (...) {
         rollback();
         throw;

@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "engine/core/Error.h"
+#include "engine/core/Printable.h"
 
 namespace blobbench {
 namespace {
@@ -57,6 +58,12 @@ std::string reasonOf(const ParameterEffect& effect) {
     return effect.reason;
 }
 
+// Names, values and reasons come from the project and the server: escaped for the terminal.
+std::string notInEffect(const ParameterEffect& effect) {
+    return "Not in effect: " + printable(effect.id) + " = " + printable(effect.requested) + " (" +
+           printable(oneLine(reasonOf(effect))) + ")\n";
+}
+
 bool sameEffect(const ParameterEffect& a, const ParameterEffect& b) {
     return a.id == b.id && a.inEffect == b.inEffect && a.actual == b.actual && a.reason == b.reason;
 }
@@ -100,14 +107,14 @@ void TextReport::header(const SessionInfo& session, const std::vector<std::strin
     m_sessionEffects = session.effects;
     m_out << "===== Test of BLOBs transmission =====\n\n";
     for (const auto& line : session.versionBanner) {
-        m_out << line << '\n';
+        m_out << printable(line) << '\n';
     }
     for (const auto& line : notes) {
-        m_out << line << '\n';
+        m_out << printable(line) << '\n';
     }
     for (const auto& effect : session.effects) {
         if (!effect.inEffect) {
-            m_out << "Not in effect: " << effect.id << " = " << effect.requested << " (" << reasonOf(effect) << ")\n";
+            m_out << notInEffect(effect);
         }
     }
     m_out << '\n';
@@ -116,16 +123,16 @@ void TextReport::header(const SessionInfo& session, const std::vector<std::strin
 
 void TextReport::section(const std::vector<Sample>& repetitions) {
     const Sample& s = medianSample(repetitions);
-    m_out << "** " << s.scenarioTitle << " **\n" << kRule << "\nSQL:\n\n" << s.sql << "\n\n";
+    m_out << "** " << printable(s.scenarioTitle) << " **\n" << kRule << "\nSQL:\n\n" << printable(s.sql, true) << "\n\n";
     for (const auto& effect : s.effects) {
         const bool known = std::any_of(m_sessionEffects.begin(), m_sessionEffects.end(),
                                        [&](const ParameterEffect& e) { return sameEffect(e, effect); });
         if (!effect.inEffect && !known) {
-            m_out << "Not in effect: " << effect.id << " = " << effect.requested << " (" << reasonOf(effect) << ")\n";
+            m_out << notInEffect(effect);
         }
     }
     if (s.status != SampleStatus::Complete) {
-        m_out << "Failed: " << s.error << "\n\n";
+        m_out << "Failed: " << printable(oneLine(s.error)) << "\n\n";
         m_out.flush();
         return;
     }
@@ -135,7 +142,7 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
     }
     m_out << '\n';
     if (s.scalar) {
-        m_out << s.scalarLabel << ": " << *s.scalar << "\n\n";
+        m_out << printable(s.scalarLabel) << ": " << printable(*s.scalar) << "\n\n";
         m_out.flush();
         return;
     }
@@ -159,14 +166,14 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
     if (!s.tap.available && !s.nativeLogical.available && !s.nativePhysical.available) {
         const std::string& why =
             s.tap.unavailableReason.empty() ? s.nativeLogical.unavailableReason : s.tap.unavailableReason;
-        m_out << "Wire statistics: " << (why.empty() ? "not measured" : why) << '\n';
+        m_out << "Wire statistics: " << (why.empty() ? "not measured" : printable(oneLine(why))) << '\n';
     }
     m_out << '\n';
     m_out.flush();
 }
 
 void TextReport::failure(const std::string& oneLineError) {
-    m_out << "Run failed: " << oneLineError << '\n';
+    m_out << "Run failed: " << printable(oneLine(oneLineError)) << '\n';
     m_out.flush();
 }
 

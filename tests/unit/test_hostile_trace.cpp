@@ -467,12 +467,12 @@ TEST(HostileTrace, PredictPrintsTitlesAsOneCell) {
     const auto r = test::runCli({"predict", path, "--latency", "20", "--advise", "--markdown", md});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("A|B  [31mred"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("A|B\\n\\x1b[31mred"), std::string::npos) << r.out;
     QFile file(QString::fromStdString(md));
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));
     const std::string text = file.readAll().toStdString();
     EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
-    EXPECT_NE(text.find("| A\\|B  [31mred |"), std::string::npos) << text;
+    EXPECT_NE(text.find("| A\\|B\\n\\x1b[31mred |"), std::string::npos) << text;
 }
 
 }  // namespace blobbench

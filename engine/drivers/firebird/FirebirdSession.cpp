@@ -6,6 +6,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "engine/drivers/ReadOnly.h"
 #include "engine/drivers/firebird/FirebirdColumns.h"
 #include "engine/drivers/firebird/FirebirdConnectionString.h"
 #include "engine/drivers/firebird/FirebirdConstants.h"
@@ -93,10 +94,10 @@ std::vector<unsigned char> transactionParameters(const std::string& isolation, b
 // Ends a transaction the session started for one call: commit on success, rollback otherwise.
 class OwnTransaction {
 public:
-    OwnTransaction(FirebirdSession& session) : m_session(session) {
+    OwnTransaction(FirebirdSession& session, bool readOnly = false) : m_session(session) {
         m_transaction = session.currentTransaction();
         if (!m_transaction) {
-            m_transaction = session.startTransaction();
+            m_transaction = session.startTransaction(readOnly);
             m_owned = true;
         }
     }
@@ -272,8 +273,10 @@ void FirebirdSession::detach() noexcept {
     raw->dispose();
 }
 
-Firebird::ITransaction* FirebirdSession::startTransaction() {
-    return m_attachment->startTransaction(&m_status, static_cast<unsigned>(m_tpb.size()), m_tpb.data());
+Firebird::ITransaction* FirebirdSession::startTransaction(bool readOnly) {
+    std::vector<unsigned char> tpb = m_tpb;
+    tpb[1] = readOnly ? isc_tpb_read : tpb[1];  // after isc_tpb_version3 (transactionParameters)
+    return m_attachment->startTransaction(&m_status, static_cast<unsigned>(tpb.size()), tpb.data());
 }
 
 void FirebirdSession::begin() {
@@ -431,8 +434,9 @@ QueryStats FirebirdSession::query(const QuerySpec& spec, RowSink& sink, const Ca
     if (stopRequested()) {
         throw Error(ErrorKind::Cancelled, context + ": cancelled");
     }
+    const bool readOnly = currentTransaction() == nullptr;  // a reading statement: see ReadOnly.h
     try {
-        OwnTransaction tx(*this);
+        OwnTransaction tx(*this, readOnly);
         auto t0 = Clock::now();
         Releaser<Firebird::IStatement> statement{
             m_attachment->prepare(&m_status, tx.get(), 0, spec.sql.c_str(), kSqlDialect,
@@ -526,6 +530,9 @@ QueryStats FirebirdSession::query(const QuerySpec& spec, RowSink& sink, const Ca
         tx.commit();
     } catch (const FbException& e) {
         Error error = statusError(ErrorKind::Sql, context, e.getStatus());
+        if (readOnly && statusHas(e.getStatus(), isc_read_only_trans)) {
+            error = Error(ErrorKind::Sql, context + ": " + refusedWrite(error.what() + context.size() + 2));
+        }
         if (stopRequested()) {
             error = Error(ErrorKind::Cancelled, error.what());
         }

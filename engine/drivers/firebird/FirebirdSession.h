@@ -57,7 +57,7 @@ public:
     Error statusError(ErrorKind kind, const std::string& context, Firebird::IStatus* status) const;
 
     // The explicit transaction, or a new one that the caller must end.
-    Firebird::ITransaction* startTransaction();
+    Firebird::ITransaction* startTransaction(bool readOnly = false);  // readOnly: isc_tpb_read (query())
     Firebird::ITransaction* currentTransaction() const { return m_transaction; }
 
     // insert_method=ibatch and both sides >= 4.0: prepareInsert's statements send IBatch messages.

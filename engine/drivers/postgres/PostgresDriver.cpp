@@ -1,11 +1,13 @@
 #include "engine/drivers/postgres/PostgresDriver.h"
 
 #include <arpa/inet.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string_view>
 
@@ -175,7 +177,59 @@ std::string withLostStartupReason(std::string text) {
     return text;
 }
 
+std::optional<Resolved> resolveWithLibpq(const ConnectionSpec& spec);
+
+// endpoint(), redirected() and connect() of one connection: libpq reads the password file (and
+// prints its warning about a file others may read) once, not once a call.
+struct ResolvedCache {
+    std::mutex mutex;
+    std::string key;
+    std::optional<Resolved> resolved;
+    static std::string keyOf(const ConnectionSpec& spec) {
+        std::string key = spec.target + '\n' + spec.user + '\n' + spec.password;
+        for (char** variable = environ; variable != nullptr && *variable != nullptr; ++variable) {
+            if (std::string_view(*variable).starts_with("PG")) {  // libpq's environment is part of it
+                key += '\n';
+                key += *variable;
+            }
+        }
+        return key;
+    }
+};
+ResolvedCache& resolvedCache() {
+    static ResolvedCache cache;
+    return cache;
+}
+
 std::optional<Resolved> resolvedByLibpq(const ConnectionSpec& spec) {
+    ResolvedCache& cache = resolvedCache();
+    const std::string key = ResolvedCache::keyOf(spec);
+    std::lock_guard lock(cache.mutex);
+    if (key != cache.key) {
+        cache.resolved = resolveWithLibpq(spec);
+        cache.key = key;
+    }
+    return cache.resolved;
+}
+
+// The resolution endpoint() made for this very spec, if any (none is made here).
+std::optional<Resolved> alreadyResolved(const ConnectionSpec& spec) {
+    ResolvedCache& cache = resolvedCache();
+    std::lock_guard lock(cache.mutex);
+    return cache.key == ResolvedCache::keyOf(spec) ? cache.resolved : std::nullopt;
+}
+
+constexpr const char* kNoPasswordFile = "/nonexistent/blobbench: the password file was read once, before";
+
+bool namesPasswordFile(const std::string& target) {
+    try {
+        return parseTarget(target).count("passfile") > 0;
+    } catch (const Error&) {
+        return true;  // libpq reports the syntax: left as it is
+    }
+}
+
+std::optional<Resolved> resolveWithLibpq(const ConnectionSpec& spec) {
     static constexpr const char* kStop = "blobbench-resolve-only";
     std::vector<const char*> keywords{"dbname"}, values{spec.target.c_str()};
     if (!spec.user.empty()) {
@@ -339,6 +393,16 @@ std::unique_ptr<Session> PostgresDriver::connect(const ConnectionSpec& spec, con
         pairs.emplace_back("sslmode", sslmode);
     }
     pairs.emplace_back("fallback_application_name", "blobbench");
+    // Connected without a relay after endpoint() (the in-process counter): what the password file
+    // gave then is used, not read again.
+    std::string filePassword;
+    if (const auto resolved = alreadyResolved(spec); resolved && !namesPasswordFile(spec.target)) {
+        if (spec.password.empty() && !resolved->password.empty()) {
+            filePassword = resolved->password;
+            pairs.emplace_back("password", filePassword);
+        }
+        pairs.emplace_back("passfile", kNoPasswordFile);
+    }
 
     std::vector<const char*> keywords;
     std::vector<const char*> settings;
@@ -353,6 +417,9 @@ std::unique_ptr<Session> PostgresDriver::connect(const ConnectionSpec& spec, con
     std::vector<std::string> secrets;
     if (!spec.password.empty()) {
         secrets.push_back(spec.password);
+    }
+    if (!filePassword.empty()) {
+        secrets.push_back(filePassword);
     }
     refuseSlashInUriPassword(spec.target);
     try {
@@ -425,6 +492,11 @@ ConnectionSpec PostgresDriver::redirected(const ConnectionSpec& spec, const Endp
     if (resolved && !resolved->password.empty() && spec.password.empty() &&
         (given.find("password") == given.end() || given["password"].empty())) {
         given["password"] = resolved->password;
+    }
+    // Nor does the connection through the relay read the file again: it would find nothing the
+    // real host and port did not, and libpq would repeat its warning (a path that cannot exist: no file).
+    if (resolved && given.find("passfile") == given.end()) {
+        given["passfile"] = kNoPasswordFile;
     }
     if (host.empty() || isSocketPath(host)) {
         host = to.host;

@@ -112,6 +112,7 @@ PostgresInsert::~PostgresInsert() {
     }
     abandon();
     m_session.writerGone(this);
+    m_session.insertClosed();
     const std::string deallocate = "DEALLOCATE " + m_name;
     if (PQtransactionStatus(m_conn) != PQTRANS_INERROR && PQtransactionStatus(m_conn) != PQTRANS_ACTIVE) {
         pg::Result ignored(PQexec(m_conn, deallocate.c_str()));

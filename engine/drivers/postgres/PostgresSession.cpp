@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "engine/drivers/ReadOnly.h"
 #include "engine/drivers/postgres/PostgresDriver.h"
 #include "engine/drivers/postgres/PostgresInsert.h"
 
@@ -313,6 +314,9 @@ std::string PostgresSession::scrub(std::string text) const {
 
 Error PostgresSession::sqlError(const std::string& what, const PGresult* result) const {
     const bool cancelled = result && pg::sqlState(result) == pg::CancelledState && m_cancelRequested.load();
+    if (m_reading && result && pg::sqlState(result) == pg::ReadOnlyState) {
+        return Error(ErrorKind::Sql, m_label + ": " + what + ": " + refusedWrite(scrub(pg::messageOf(m_conn, result))));
+    }
     // A lost connection (the backend terminated, the server gone) ends the run: every later
     // statement would fail on it too.
     const bool lost = !cancelled && PQstatus(m_conn) == CONNECTION_BAD;
@@ -341,7 +345,8 @@ void PostgresSession::start() {
     std::string sets =
         "SET bytea_output = " + textValue(m_values, param::ByteaOutput) +
         "; SET standard_conforming_strings = " + (booleanValue(m_values, param::StandardStrings) ? "on" : "off") +
-        "; SET statement_timeout = " + textValue(m_values, param::StatementTimeout);
+        "; SET statement_timeout = " + textValue(m_values, param::StatementTimeout) +
+        "; SET default_transaction_read_only = on";  // query() reads; the writing calls turn it off
     if (toast != "server") {
         sets += "; SET default_toast_compression = " + toast;
     }
@@ -462,14 +467,27 @@ void PostgresSession::cancel() {
     requestServerCancel();
 }
 
+void PostgresSession::setReadOnly(bool readOnly) {
+    if (const char* reported = PQparameterStatus(m_conn, "default_transaction_read_only")) {
+        m_readOnly = std::strcmp(reported, "on") == 0;  // a statement may have SET it itself
+    }
+    if (m_readOnly != readOnly && PQtransactionStatus(m_conn) == PQTRANS_IDLE) {
+        run(std::string("SET default_transaction_read_only = ") + (readOnly ? "on" : "off"),
+            readOnly ? "read-only transactions for reading" : "read-write transactions for writing");
+        m_readOnly = readOnly;
+    }
+}
+
 void PostgresSession::execute(std::string_view sql) {
     finishOpenWriter();
+    setReadOnly(false);
     m_cancelRequested = false;
     run(std::string(sql), "execute");
 }
 
 void PostgresSession::begin() {
     finishOpenWriter();
+    setReadOnly(false);
     run("BEGIN", "begin");
 }
 
@@ -503,8 +521,12 @@ bool PostgresSession::tableExists(std::string_view name) {
 
 std::unique_ptr<InsertStatement> PostgresSession::prepareInsert(std::string_view sql) {
     finishOpenWriter();
+    setReadOnly(false);
     applyColumnTunables(sql);
-    return std::make_unique<PostgresInsert>(*this, std::string(sql), "bb_insert_" + std::to_string(++m_insertCounter));
+    auto insert =
+        std::make_unique<PostgresInsert>(*this, std::string(sql), "bb_insert_" + std::to_string(++m_insertCounter));
+    ++m_liveInserts;
+    return insert;
 }
 
 void PostgresSession::applyColumnTunables(std::string_view insertSql) {
@@ -564,6 +586,17 @@ void PostgresSession::applyColumnTunables(std::string_view insertSql) {
 
 QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const CancelToken& cancel) {
     finishOpenWriter();
+    // A reading statement: outside a transaction of the caller's, and with no insert of its open,
+    // it runs in a read-only transaction (a DELETE or DROP in a scenario is refused, not committed).
+    const bool ownReadOnly = m_liveInserts == 0 && PQtransactionStatus(m_conn) == PQTRANS_IDLE;
+    if (ownReadOnly) {
+        setReadOnly(true);
+    }
+    struct Reading {
+        bool& flag;
+        ~Reading() { flag = false; }
+    } reading{m_reading};
+    m_reading = ownReadOnly;
     m_cancelRequested = false;
     QueryStats stats;
     stats.nativeLogical = WireStats::unavailable("libpq has no wire counters; use the wire tap");

@@ -49,12 +49,16 @@ public:
     void finishOtherWriter(PostgresInsert* writer);
     // A COPY or pipeline that failed while its statement was destroyed: reported by the next call.
     void deferWriterError(const Error& error) { m_writerError = error.what(); }
+    void insertClosed() { --m_liveInserts; }  // from ~PostgresInsert
 
 private:
     struct FetchPlan;
     class RowDelivery;
 
     void finishOpenWriter();
+    // default_transaction_read_only for the statements that follow: on for query() (a reading
+    // statement), off before execute(), begin() and prepareInsert(). Only a change costs a round trip.
+    void setReadOnly(bool readOnly);
     void requestServerCancel();
     void applyColumnTunables(std::string_view insertSql);
     void fetch(const FetchPlan& plan, RowDelivery& delivery, QueryStats& stats, const CancelToken& cancel,
@@ -71,6 +75,9 @@ private:
     std::atomic<bool> m_cancelRequested{false};
     PostgresInsert* m_openWriter = nullptr;  // a COPY or pipeline in progress, finished before anything else
     int m_insertCounter = 0;
+    int m_liveInserts = 0;    // InsertStatements not yet destroyed: they write in autocommit
+    bool m_readOnly = true;   // as start() and setReadOnly() set it (the server reports it from 14 on)
+    bool m_reading = false;   // in query(), read-only: a refused write is named as the reading statement's
     std::string m_writerError;
 };
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "engine/core/Error.h"
+#include "engine/drivers/ReadOnly.h"
 
 namespace blobbench {
 namespace {
@@ -49,6 +50,28 @@ public:
 
 private:
     sqlite3_stmt* m_stmt = nullptr;
+};
+
+// PRAGMA query_only for one statement outside a transaction of the caller's (a write in one is
+// the caller's own).
+class QueryOnly {
+public:
+    explicit QueryOnly(sqlite3* db)
+        : m_db(db),
+          m_active(sqlite3_get_autocommit(db) != 0 &&
+                   sqlite3_exec(db, "PRAGMA query_only = 1", nullptr, nullptr, nullptr) == SQLITE_OK) {}
+    ~QueryOnly() {
+        if (m_active) {
+            sqlite3_exec(m_db, "PRAGMA query_only = 0", nullptr, nullptr, nullptr);
+        }
+    }
+    QueryOnly(const QueryOnly&) = delete;
+    QueryOnly& operator=(const QueryOnly&) = delete;
+    bool active() const { return m_active; }
+
+private:
+    sqlite3* m_db;
+    bool m_active;
 };
 
 class SqliteInsert final : public InsertStatement {
@@ -199,6 +222,7 @@ public:
             stmt = wrapped->get();
         }
         stats.prepare = Clock::now() - t0;
+        const QueryOnly readOnly(m_db);  // a reading statement: see ReadOnly.h
         sink.columns(columns);
         spec.mark(QueryPhase::Prepared);
 
@@ -226,7 +250,8 @@ public:
             if (rc == SQLITE_INTERRUPT || cancel.cancelled()) {
                 throw Error(ErrorKind::Cancelled, "cancelled after " + std::to_string(rows) + " rows");
             }
-            throw Error(ErrorKind::Sql, oneLine(sqlite3_errmsg(m_db)));
+            const std::string words = oneLine(sqlite3_errmsg(m_db));
+            throw Error(ErrorKind::Sql, rc == SQLITE_READONLY && readOnly.active() ? refusedWrite(words) : words);
         }
         stats.fetch = Clock::now() - t2;
         spec.mark(QueryPhase::Fetched);

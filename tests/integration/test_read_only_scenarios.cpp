@@ -1,0 +1,174 @@
+// Issue #29 (hostile round 5) on the real servers: a DELETE ... RETURNING or a DROP TABLE in a
+// reading scenario was committed (repetition 1 read 5 rows, repetition 2 read 0, one median of
+// both). Reading scenarios run read-only (PostgreSQL default_transaction_read_only, Firebird
+// isc_tpb_read): the write is refused in one line naming the scenario, and nothing changes. Also
+// two prepares of one PostgreSQL database at once, and libpq's password-file warning said once.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <regex>
+#include <string>
+
+#include "model/Project.h"
+#include "model/ProjectFile.h"
+#include "support/FirebirdSupport.h"
+#include "support/PgSupport.h"
+#include "support/TestSupport.h"
+
+using namespace blobbench;
+using blobbench::test::CliProcess;
+using blobbench::test::runCli;
+using blobbench::test::TempDir;
+using namespace std::chrono_literals;
+
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+long errorLines(const std::string& text) {
+    long n = 0;
+    for (std::size_t at = 0; (at = text.find("blobbench-cli: ", at)) != std::string::npos; ++at) {
+        n += at == 0 || text[at - 1] == '\n';
+    }
+    return n;
+}
+
+// A project on `target` whose scenarios are the writing statements, one each.
+std::string writingProject(const TempDir& dir, const std::string& engine, const std::string& target,
+                           const std::string& user, const std::vector<std::pair<std::string, std::string>>& scenarios) {
+    Project p;
+    p.name = QStringLiteral("Writes in reading scenarios");
+    ConnectionProfile connection;
+    connection.name = QStringLiteral("server");
+    connection.engine = q(engine);
+    connection.target = q(target);
+    connection.user = q(user);
+    connection.useWireTap = false;
+    p.connections = {connection};
+    int n = 0;
+    for (const auto& [title, sql] : scenarios) {
+        ScenarioDef def;
+        def.id = QStringLiteral("writes-%1").arg(++n);
+        def.title = q(title);
+        def.sql = q(sql);
+        p.scenarios.push_back(def);
+    }
+    const std::string path = dir.file("writes.blobbench.json");
+    saveProject(q(path), p);
+    return path;
+}
+
+void expectRefused(const test::ProcessResult& r, const std::string& title) {
+    EXPECT_NE(r.err.find(title + ": "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("a reading scenario runs in a read-only transaction, and the server refused a write"),
+              std::string::npos)
+        << r.err;
+}
+
+// The test's own database, dropped at the end.
+struct OwnPgDatabase {
+    std::string admin;
+    test::PgOwnDatabase own;
+    OwnPgDatabase(const std::string& conninfo, const std::string& name)
+        : admin(conninfo), own(test::createOwnPgDatabase(conninfo, name)) {}
+    ~OwnPgDatabase() { test::PgConn(admin).value("DROP DATABASE IF EXISTS " + own.name + " WITH (FORCE)"); }
+};
+
+}  // namespace
+
+TEST(ReadOnlyScenarios, PostgresRefusesDeleteAndDrop) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    const OwnPgDatabase database(conninfo, "bb_readonly_" + std::to_string(getpid()));
+    const test::PgOwnDatabase& own = database.own;
+    const auto prepared = runCli({"prepare", own.target, "--rows", "20", "-q"}, pg.env());
+    ASSERT_EQ(prepared.exitCode, 0) << prepared.err;
+    TempDir dir;
+    const std::string path =
+        writingProject(dir, "postgres", own.target, "",
+                       {{"Delete five", "DELETE FROM blob_test WHERE id <= 5 RETURNING id"},
+                        {"Drop a table", "DROP TABLE blob_sample"}});
+    const auto r = runCli({"run", path, "-r", "2", "--no-save", "-q"}, pg.env());
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(errorLines(r.err), 1) << r.err;  // the run's line names the first scenario refused
+    expectRefused(r, "Delete five");
+    EXPECT_NE(r.out.find("writes-2 failed"), std::string::npos) << "the second is refused too: " << r.out;
+    test::PgConn check(own.conninfo);
+    EXPECT_EQ(check.value("SELECT count(*) FROM blob_test"), "20");
+    EXPECT_EQ(check.value("SELECT to_regclass('blob_sample') IS NOT NULL"), "t");
+    // The writing calls still write on the next session: prepare again.
+    EXPECT_EQ(runCli({"prepare", own.target, "--rows", "10", "-q"}, pg.env()).exitCode, 0);
+}
+
+// Item 11: two prepares of one database at once: the second failed with the server's words for a
+// catalogue race ("duplicate key value violates unique constraint pg_type_typname_nsp_index").
+TEST(ReadOnlyScenarios, PostgresPrepareSaysAnotherPrepareHoldsTheDatabase) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    const OwnPgDatabase database(conninfo, "bb_prepare2_" + std::to_string(getpid()));
+    const test::PgOwnDatabase& own = database.own;
+    int refused = 0;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        CliProcess first({"prepare", own.target, "--rows", "2000", "-q"}, pg.env());
+        CliProcess second({"prepare", own.target, "--rows", "2000", "-q"}, pg.env());
+        for (auto* run : {&first, &second}) {
+            const auto r = run->wait(300s);
+            if (r.exitCode != 0) {
+                ++refused;
+                EXPECT_EQ(r.exitCode, 1) << r.err;
+                EXPECT_NE(r.err.find("another prepare of this database is running"), std::string::npos) << r.err;
+                EXPECT_EQ(r.err.find("duplicate key"), std::string::npos) << r.err;
+            }
+        }
+    }
+    EXPECT_GE(refused, 1) << "the prepares never overlapped";
+}
+
+// Item 11: a password file others may read: libpq's warning was printed twice under -q (read by
+// the resolution of the tap's endpoint and again by the connect).
+TEST(ReadOnlyScenarios, PasswordFileWarningIsSaidOnce) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    TempDir dir;
+    const std::string file = dir.file("pgpass");
+    test::writeFile(file, "*:*:*:*:" + pg.password + "\n");
+    ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
+    const std::string target = "postgresql://" + pg.user + "@" + pg.host + ":" + pg.port + "/" + pg.dbname;
+    const auto r = runCli({"run", target, "-s", "warm-up", "-q"}, {"PGPASSFILE=" + file, "PGPASSWORD="});
+    const std::string warning = "WARNING: password file";
+    const auto first = r.err.find(warning);
+    ASSERT_NE(first, std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find(warning, first + 1), std::string::npos) << "said twice: " << r.err;
+}
+
+TEST(ReadOnlyScenarios, FirebirdRefusesDeleteAndDrop) {
+    BLOBBENCH_REQUIRE_ENV(database, "BLOBBENCH_FB_DATABASE");
+    BLOBBENCH_REQUIRE_ENV(user, "BLOBBENCH_FB_USER");
+    BLOBBENCH_REQUIRE_ENV(password, "BLOBBENCH_FB_PASSWORD");
+    const std::string target =
+        std::regex_replace(database, std::regex(R"([^/]+$)"), "bb_readonly_" + std::to_string(getpid()) + ".fdb");
+    struct Drop {
+        std::string target, user, password;
+        ~Drop() { test::dropFirebirdDatabase(target, user, password); }
+    } drop{target, user, password};
+    const auto prepared =
+        runCli({"prepare", "-d", target, "-u", user, "-p", password, "-P", "create_database=true", "--rows", "20", "-q"});
+    ASSERT_EQ(prepared.exitCode, 0) << prepared.err;
+    TempDir dir;
+    const std::string path = writingProject(dir, "firebird", target, user,
+                                            {{"Delete one", "DELETE FROM BLOB_TEST WHERE ID = 1 RETURNING ID"},
+                                             {"Drop a table", "DROP TABLE BLOB_SAMPLE"}});
+    const auto r = runCli({"run", path, "-p", password, "-r", "2", "--no-save", "-q"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(errorLines(r.err), 1) << r.err;
+    expectRefused(r, "Delete one");
+    EXPECT_NE(r.out.find("writes-2 failed"), std::string::npos) << r.out;
+    const auto again =
+        runCli({"run", "-d", target, "-u", user, "-p", password, "-s", "all-blobs", "--no-tap", "-q"});
+    EXPECT_EQ(again.exitCode, 0) << again.err;
+    EXPECT_NE(again.out.find("Record count: 20\n"), std::string::npos) << again.out;
+}
