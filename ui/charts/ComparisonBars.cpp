@@ -1,11 +1,11 @@
 #include "ui/charts/ComparisonBars.h"
 
 #include <QApplication>
-#include <QChart>
-#include <QChartView>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QChart>
+#include <QChartView>
 #include <QGraphicsPathItem>
 #include <QPainterPath>
 #include <QValueAxis>
@@ -49,6 +49,7 @@ private:
     struct Whisker {
         double x, lo, hi;
     };
+    static constexpr double kBarWidth = 0.7;  // of the category; each set half of it
 
     void rebuild() {
         QChart* chart = m_frame->chart();
@@ -75,7 +76,39 @@ private:
         auto* newSet = new QBarSet(tr("New"));
         baseSet->setColor(seriesColor(9).darker(115));
         newSet->setColor(seriesColor(0));
-        constexpr double kBarWidth = 0.7;  // of the category; each set half of it
+        fillBars(baseSet, newSet, yu);
+        // One accent for a significant difference, either way: the label's ratio says which way.
+        newSet->setSelectedColor(QColor(0xe0, 0x7b, 0x24));
+        auto* series = new QBarSeries;
+        series->setBarWidth(kBarWidth);
+        series->append(baseSet);
+        series->append(newSet);
+        chart->addSeries(series);
+        auto* xAxis = new QBarCategoryAxis;
+        xAxis->append(m_categories);
+        xAxis->setTitleText(tr("Scenario and point (* significant at 0.05: × new / base)"));
+        auto* yAxis = new QValueAxis;
+        yAxis->setTitleText(tr("Median (%1)").arg(yu.name));
+        yAxis->setRange(0, std::max(maxY / yu.divisor * 1.08, 1e-3));
+        yAxis->setLabelFormat(QStringLiteral("%.4g"));
+        yAxis->applyNiceNumbers();
+        chart->addAxis(xAxis, Qt::AlignBottom);
+        chart->addAxis(yAxis, Qt::AlignLeft);
+        series->attachAxis(xAxis);
+        series->attachAxis(yAxis);
+        m_series = series;
+        if (m_whiskerItem == nullptr) {
+            m_whiskerItem = new QGraphicsPathItem(chart);
+            m_whiskerItem->setZValue(100);
+        }
+        m_whiskerItem->setPen(QPen(m_frame->palette().color(QPalette::Text), 1.3));
+        m_frame->showNotice(m_rows.empty() ? tr("The two runs have no scenario in common.") : QString());
+        placeWhiskers();
+    }
+
+    // One category a row: its label (the significance mark first), a bar a side that has samples,
+    // the whiskers of a side with more than one; a significant difference's new bar selected.
+    void fillBars(QBarSet* baseSet, QBarSet* newSet, const AxisUnit& yu) {
         for (std::size_t i = 0; i < m_rows.size(); ++i) {
             const PointComparison& c = m_rows[i];
             // The mark first: a long title is elided at its end, the mark stays visible.
@@ -112,33 +145,6 @@ private:
                 newSet->selectBar(static_cast<int>(i));
             }
         }
-        // One accent for a significant difference, either way: the label's ratio says which way.
-        newSet->setSelectedColor(QColor(0xe0, 0x7b, 0x24));
-        auto* series = new QBarSeries;
-        series->setBarWidth(kBarWidth);
-        series->append(baseSet);
-        series->append(newSet);
-        chart->addSeries(series);
-        auto* xAxis = new QBarCategoryAxis;
-        xAxis->append(m_categories);
-        xAxis->setTitleText(tr("Scenario and point (* significant at 0.05: × new / base)"));
-        auto* yAxis = new QValueAxis;
-        yAxis->setTitleText(tr("Median (%1)").arg(yu.name));
-        yAxis->setRange(0, std::max(maxY / yu.divisor * 1.08, 1e-3));
-        yAxis->setLabelFormat(QStringLiteral("%.4g"));
-        yAxis->applyNiceNumbers();
-        chart->addAxis(xAxis, Qt::AlignBottom);
-        chart->addAxis(yAxis, Qt::AlignLeft);
-        series->attachAxis(xAxis);
-        series->attachAxis(yAxis);
-        m_series = series;
-        if (m_whiskerItem == nullptr) {
-            m_whiskerItem = new QGraphicsPathItem(chart);
-            m_whiskerItem->setZValue(100);
-        }
-        m_whiskerItem->setPen(QPen(m_frame->palette().color(QPalette::Text), 1.3));
-        m_frame->showNotice(m_rows.empty() ? tr("The two runs have no scenario in common.") : QString());
-        placeWhiskers();
     }
 
     void placeWhiskers() {

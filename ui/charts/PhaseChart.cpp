@@ -1,10 +1,10 @@
 #include "ui/charts/PhaseChart.h"
 
 #include <QApplication>
-#include <QChart>
-#include <QChartView>
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QChart>
+#include <QChartView>
 #include <QCursor>
 #include <QStackedBarSeries>
 #include <QToolTip>

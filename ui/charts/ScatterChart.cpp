@@ -16,6 +16,8 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <tuple>
+#include <utility>
 
 #include "model/SeriesNaming.h"
 #include "ui/Units.h"
@@ -425,44 +427,8 @@ private:
         const AxisUnit xu = xUnit();
         const AxisUnit yu = timeAxisUnit(yMax());
         std::size_t index = 0;
-        for (const QString& id : m_order) {
-            Series& s = m_series.at(id);
-            // A line series with no line and a light marker (an image drawn a point) instead of a
-            // QScatterSeries, which makes one graphics item a point: 10,000 points would take a
-            // second to lay out. An SVG export takes the scatter series for vector markers.
-            const QColor color = seriesColor(index++);
-            s.color = color;
-            if (m_vectorMarkers) {
-                auto* scatter = new QScatterSeries;
-                scatter->setMarkerSize(9);
-                scatter->setBorderColor(color.darker(130));
-                s.series = scatter;
-            } else {
-                s.series = new QLineSeries;
-            }
-            s.series->setName(m_naming.label(s.first));
-            QList<QPointF> points = showsPredictions() ? QList<QPointF>() : measuredPoints(s, xu, yu);
-            // In x order: the (invisible) line through the markers that Qt Charts strokes on every new
-            // range is then short, not a zigzag across the plot (cheaper, at 10,000 points).
-            std::sort(points.begin(), points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
-            s.series->replace(points);
-            chart->addSeries(s.series);
-            s.series->setColor(color);
-            if (!m_vectorMarkers) {
-                QPen pen(color);
-                pen.setStyle(Qt::NoPen);
-                s.series->setPen(pen);
-                s.series->setMarkerSize(9);
-                s.series->setPointsVisible(true);
-                s.series->setLightMarker(markerImage(color, 9));
-            }
-            for (QLegendMarker* marker : chart->legend()->markers(s.series)) {
-                marker->setBrush(color);
-                marker->setPen(QPen(color.darker(130)));
-            }
-            s.series->attachAxis(m_xAxis);
-            s.series->attachAxis(m_yAxis);
-        }
+        for (const QString& id : m_order)
+            addMeasuredSeries(m_series.at(id), seriesColor(index++), xu, yu);
         std::vector<RingOverlay::Group> rings;
         if (showsPredictions()) {  // after the measured ones: their legend entries follow
             rings = measuredGroups(xu, yu);
@@ -471,39 +437,76 @@ private:
             }
         }
         m_rings->setGroups(std::move(rings), m_vectorMarkers);
-        if (m_axisBox != nullptr) {
-            // Without wire statistics there is one axis only; the box says why.
-            m_axisBox->setEnabled(m_wireSamples > 0);
-            m_axisBox->setCurrentIndex(m_axisBox->findData(static_cast<int>(bytesAxis())));
-            m_axisBox->setToolTip(
-                m_wireSamples > 0
-                    ? tr("What the x axis counts: compression and the result format change the "
-                         "bytes on the wire, not the content read")
-                    : tr("No wire statistics in these samples (%1): content bytes only").arg(m_noWireReason));
-        }
+        updateAxisBox();
         m_frame->fitLegend(chart->series().size());
         updateRanges();
         updateNotice();
     }
 
-    // The tooltip of the data point nearest the mouse, when one is within a few pixels.
-    void showPointAt(std::optional<QPoint> at) {
-        if (!at) {
-            QToolTip::hideText();
-            return;
-        }
+    // A line series with no line and a light marker (an image drawn a point) instead of a
+    // QScatterSeries, which makes one graphics item a point: 10,000 points would take a second to
+    // lay out. An SVG export takes the scatter series for vector markers. While predictions are
+    // shown the overlay draws the measured points and the series holds none.
+    void addMeasuredSeries(Series& s, const QColor& color, const AxisUnit& xu, const AxisUnit& yu) {
         QChart* chart = m_frame->chart();
-        const QPointF scene = m_frame->view()->mapToScene(*at);
+        s.color = color;
+        if (m_vectorMarkers) {
+            auto* scatter = new QScatterSeries;
+            scatter->setMarkerSize(9);
+            scatter->setBorderColor(color.darker(130));
+            s.series = scatter;
+        } else {
+            s.series = new QLineSeries;
+        }
+        s.series->setName(m_naming.label(s.first));
+        QList<QPointF> points = showsPredictions() ? QList<QPointF>() : measuredPoints(s, xu, yu);
+        // In x order: the (invisible) line through the markers that Qt Charts strokes on every new
+        // range is then short, not a zigzag across the plot (cheaper, at 10,000 points).
+        std::sort(points.begin(), points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+        s.series->replace(points);
+        chart->addSeries(s.series);
+        s.series->setColor(color);
+        if (!m_vectorMarkers) {
+            QPen pen(color);
+            pen.setStyle(Qt::NoPen);
+            s.series->setPen(pen);
+            s.series->setMarkerSize(9);
+            s.series->setPointsVisible(true);
+            s.series->setLightMarker(markerImage(color, 9));
+        }
+        for (QLegendMarker* marker : chart->legend()->markers(s.series)) {
+            marker->setBrush(color);
+            marker->setPen(QPen(color.darker(130)));
+        }
+        s.series->attachAxis(m_xAxis);
+        s.series->attachAxis(m_yAxis);
+    }
+
+    // Without wire statistics there is one axis only; the box says why.
+    void updateAxisBox() {
+        if (m_axisBox == nullptr)
+            return;
+        m_axisBox->setEnabled(m_wireSamples > 0);
+        m_axisBox->setCurrentIndex(m_axisBox->findData(static_cast<int>(bytesAxis())));
+        m_axisBox->setToolTip(
+            m_wireSamples > 0 ? tr("What the x axis counts: compression and the result format change the "
+                                   "bytes on the wire, not the content read")
+                              : tr("No wire statistics in these samples (%1): content bytes only").arg(m_noWireReason));
+    }
+
+    // The data point nearest `scene` (in the axes' units) and its series, when one is within 8
+    // pixels: the points as drawn, by the series or (while predictions are shown) by the overlay.
+    std::pair<const Series*, QPointF> nearestPoint(const QPointF& scene) const {
+        QChart* chart = m_frame->chart();
         double best = 8 * 8;
         const Series* bestSeries = nullptr;
         QPointF bestPoint;
-        const AxisUnit xu0 = xUnit();
-        const AxisUnit yu0 = timeAxisUnit(yMax());
+        const AxisUnit xu = xUnit();
+        const AxisUnit yu = timeAxisUnit(yMax());
         for (const auto& [id, s] : m_series) {
             if (s.series == nullptr)
                 continue;
-            // The points as drawn, by the series or (while predictions are shown) by the overlay.
-            const QList<QPointF> points = showsPredictions() ? measuredPoints(s, xu0, yu0) : s.series->points();
+            const QList<QPointF> points = showsPredictions() ? measuredPoints(s, xu, yu) : s.series->points();
             for (const QPointF& p : points) {
                 const QPointF d = chart->mapToPosition(p, s.series) - scene;
                 const double distance = d.x() * d.x() + d.y() * d.y();
@@ -514,6 +517,15 @@ private:
                 }
             }
         }
+        return {bestSeries, bestPoint};
+    }
+
+    // The tooltip of the data point nearest the mouse, when one is within a few pixels.
+    void showPointAt(std::optional<QPoint> at) {
+        const Series* bestSeries = nullptr;
+        QPointF bestPoint;
+        if (at)
+            std::tie(bestSeries, bestPoint) = nearestPoint(m_frame->view()->mapToScene(*at));
         if (bestSeries == nullptr) {
             QToolTip::hideText();
             return;
