@@ -38,7 +38,7 @@ enum class BytesAxis { WireReceived, WireSent, Content };
 inline constexpr QSize kChartExportSize{1600, 900};
 
 // The window's charts, behind an interface of ours: Qt Charts is deprecated upstream from 6.10,
-// and only ChartsBackend.cpp knows it is the implementation.
+// and only ChartsBackend.cpp and ui/charts/ (one file per chart) know it is the implementation.
 class SampleChart {
 public:
     virtual ~SampleChart() = default;

@@ -53,7 +53,8 @@
 #include "ui/ChartSettings.h"
 #include "ui/ConnectionController.h"
 #include "ui/DocumentController.h"
-#include "ui/ExportSizeDialog.h"
+#include "ui/ErrorBanner.h"
+#include "ui/ExportController.h"
 #include "ui/HistoryPanel.h"
 #include "ui/LinkPanel.h"
 #include "ui/LogView.h"
@@ -114,20 +115,8 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 2, 4, 2);
-    m_errorBanner = new QLabel(central);
-    m_errorBanner->setObjectName(QStringLiteral("errorBanner"));
-    m_errorBanner->setWordWrap(true);
-    m_errorBanner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_errorBanner->setStyleSheet(
-        QStringLiteral("QLabel { background: #fde2e1; color: #7a1712; border: 1px solid #e5a29e; border-radius: 3px; "
-                       "padding: 4px; }"));
-    m_errorBanner->hide();
-    layout->addWidget(m_errorBanner);
-    m_prepareOffer = new QPushButton(tr("Prepare data set…"), central);
-    m_prepareOffer->setObjectName(QStringLiteral("prepareOffer"));
-    m_prepareOffer->hide();
-    connect(m_prepareOffer, &QPushButton::clicked, this, &MainWindow::prepareDataset);
-    layout->addWidget(m_prepareOffer, 0, Qt::AlignLeft);
+    m_errorBanner = std::make_unique<ErrorBanner>(layout, central);
+    connect(m_errorBanner->prepareOffer(), &QPushButton::clicked, this, &MainWindow::prepareDataset);
 
     m_topSplitter = new QSplitter(Qt::Horizontal);
     m_scenarios = new ScenarioPanel(m_document);
@@ -191,6 +180,8 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_bottomSplitter->addWidget(m_log);
     m_bottomSplitter->setSizes({800, 360});
 
+    m_exports = new ExportController(
+        m_document, m_results, m_table, [this] { return visibleChart(); }, this);
     m_mainSplitter = new QSplitter(Qt::Vertical);
     m_mainSplitter->addWidget(m_topSplitter);
     m_mainSplitter->addWidget(buildChartsPanel());
@@ -247,8 +238,8 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_bottomSplitter->restoreState(settings.value(QStringLiteral("window/bottomSplitter")).toByteArray());
     m_chartTabs->setCurrentIndex(settings.value(QStringLiteral("window/chartTab"), 0).toInt());
     setAcceptDrops(true);
-    if (scenarioList()->count() > 0) {
-        scenarioList()->setCurrentRow(0);
+    if (m_scenarios->list()->count() > 0) {
+        m_scenarios->list()->setCurrentRow(0);
     }
 }
 
@@ -319,44 +310,33 @@ void MainWindow::buildToolbar() {
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&New project"), QKeySequence::New, this, &MainWindow::newProject);
-    file->addAction(tr("&Open project…"), QKeySequence::Open, this, &MainWindow::openProject);
+    file->addAction(tr("&New project"), QKeySequence::New, m_files, &DocumentController::newProject);
+    file->addAction(tr("&Open project…"), QKeySequence::Open, m_files, &DocumentController::openProject);
     QMenu* recentFiles = file->addMenu(tr("Open &recent"));
     recentFiles->setObjectName(QStringLiteral("recentProjects"));
     m_files->setRecentFilesMenu(recentFiles);
     QMenu* presets = file->addMenu(tr("Open &preset"));
     presets->setObjectName(QStringLiteral("presetProjects"));
     m_files->fillPresetsMenu(presets);
-    file->addAction(tr("&Save project"), QKeySequence::Save, this, &MainWindow::saveProject);
-    file->addAction(tr("Save project &as…"), QKeySequence::SaveAs, this, &MainWindow::saveProjectAs);
+    file->addAction(tr("&Save project"), QKeySequence::Save, m_files, &DocumentController::saveProject);
+    file->addAction(tr("Save project &as…"), QKeySequence::SaveAs, m_files, &DocumentController::saveProjectAs);
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
-    exportMenu->addAction(tr("Chart as &PNG…"), this, [this] { askAndExportChart(false); });
-    exportMenu->addAction(tr("Chart as &SVG…"), this, [this] { askAndExportChart(true); });
-    exportMenu->addAction(tr("Results as &CSV…"), this, [this] {
-        const QString path = askSavePath(tr("Export results"), tr("CSV (*.csv)"), QStringLiteral("csv"));
-        if (!path.isEmpty())
-            exportResultsCsv(path);
-    });
-    exportMenu->addAction(tr("Results as &JSON…"), this, [this] {
-        const QString path = askSavePath(tr("Export results"), tr("JSON (*.json)"), QStringLiteral("json"));
-        if (!path.isEmpty())
-            exportResultsJson(path);
-    });
+    m_exports->addExportActions(exportMenu, true);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(tr("&Copy results"), QKeySequence::Copy, this, &MainWindow::copyResults);
+    edit->addAction(tr("&Copy results"), QKeySequence::Copy, m_exports, &ExportController::copyResults);
     edit->addSeparator();
-    edit->addAction(tr("&Add scenario"), this, &MainWindow::addScenario);
-    edit->addAction(tr("&Duplicate scenario"), this, &MainWindow::duplicateScenario);
-    edit->addAction(tr("&Rename scenario…"), QKeySequence(Qt::Key_F2), this, &MainWindow::renameScenario);
-    edit->addAction(tr("Delete scenario"), this, &MainWindow::deleteScenario);
+    edit->addAction(tr("&Add scenario"), m_scenarios, &ScenarioPanel::addScenario);
+    edit->addAction(tr("&Duplicate scenario"), m_scenarios, &ScenarioPanel::duplicateScenario);
+    edit->addAction(tr("&Rename scenario…"), QKeySequence(Qt::Key_F2), m_scenarios, &ScenarioPanel::renameScenario);
+    edit->addAction(tr("Delete scenario"), m_scenarios, &ScenarioPanel::deleteScenario);
     edit->addSeparator();
-    edit->addAction(tr("&New connection…"), this, &MainWindow::newConnection);
-    edit->addAction(tr("&Edit connection…"), this, &MainWindow::editConnection);
-    edit->addAction(tr("Delete connection"), this, &MainWindow::deleteConnection);
+    edit->addAction(tr("&New connection…"), m_connections, &ConnectionController::newConnection);
+    edit->addAction(tr("&Edit connection…"), m_connections, &ConnectionController::editConnection);
+    edit->addAction(tr("Delete connection"), m_connections, &ConnectionController::deleteConnection);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_runAction);
@@ -432,18 +412,7 @@ QWidget* MainWindow::buildChartsPanel() {
     exportButton->setText(tr("Export"));
     exportButton->setPopupMode(QToolButton::InstantPopup);
     auto* exportMenu = new QMenu(exportButton);
-    exportMenu->addAction(tr("Chart as PNG…"), this, [this] { askAndExportChart(false); });
-    exportMenu->addAction(tr("Chart as SVG…"), this, [this] { askAndExportChart(true); });
-    exportMenu->addAction(tr("Results as CSV…"), this, [this] {
-        const QString path = askSavePath(tr("Export results"), tr("CSV (*.csv)"), QStringLiteral("csv"));
-        if (!path.isEmpty())
-            exportResultsCsv(path);
-    });
-    exportMenu->addAction(tr("Results as JSON…"), this, [this] {
-        const QString path = askSavePath(tr("Export results"), tr("JSON (*.json)"), QStringLiteral("json"));
-        if (!path.isEmpty())
-            exportResultsJson(path);
-    });
+    m_exports->addExportActions(exportMenu, false);
     exportButton->setMenu(exportMenu);
     cornerLayout->addWidget(exportButton);
     m_chartTabs->setCornerWidget(corner, Qt::TopRightCorner);
@@ -479,7 +448,7 @@ QWidget* MainWindow::buildResultsPanel() {
     m_table->setColumnWidth(ResultsModel::Repetition, 44);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
     auto* copy = new QAction(tr("Copy"), m_table);
-    connect(copy, &QAction::triggered, this, &MainWindow::copyResults);
+    connect(copy, &QAction::triggered, this, [this] { m_exports->copyResults(); });
     m_table->addAction(copy);
     return m_table;
 }
@@ -524,6 +493,8 @@ void MainWindow::connectDocument() {
     const auto logLine = [this](const QString& text, bool error) { log(text, error); };
     connect(m_connections, &ConnectionController::message, this, logLine);
     connect(m_files, &DocumentController::message, this, logLine);
+    connect(m_exports, &ExportController::message, this, logLine);
+    connect(m_exports, &ExportController::failed, this, &MainWindow::showError);
     connect(m_connections, &ConnectionController::failed, this, &MainWindow::showError);
     connect(m_files, &DocumentController::failed, this, &MainWindow::showError);
     connect(m_connections, &ConnectionController::errorCleared, this, &MainWindow::clearError);
@@ -531,9 +502,9 @@ void MainWindow::connectDocument() {
     connect(m_link, &LinkPanel::changed, this, &MainWindow::applyLinkEdit);
     connect(m_sweepEditor, &SweepEditor::runRequested, this, &MainWindow::runSweep);
     chart(ChartKind::TimeVsBytes)->onBytesAxisChosen([this](BytesAxis axis) {
-        ChartSettings settings = chartSettings();
+        ChartSettings settings = m_exports->chartSettings();
         settings.bytesAxis = axis;
-        setChartSettings(settings);
+        m_exports->setChartSettings(settings);
     });
     connect(m_history, &HistoryPanel::compareRequested, this,
             [this](int base, int candidate) { compareRuns(base, candidate); });
@@ -657,441 +628,21 @@ void MainWindow::addSampleToViews(const Sample& sample) {
 
 // ---- scenarios (ui/ScenarioPanel) -------------------------------------------------------------
 
-void MainWindow::addScenario() {
-    m_scenarios->addScenario();
-}
-
-void MainWindow::duplicateScenario() {
-    m_scenarios->duplicateScenario();
-}
-
-void MainWindow::renameScenario() {
-    m_scenarios->renameScenario();
-}
-
-void MainWindow::moveScenarioUp() {
-    m_scenarios->moveScenarioUp();
-}
-
-void MainWindow::moveScenarioDown() {
-    m_scenarios->moveScenarioDown();
-}
-
-void MainWindow::deleteScenario() {
-    m_scenarios->deleteScenario();
-}
-
-QListWidget* MainWindow::scenarioList() const {
-    return m_scenarios->list();
-}
-
-SqlEditor* MainWindow::sqlEditor() const {
-    return m_scenarios->sqlEditor();
-}
-
-SqlEditor* MainWindow::setupEditor() const {
-    return m_scenarios->setupEditor();
-}
-
 int MainWindow::currentScenarioIndex() const {
     return m_scenarios->currentIndex();
 }
 
 // ---- connections (ui/ConnectionController) ----------------------------------------------------
 
-void MainWindow::newConnection() {
-    m_connections->newConnection();
-}
-
-void MainWindow::editConnection() {
-    m_connections->editConnection();
-}
-
-void MainWindow::deleteConnection() {
-    m_connections->deleteConnection();
-}
-
 void MainWindow::testConnection() {
     m_connections->testConnection(m_parameters->values());
-}
-
-QString MainWindow::passwordFor(const ConnectionProfile& profile) {
-    return m_connections->passwordFor(profile);
-}
-
-void MainWindow::rememberPassword(const ConnectionProfile& profile, const QString& password, bool remember) {
-    m_connections->rememberPassword(profile, password, remember);
-}
-
-void MainWindow::setPasswordPrompt(PasswordPrompt prompt) {
-    m_connections->setPasswordPrompt(std::move(prompt));
-}
-
-void MainWindow::setKeyring(const Keyring& keyring) {
-    m_connections->setKeyring(keyring);
-}
-
-QString MainWindow::keyringNotice() const {
-    return m_connections->keyringNotice();
 }
 
 const Driver* MainWindow::currentDriver() const {
     return m_connections->currentDriver();
 }
 
-// ---- running ----------------------------------------------------------------------------------
-
-void MainWindow::connectController() {
-    connect(m_controller, &RunController::preparing, this, [this](quint64 done, quint64 total) {
-        m_progress->setValue(static_cast<int>(total > 0 ? done * 1000 / total : 0));
-        m_progressText->setText(
-            tr("Preparing the reference data set: %1 / %2 rows (once)").arg(formatCount(done), formatCount(total)));
-    });
-    connect(m_controller, &RunController::prepared, this, [this](const QString& message) { log(message); });
-    connect(m_controller, &RunController::datasetChecked, this, [this](const QString& line) { log(line); });
-    connect(m_controller, &RunController::connected, this,
-            [this](const SessionInfo& info) { m_connections->showSession(info, {}); });
-    connect(m_controller, &RunController::scenarioStarted, this,
-            [this](const QString& title, int repetition, const QString& sql) {
-                log(tr("%1 #%2: %3")
-                        .arg(title)
-                        .arg(repetition < 0 ? tr("warm-up") : QString::number(repetition + 1), sql.simplified()));
-            });
-    connect(m_controller, &RunController::pointStarted, this, [this](const QString& label, int ordinal, int count) {
-        log(tr("Sweep point %1 / %2: %3").arg(ordinal + 1).arg(count).arg(label));
-    });
-    connect(m_controller, &RunController::progressed, this, &MainWindow::onProgress);
-    connect(m_controller, &RunController::sampleReady, this, [this](const QString& runId, const Sample& sample) {
-        m_document->appendSample(runId, sample);
-        m_files->journal(sample);
-        m_link->showLastCounting(QString::fromStdString(sample.tap.method));
-    });
-    connect(m_controller, &RunController::finished, this, [this](bool ok, bool cancelled, const QString& error) {
-        m_document->finishRun(m_currentRunId, ok          ? QStringLiteral("complete")
-                                              : cancelled ? QStringLiteral("cancelled")
-                                                          : QStringLiteral("failed: ") + error);
-        m_files->journalFinished(m_currentRunId);
-        setRunning(false);
-        if (m_checkingLink) {
-            m_checkingLink = false;
-            const auto& history = m_document->project().history;
-            const auto run = std::find_if(history.begin(), history.end(),
-                                          [this](const RunRecord& r) { return r.runId == m_currentRunId; });
-            if (ok && run != history.end())
-                m_whatIf->showCheck(run->samples);
-            else
-                m_whatIf->checkFailed(cancelled ? tr("stopped") : error);
-        }
-        if (ok) {
-            m_progress->setValue(1000);
-            m_progressText->setText(tr("Done: %1 samples in the table").arg(m_results->rowCount()));
-            log(tr("Run finished"));
-        } else if (cancelled) {
-            m_progressText->setText(tr("Stopped"));
-            log(tr("Run stopped: %1").arg(error));
-        } else {
-            m_progressText->setText(tr("Failed"));
-            m_connections->noteConnectFailure(error);
-            showError(error);
-        }
-        flushLog();
-        emit runFinished(ok);
-    });
-    connect(m_controller, &RunController::stopped, this, [this] {
-        m_document->finishRun(m_currentRunId, QStringLiteral("cancelled"));
-        m_files->journalFinished(m_currentRunId);
-        setRunning(false);
-        m_progressText->setText(tr("Stopped; results so far are kept"));
-        log(tr("Stopped by the user"));
-        flushLog();
-        emit runFinished(false);
-    });
-}
-
-void MainWindow::runCurrent() {
-    const int index = currentScenarioIndex();
-    if (index < 0) {
-        showError(tr("No scenario selected: add one, or pick a preset."));
-        return;
-    }
-    startRun({m_document->project().scenarios[static_cast<std::size_t>(index)]});
-}
-
-void MainWindow::runAll() {
-    std::vector<ScenarioDef> chosen;
-    for (const ScenarioDef& s : m_document->project().scenarios) {
-        if (s.enabled)
-            chosen.push_back(s);
-    }
-    if (chosen.empty()) {
-        showError(tr("No scenario is checked: check the ones Run all should run."));
-        return;
-    }
-    startRun(chosen);
-}
-
-void MainWindow::runSweep(int index) {
-    const auto& sweeps = m_document->project().sweeps;
-    if (index < 0 || index >= static_cast<int>(sweeps.size())) {
-        showError(tr("No sweep: make one in the Sweep tab (New) first."));
-        return;
-    }
-    std::vector<ScenarioDef> chosen;
-    for (const ScenarioDef& s : m_document->project().scenarios) {
-        if (s.enabled)
-            chosen.push_back(s);
-    }
-    if (chosen.empty()) {
-        showError(tr("No scenario is checked: check the ones the sweep should run."));
-        return;
-    }
-    startRun(chosen, index);
-}
-
-// A networked connection is tested as soon as it is chosen: the server's and the client's versions
-// tell which tunables can take effect, and the panel shows that before the first run.
-void MainWindow::testInBackground() {
-    const Driver* driver = currentDriver();
-    if (driver != nullptr && driver->networked() && !isRunning())
-        testConnection();
-}
-
-void MainWindow::logEngineFollow(const QString& note) {
-    if (!note.isEmpty())
-        log(note);
-}
-
-void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex, const LinkCheck* check) {
-    if (m_controller->isRunning()) {
-        return;
-    }
-    const ConnectionProfile* profile = m_document->project().current();
-    if (profile == nullptr) {
-        showError(tr("No connection: add one with Edit… → New connection."));
-        return;
-    }
-    // Never another engine's SQL: scenarios written for the engine before the switch stay out.
-    std::vector<ScenarioDef> scenarios;
-    QString refused;
-    for (const ScenarioDef& s : chosen) {
-        if (const std::optional<Dialect> other = m_scenarios->writtenForOtherEngine(s)) {
-            refused = tr("“%1” was written for %2: not run on %3. Edit its SQL for %3 (the mark then goes), or add "
-                         "the %3 reference suite from Presets.")
-                          .arg(s.title, dialectName(*other),
-                               dialectName(currentDriver() != nullptr ? currentDriver()->dialect() : Dialect::None));
-            log(refused, true);
-            continue;
-        }
-        scenarios.push_back(s);
-    }
-    if (scenarios.empty()) {
-        showError(refused);
-        return;
-    }
-    for (const ScenarioDef& s : scenarios) {
-        if (!s.isStudy() && s.sql.trimmed().isEmpty()) {
-            showError(tr("The scenario “%1” has no measured statement: write one in the SQL editor.").arg(s.title));
-            log(tr("Not run: “%1” has an empty statement").arg(s.title), true);
-            return;
-        }
-    }
-    clearError();
-    RunRequest request;
-    RunPlan& plan = request.plan;
-    plan.runId = QStringLiteral("run-%1-%2")
-                     .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")))
-                     .arg(++m_runCounter)
-                     .toStdString();
-    plan.connection = profile->toSpec(passwordFor(*profile));
-    // Networked engines are measured through the tap unless the user turned it off (the same rule
-    // as blobbench-cli's); the link is emulated whenever the tap is in use.
-    bool networked = false;
-    try {
-        networked = driverById(plan.connection.engine).networked();
-    } catch (const Error&) {
-        // an unknown engine fails at connect, with its own message
-    }
-    plan.wireTap = networked && (profile->useWireTap || check != nullptr);
-    const LinkSettings link = check != nullptr ? check->link : plan.wireTap ? profile->link : LinkSettings{};
-    plan.link = toLinkProfile(link);
-    try {
-        plan.link.validate();
-    } catch (const Error& e) {
-        showError(tr("Link emulation: %1").arg(qs(e.what())));
-        return;
-    }
-    plan.parameters = m_parameters->values();
-    plan.repetitions = m_repetitions->value();
-    for (const ScenarioDef& s : scenarios) {
-        if (!s.isStudy()) {
-            plan.scenarios.push_back(s.toScenario());
-            continue;
-        }
-        if (sweepIndex >= 0)
-            continue;  // storage studies take no part in sweeps (as in blobbench-cli)
-        try {          // storage studies (ui/StorageChart shows them)
-            request.studies.push_back(studyJob(
-                m_document->project(), s, plan.runId,
-                {m_connections->sessionPasswords().keyValueBegin(), m_connections->sessionPasswords().keyValueEnd()}));
-        } catch (const Error& e) {
-            showError(tr("Scenario “%1”: options.%2").arg(s.id, qs(e.what())));
-            return;
-        }
-    }
-    RunRecord record;
-    if (sweepIndex >= 0) {
-        const SweepDef& def = m_document->project().sweeps[static_cast<std::size_t>(sweepIndex)];
-        SweepSpec sweep = def.toSpec();
-        if (sweep.randomOrder && sweep.seed == 0) {
-            // 53 bits, never 0: the seed kept in the run replays the same order (as the CLI does)
-            sweep.seed = (QRandomGenerator::global()->generate64() & ((1ULL << 53) - 1)) | 1;
-        }
-        try {
-            const Driver& driver = driverById(plan.connection.engine);
-            request.points = validatedPoints(sweep, driver.parameters());
-        } catch (const Error& e) {
-            showError(tr("Cannot run the sweep: %1").arg(qs(e.what())));
-            return;
-        }
-        plan.repetitions = def.repetitions;
-        plan.warmups = def.warmups;
-        record.sweepName = def.name;
-        record.orderSeed = sweep.randomOrder ? sweep.seed : 0;
-    }
-    if (check != nullptr && !check->point.empty()) {
-        request.points = {SweepPoint{0, check->point}};  // the parameter set's own values, as its sweep ran them
-    }
-    m_checkingLink = check != nullptr;
-    const QString defaultTarget = QStringLiteral("sqlite:") + m_defaultDatasetPath;
-    if (profile->engine == QLatin1String("sqlite") && profile->target == defaultTarget) {
-        request.prepareDatasetAt = m_defaultDatasetPath;
-        request.prepareRows = m_defaultDatasetRows;
-    }
-
-    record.runId = qs(plan.runId);
-    record.startedAt = qs(isoNow());
-    record.machine = QSysInfo::machineHostName();
-    record.connectionName = profile->name;
-    record.link = link;  // what the run was measured over, not what the controls may say later
-    record.toolVersion = QStringLiteral(BLOBBENCH_VERSION);
-    // Another process running this project would lose this run or its own: refused before anything runs.
-    if (const QString refused = m_files->startJournal(record); !refused.isEmpty()) {
-        m_checkingLink = false;
-        showError(refused);
-        return;
-    }
-    m_document->beginRun(record);
-    m_currentRunId = record.runId;
-
-    m_runEngine = profile->engine;
-    m_lastThroughputAt = 0;
-    m_lastThroughputBytes = 0;
-    chart(ChartKind::LiveThroughput)->clear();
-    m_pendingThroughput.clear();
-    m_progress->setValue(0);
-    m_progressText->setText(tr("Starting…"));
-    log(tr("Run %1 on %2: %n scenario(s) × %3", nullptr, static_cast<int>(scenarios.size()))
-            .arg(record.runId, qs(plan.connection.label()))
-            .arg(plan.repetitions));
-    if (plan.wireTap) {
-        log(tr("Link: %1").arg(linkText(link)));
-    }
-    if (!request.points.empty()) {
-        log(tr("Sweep “%1”: %n point(s)", nullptr, static_cast<int>(request.points.size())).arg(record.sweepName));
-        showChart(ChartKind::Sweep);
-    }
-    setRunning(true);
-    m_controller->start(std::move(request));
-}
-
-void MainWindow::prepareDataset() {
-    const ConnectionProfile* profile = m_document->project().current();
-    if (profile == nullptr || isRunning()) {
-        showError(profile == nullptr ? tr("No connection: add one with Edit… → New connection.")
-                                     : tr("Stop the run before preparing a data set."));
-        return;
-    }
-    const ConnectionSpec spec = profile->toSpec(passwordFor(*profile));
-    if (QString::fromStdString(spec.target) == QStringLiteral("sqlite:") + m_defaultDatasetPath)
-        QDir().mkpath(QFileInfo(m_defaultDatasetPath).path());  // the data directory of a fresh HOME
-    auto* dialog = new PrepareDialog(profile->name, spec, m_parameters->values(), m_controller, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setModal(true);
-    connect(dialog, &PrepareDialog::preparedDataset, this, [this](bool ok, bool cancelled, const QString& line) {
-        log(line, !ok && !cancelled);
-        if (ok)
-            clearError();
-        else
-            m_connections->noteConnectFailure(line);
-        testConnection();  // the server label and the data set as they are now
-    });
-    dialog->show();
-}
-
-void MainWindow::stop() {
-    if (m_controller->isRunning()) {
-        m_controller->stop();
-    }
-}
-
-bool MainWindow::isRunning() const {
-    return m_controller != nullptr && m_controller->isRunning();
-}
-
-void MainWindow::setRunning(bool running) {
-    m_runAction->setEnabled(!running);
-    m_runAllAction->setEnabled(!running);
-    m_stopAction->setEnabled(running);
-    m_connections->setEnabled(!running);
-    m_parameters->setEnabled(!running);
-    m_link->setEnabled(!running);
-    m_sweepEditor->setRunEnabled(!running);
-}
-
-void MainWindow::applyLinkEdit(bool useWireTap, const LinkSettings& link) {
-    const ConnectionProfile* current = m_document->project().current();
-    if (current == nullptr)
-        return;
-    ConnectionProfile profile = *current;
-    profile.useWireTap = useWireTap;
-    profile.link = link;
-    m_applyingLink = true;
-    m_document->setConnection(m_document->project().currentConnection, profile);
-    m_applyingLink = false;
-}
-
-void MainWindow::onProgress(const RunProgress& p) {
-    double fraction = 0;
-    if (p.executions > 0) {
-        double inCurrent = 0;
-        const auto expected = m_expectedRows.find(p.scenarioId);
-        if (expected != m_expectedRows.end() && expected->second > 0) {
-            inCurrent = std::min(1.0, static_cast<double>(p.rows) / static_cast<double>(expected->second));
-        }
-        fraction = (std::max(0, p.execution) + inCurrent) / p.executions;
-    }
-    // QProgressBar repaints synchronously on every visible change: move it in 1 % steps.
-    const int value = static_cast<int>(fraction * 100) * 10;
-    if (value != m_progress->value())
-        m_progress->setValue(value);
-    QString text = tr("%1 rows  %2  execution %3 / %4")
-                       .arg(formatCount(p.runRows), formatBytes(static_cast<double>(p.runBytes)))
-                       .arg(p.execution + 1)
-                       .arg(p.executions);
-    if (fraction > 0.02 && p.seconds > 0.2) {
-        text += tr("  ETA %1").arg(formatMillis(p.seconds * (1 - fraction) / fraction * 1000));
-    }
-    m_progressText->setText(text);
-    // Throughput over at least 100 ms: shorter windows are mostly scheduling noise.
-    const double dt = p.seconds - m_lastThroughputAt;
-    if (dt >= 0.1 && p.runBytes >= m_lastThroughputBytes) {
-        m_pendingThroughput.emplace_back(p.seconds, static_cast<double>(p.runBytes - m_lastThroughputBytes) / 1e6 / dt);
-        m_lastThroughputAt = p.seconds;
-        m_lastThroughputBytes = p.runBytes;
-        if (!m_chartFlush->isActive())
-            m_chartFlush->start();
-    }
-}
+// ---- running: ui/MainWindowRuns.cpp ----------------------------------------------------------
 
 void MainWindow::setRepetitions(int repetitions) {
     m_repetitions->setValue(repetitions);
@@ -1145,60 +696,22 @@ SampleChart* MainWindow::chart(ChartKind kind) const {
 
 // ---- errors and log ---------------------------------------------------------------------------
 
-namespace {
-
-// A server's error can be one unbroken word of any length (hostile round 4: 20,000 characters made
-// the window 141,912 px wide; 200,000 took 8.6 GB): the banner shows its start, with a break
-// opportunity every 80 characters, and the log at most 4,000 characters of a line. The whole
-// message stays in the sample (results, history, exports).
-constexpr qsizetype kBannerChars = 600;
-constexpr qsizetype kLogLineChars = 4000;
-
-QString shortened(const QString& text, qsizetype most) {
-    if (text.size() <= most)
-        return text;
-    return text.left(most) + QObject::tr("… (%n more character(s))", nullptr, static_cast<int>(text.size() - most));
-}
-
-QString breakable(const QString& text) {
-    QString out;
-    out.reserve(text.size() + text.size() / 80);
-    qsizetype run = 0;
-    for (const QChar c : text) {
-        run = c.isSpace() ? 0 : run + 1;
-        out += c;
-        if (run == 80) {
-            out += QChar(0x200B);  // zero-width space: a place to wrap
-            run = 0;
-        }
-    }
-    return out;
-}
-
-}  // namespace
-
 void MainWindow::showError(const QString& message) {
-    m_errorMessage = message;
-    m_errorBanner->setText(breakable(shortened(message, kBannerChars)));
-    m_errorBanner->show();
-    m_prepareOffer->setVisible(errorOffersPrepare(message));
+    m_errorBanner->show(message);
     log(message, true);
 }
 
 void MainWindow::clearError() {
-    m_errorMessage.clear();
     m_errorBanner->clear();
-    m_errorBanner->hide();
-    m_prepareOffer->hide();
 }
 
 QString MainWindow::errorText() const {
-    return m_errorBanner->isVisible() ? m_errorMessage : QString();
+    return m_errorBanner->text();
 }
 
 void MainWindow::log(const QString& text, bool error) {
     const QString time = QTime::currentTime().toString(QStringLiteral("HH:mm:ss.zzz"));
-    const QString line = time + QLatin1Char(' ') + breakable(shortened(text, kLogLineChars)).toHtmlEscaped();
+    const QString line = time + QLatin1Char(' ') + boundedLogLine(text).toHtmlEscaped();
     m_pendingLog << (error ? QStringLiteral("<span style=\"color:#c0392b\">") + line + QStringLiteral("</span>")
                            : line);
     // During a run, lines are appended together every 100 ms: each append relayouts and repaints
@@ -1226,46 +739,12 @@ QSize MainWindow::defaultWindowSize() const {
     return {std::min(1700, available.width() * 94 / 100), std::min(1050, available.height() * 92 / 100)};
 }
 
-// ---- files (ui/DocumentController) and exports ------------------------------------------------
+// ---- drops and exports (ui/ExportController) --------------------------------------------------
 
-void MainWindow::newProject() {
-    m_files->newProject();
-}
-
-void MainWindow::openProject() {
-    m_files->openProject();
-}
-
-bool MainWindow::openProjectFile(const QString& path) {
-    return m_files->openProjectFile(path);
-}
-
-bool MainWindow::saveProjectTo(const QString& path) {
-    return m_files->saveProjectTo(path);
-}
-
-void MainWindow::saveProject() {
-    m_files->saveProject();
-}
-
-void MainWindow::saveProjectAs() {
-    m_files->saveProjectAs();
-}
-
-QStringList MainWindow::recentProjects() const {
-    return m_files->recentProjects();
-}
-
-bool MainWindow::openRecentProject(const QString& path) {
-    return m_files->openRecentProject(path);
-}
-
-bool MainWindow::openDroppedFile(const QString& path) {
-    return m_files->openDroppedFile(path);
-}
-
-void MainWindow::setSuppressUnsavedPrompt(bool suppress) {
-    m_files->setSuppressUnsavedPrompt(suppress);
+ExportController::VisibleChart MainWindow::visibleChart() {
+    const int index = m_chartTabs->currentIndex();
+    flushChart(static_cast<std::size_t>(index));
+    return {m_charts[static_cast<std::size_t>(index)]->widget(), m_chartTabs->tabText(index)};
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -1284,113 +763,11 @@ void MainWindow::dropEvent(QDropEvent* event) {
     }
     event->acceptProposedAction();
     // After the drop returns: a modal question inside the drag's event would hold the source.
-    QTimer::singleShot(0, this, [this, path] { openDroppedFile(path); });
-}
-
-QString MainWindow::askSavePath(const QString& title, const QString& filter, const QString& suffix) {
-    return DocumentController::askSavePath(this, title, filter, suffix);
-}
-
-void MainWindow::askAndExportChart(bool svg) {
-    const QString path = svg ? askSavePath(tr("Export chart"), tr("SVG image (*.svg)"), QStringLiteral("svg"))
-                             : askSavePath(tr("Export chart"), tr("PNG image (*.png)"), QStringLiteral("png"));
-    if (path.isEmpty())
-        return;
-    if (const auto size = askExportSize(this, chartSettings().exportSize))
-        exportChart(path, *size);
-}
-
-ChartSettings MainWindow::chartSettings() const {
-    return readChartSettings(m_document->project().chartSettings);
-}
-
-void MainWindow::setChartSettings(const ChartSettings& settings) {
-    m_document->setChartSettings(writeChartSettings(m_document->project().chartSettings, settings));
+    QTimer::singleShot(0, this, [this, path] { m_files->openDroppedFile(path); });
 }
 
 void MainWindow::applyChartSettings() {
-    chart(ChartKind::TimeVsBytes)->setBytesAxis(chartSettings().bytesAxis);
-}
-
-bool MainWindow::exportChart(const QString& path) {
-    return exportChart(path, chartSettings().exportSize);
-}
-
-bool MainWindow::exportChart(const QString& path, QSize size) {
-    ChartSettings settings = chartSettings();
-    if (settings.exportSize != size) {
-        settings.exportSize = size;
-        setChartSettings(settings);  // offered next time, and saved with the project
-    }
-    const int index = m_chartTabs->currentIndex();
-    flushChart(static_cast<std::size_t>(index));
-    QWidget* widget = m_charts[static_cast<std::size_t>(index)]->widget();
-    try {
-        if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
-            exportChartSvg(widget, path, m_chartTabs->tabText(index), size);
-        } else {
-            exportChartPng(widget, path, size);
-        }
-    } catch (const Error& e) {
-        showError(qs(e.what()));
-        return false;
-    }
-    log(tr("Chart written to %1 (%2 x %3)").arg(path).arg(size.width()).arg(size.height()));
-    return true;
-}
-
-bool MainWindow::exportResultsCsv(const QString& path) {
-    try {
-        writeSamplesCsv(path, m_results->samples());
-    } catch (const Error& e) {
-        showError(qs(e.what()));
-        return false;
-    }
-    log(tr("%n sample(s) written to %1", nullptr, m_results->rowCount()).arg(path));
-    return true;
-}
-
-bool MainWindow::exportResultsJson(const QString& path) {
-    SessionInfo session;
-    if (!m_results->samples().empty()) {
-        const Sample& last = m_results->samples().back();
-        session.engine = last.engine;
-        session.serverVersion = last.serverVersion;
-        session.clientVersion = last.clientVersion;
-        session.negotiated = last.negotiated;
-        session.effects = last.effects;
-    }
-    try {
-        writeSamplesJson(path, session, m_results->samples());
-    } catch (const Error& e) {
-        showError(qs(e.what()));
-        return false;
-    }
-    log(tr("%n sample(s) written to %1", nullptr, m_results->rowCount()).arg(path));
-    return true;
-}
-
-void MainWindow::copyResults() {
-    QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    if (rows.isEmpty()) {
-        for (int r = 0; r < m_resultsProxy->rowCount(); ++r)
-            rows << m_resultsProxy->index(r, 0);
-    }
-    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
-    QStringList lines;
-    QStringList header;
-    for (int c = 0; c < ResultsModel::ColumnCount; ++c) {
-        header << m_resultsProxy->headerData(c, Qt::Horizontal).toString();
-    }
-    lines << header.join(QLatin1Char('\t'));
-    for (const QModelIndex& row : rows) {
-        QStringList cells;
-        for (int c = 0; c < ResultsModel::ColumnCount; ++c) {
-            cells << m_resultsProxy->index(row.row(), c).data().toString().replace(QLatin1Char('\t'), QLatin1Char(' '));
-        }
-        lines << cells.join(QLatin1Char('\t'));
-    }
-    QApplication::clipboard()->setText(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+    chart(ChartKind::TimeVsBytes)->setBytesAxis(m_exports->chartSettings().bytesAxis);
 }
 
 }  // namespace blobbench

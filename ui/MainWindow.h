@@ -16,9 +16,12 @@
 #include "ui/ChartSettings.h"
 #include "ui/Charts.h"
 #include "ui/ConnectionController.h"
+#include "ui/DocumentController.h"
+#include "ui/ExportController.h"
 #include "ui/Keyring.h"
 #include "ui/LogView.h"
 #include "ui/RunController.h"
+#include "ui/ScenarioPanel.h"
 
 class QAction;
 class QCheckBox;
@@ -41,8 +44,7 @@ class QTimer;
 namespace blobbench {
 
 class CompareDialog;
-class DocumentController;
-class ScenarioPanel;
+class ErrorBanner;
 class HistoryPanel;
 class LinkPanel;
 class ParameterPanel;
@@ -68,13 +70,15 @@ public:
     SweepEditor* sweepEditor() const { return m_sweepEditor; }
     HistoryPanel* historyPanel() const { return m_history; }
     WhatIfPanel* whatIfPanel() const { return m_whatIf; }
-    SqlEditor* setupEditor() const;
     ResultsModel* resultsModel() const { return m_results; }
     QSortFilterProxyModel* resultsProxy() const { return m_resultsProxy; }
     QTableView* resultsView() const { return m_table; }
     SampleChart* chart(ChartKind kind) const;
-    QListWidget* scenarioList() const;
-    SqlEditor* sqlEditor() const;
+    // The controllers the window puts together: tests and scripts reach them directly.
+    ScenarioPanel* scenarios() const { return m_scenarios; }
+    ConnectionController* connections() const { return m_connections; }
+    DocumentController* files() const { return m_files; }
+    ExportController* exports() const { return m_exports; }
     LogView* logView() const { return m_log; }
     QProgressBar* progressBar() const { return m_progress; }
     QString errorText() const;  // the banner's text; empty when no error is shown
@@ -90,19 +94,8 @@ public:
     void showHistory();
     // Shows the What-if dock (View > What if).
     void showWhatIf();
-    // The project files of File > Open recent, newest first (QSettings, at most 8).
-    QStringList recentProjects() const;
     // Where the default SQLite data set lives and how many rows it gets when it is prepared.
     void setDefaultDataset(const QString& path, quint64 rows);
-
-    // Passwords: see ConnectionController.
-    using PasswordAnswer = ConnectionController::PasswordAnswer;
-    using PasswordPrompt = ConnectionController::PasswordPrompt;
-    void setPasswordPrompt(PasswordPrompt prompt);
-    QString passwordFor(const ConnectionProfile& profile);
-    void rememberPassword(const ConnectionProfile& profile, const QString& password, bool remember);
-    void setKeyring(const Keyring& keyring);
-    QString keyringNotice() const;
 
 public slots:
     void runCurrent();
@@ -110,46 +103,12 @@ public slots:
     // Runs the checked scenarios at every point of the project's sweep `index` (engine/run/Sweep.h).
     void runSweep(int index);
     void stop();
+    // Tests the current connection with the parameter panel's values (ui/ConnectionController).
     void testConnection();
     // Connection > Prepare data set: the reference tables of the current connection (ui/PrepareDialog).
     void prepareDataset();
-    void newConnection();
-    void editConnection();
-    void deleteConnection();
-
-    void addScenario();
-    void duplicateScenario();
-    void renameScenario();
-    void moveScenarioUp();
-    void moveScenarioDown();
-    void deleteScenario();
-
-    // File menu (ui/DocumentController).
-    void newProject();
-    void openProject();
-    void saveProject();
-    void saveProjectAs();
-    bool openProjectFile(const QString& path);  // false, with the reason shown, when it cannot be loaded
-    bool saveProjectTo(const QString& path);
-    // File > Open recent: a file that no longer exists is removed from the list, with a message.
-    bool openRecentProject(const QString& path);
-    // Opens a project file dropped on the window (after the unsaved-changes question).
-    bool openDroppedFile(const QString& path);
     // History > Compare: base vs candidate (history indexes), in a dialog the window keeps open.
     CompareDialog* compareRuns(int baseIndex, int candidateIndex);
-    // Tests and scripted runs close the window without the unsaved-changes question.
-    void setSuppressUnsavedPrompt(bool suppress);
-
-    // Exports; false (and the reason in the window and the log) on failure.
-    // .png or .svg, the visible chart, at the project's export size (1600x900 unless changed) or
-    // at `size`, which the project then keeps.
-    bool exportChart(const QString& path);
-    bool exportChart(const QString& path, QSize size);
-    // The project's chart choices (Time vs bytes x axis, export size), read from its chartSettings.
-    ChartSettings chartSettings() const;
-    bool exportResultsCsv(const QString& path);
-    bool exportResultsJson(const QString& path);
-    void copyResults();
 
 signals:
     void runFinished(bool ok);
@@ -168,8 +127,7 @@ private:
     void connectDocument();
     void connectController();
 
-    void askAndExportChart(bool svg);  // the path, then the size
-    void setChartSettings(const ChartSettings& settings);
+    ExportController::VisibleChart visibleChart();  // flushed
     void applyChartSettings();
     void refreshParameters();
     void reloadResults();
@@ -201,7 +159,6 @@ private:
     void flushLog();
     const Driver* currentDriver() const;
     int currentScenarioIndex() const;
-    QString askSavePath(const QString& title, const QString& filter, const QString& suffix);
 
     ProjectDocument* m_document;
     RunController* m_controller;
@@ -211,9 +168,8 @@ private:
     ConnectionController* m_connections = nullptr;
     DocumentController* m_files = nullptr;
     ScenarioPanel* m_scenarios = nullptr;
-    QLabel* m_errorBanner = nullptr;
-    QString m_errorMessage;                 // in full: the banner shows at most its start
-    QPushButton* m_prepareOffer = nullptr;  // under the banner when its error is a missing data set
+    std::unique_ptr<ErrorBanner> m_errorBanner;
+    ExportController* m_exports = nullptr;
     ParameterPanel* m_parameters = nullptr;
     QLabel* m_parametersTitle = nullptr;
     QTabWidget* m_chartTabs = nullptr;

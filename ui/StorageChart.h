@@ -3,7 +3,8 @@
 // The storage studies' chart (issue #8): bars of inserts/s per engine and variant, time per value
 // for the keyed read / write / rewrite variants, and the footprint ratio SQLite / files. Drawn with
 // QPainter (horizontal bars, one labelled row each): it needs no axis arithmetic and keeps Qt Charts
-// behind ChartsBackend.cpp. It follows the project document: the latest run's study samples.
+// behind ChartsBackend.cpp and ui/charts/. It follows the project document: the latest run's study
+// samples.
 
 #include <QString>
 #include <QStringList>

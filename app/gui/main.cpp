@@ -133,7 +133,7 @@ int main(int argc, char* argv[]) {
     }
     blobbench::MainWindow window;
     if (!parser.positionalArguments().isEmpty()) {
-        window.openProjectFile(parser.positionalArguments().constFirst());
+        window.files()->openProjectFile(parser.positionalArguments().constFirst());
     }
     if (parser.isSet(grabStorage)) {
         blobbench::StorageChart storage(window.document());
@@ -144,16 +144,16 @@ int main(int argc, char* argv[]) {
     const bool scripted = parser.isSet(grabRun) || parser.isSet(grabSweep) || parser.isSet(grabCompare) ||
                           parser.isSet(grabPrepare) || parser.isSet(grabWhatIf);
     if (scripted) {
-        window.setSuppressUnsavedPrompt(true);
+        window.files()->setSuppressUnsavedPrompt(true);
     } else {
         // Asked at connect time when neither the session, the keyring nor the engine's own places
         // have a password; scripted runs never wait for one.
-        window.setPasswordPrompt([&window](const blobbench::ConnectionProfile& profile)
-                                     -> std::optional<blobbench::MainWindow::PasswordAnswer> {
+        window.connections()->setPasswordPrompt([&window](const blobbench::ConnectionProfile& profile)
+                                                    -> std::optional<blobbench::ConnectionController::PasswordAnswer> {
             const auto answer = blobbench::ConnectionDialog::askPassword(&window, profile);
             if (!answer)
                 return std::nullopt;
-            return blobbench::MainWindow::PasswordAnswer{answer->password, answer->remember};
+            return blobbench::ConnectionController::PasswordAnswer{answer->password, answer->remember};
         });
     }
     if (parser.value(side) == QLatin1String("sweep")) {

@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     document->reset(std::move(project));
     MainWindow window(document);
     document->setParent(&window);
-    window.setSuppressUnsavedPrompt(true);
+    window.files()->setSuppressUnsavedPrompt(true);
     window.resize(1920, 1080);
     window.show();
     window.showWhatIf();

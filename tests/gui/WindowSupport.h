@@ -17,7 +17,7 @@ namespace blobbench::test {
 // about unsaved changes, and is shown at `size` on the offscreen platform.
 inline void adoptAndShow(MainWindow& window, ProjectDocument* document, QSize size = QSize(1280, 860)) {
     document->setParent(&window);
-    window.setSuppressUnsavedPrompt(true);
+    window.files()->setSuppressUnsavedPrompt(true);
     window.resize(size);
     window.show();
 }

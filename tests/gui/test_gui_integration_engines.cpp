@@ -92,7 +92,7 @@ TEST(GuiIntegrationEngines, SwitchingSqliteToFirebirdRunsFirebirdsOwnSql) {
             continue;
         EXPECT_EQ(s.sql, referenceSql(Dialect::Firebird, s.id.toStdString())) << s.id.toStdString();
     }
-    const QListWidgetItem* marked = window.scenarioList()->item(static_cast<int>(project.scenarios.size()) - 1);
+    const QListWidgetItem* marked = window.scenarios()->list()->item(static_cast<int>(project.scenarios.size()) - 1);
     EXPECT_TRUE(marked->text().contains(QStringLiteral("written for SQLite"))) << marked->text().toStdString();
 
     ASSERT_TRUE(runAndWait(window, [&] { window.runAll(); }));
@@ -110,7 +110,8 @@ TEST(GuiIntegrationEngines, SwitchingSqliteToFirebirdRunsFirebirdsOwnSql) {
 
     // Run on the marked scenario alone: refused with one clear line, nothing sent.
     const std::size_t runs = document->project().history.size();
-    window.scenarioList()->setCurrentItem(window.scenarioList()->item(window.scenarioList()->count() - 1));
+    window.scenarios()->list()->setCurrentItem(
+        window.scenarios()->list()->item(window.scenarios()->list()->count() - 1));
     window.runCurrent();
     EXPECT_FALSE(window.isRunning());
     EXPECT_TRUE(window.errorText().contains(QStringLiteral("written for SQLite"))) << window.errorText().toStdString();
@@ -118,7 +119,8 @@ TEST(GuiIntegrationEngines, SwitchingSqliteToFirebirdRunsFirebirdsOwnSql) {
 
     // Back on SQLite the mark goes and SQLite's own statements return.
     document->setCurrentConnection(0);
-    EXPECT_EQ(window.scenarioList()->item(window.scenarioList()->count() - 1)->text(), QStringLiteral("Lengths"));
+    EXPECT_EQ(window.scenarios()->list()->item(window.scenarios()->list()->count() - 1)->text(),
+              QStringLiteral("Lengths"));
     EXPECT_EQ(document->project().scenarios.front().sql,
               referenceSql(Dialect::SQLite, document->project().scenarios.front().id.toStdString()));
     qunsetenv("ISC_PASSWORD");
@@ -232,10 +234,11 @@ TEST(GuiIntegrationEngines, ARefusedPasswordIsAskedAgainAtTheNextRun) {
     window.setRepetitions(1);
     QStringList answers = {QStringLiteral("not-the-password"), QString::fromStdString(password)};
     int asked = 0;
-    window.setPasswordPrompt([&](const ConnectionProfile&) -> std::optional<MainWindow::PasswordAnswer> {
-        ++asked;
-        return MainWindow::PasswordAnswer{answers.value(asked - 1), false};
-    });
+    window.connections()->setPasswordPrompt(
+        [&](const ConnectionProfile&) -> std::optional<ConnectionController::PasswordAnswer> {
+            ++asked;
+            return ConnectionController::PasswordAnswer{answers.value(asked - 1), false};
+        });
     QSignalSpy tested(window.controller(), &RunController::connectionTested);
     document->setCurrentConnection(1);  // the background test asks, and is refused
     ASSERT_TRUE(tested.wait(60000));

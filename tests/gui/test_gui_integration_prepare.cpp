@@ -90,10 +90,11 @@ TEST(GuiIntegrationPrepare, AFreshPostgresDatabaseIsPreparedFromTheWindowAndRuns
     document->reset(project);
     MainWindow window(document);
     int asked = 0;
-    window.setPasswordPrompt([&](const ConnectionProfile&) -> std::optional<MainWindow::PasswordAnswer> {
-        ++asked;
-        return MainWindow::PasswordAnswer{QString::fromStdString(pg.password), false};
-    });
+    window.connections()->setPasswordPrompt(
+        [&](const ConnectionProfile&) -> std::optional<ConnectionController::PasswordAnswer> {
+            ++asked;
+            return ConnectionController::PasswordAnswer{QString::fromStdString(pg.password), false};
+        });
     test::adoptAndShow(window, document);
 
     const Prepared first = prepareFromMenu(window, 150, 50);
@@ -174,10 +175,11 @@ void prepareOwnFirebirdDatabase(const std::string& shared, const std::string& us
     document->reset(project);
     MainWindow window(document);
     int asked = 0;
-    window.setPasswordPrompt([&](const ConnectionProfile&) -> std::optional<MainWindow::PasswordAnswer> {
-        ++asked;
-        return MainWindow::PasswordAnswer{QString::fromStdString(spec.password), false};
-    });
+    window.connections()->setPasswordPrompt(
+        [&](const ConnectionProfile&) -> std::optional<ConnectionController::PasswordAnswer> {
+            ++asked;
+            return ConnectionController::PasswordAnswer{QString::fromStdString(spec.password), false};
+        });
     test::adoptAndShow(window, document);
 
     const Prepared prepared = prepareFromMenu(window, 120, 60);

@@ -108,10 +108,10 @@ protected:
         window = std::make_unique<MainWindow>(document);
         document->setParent(window.get());
         window->setDefaultDataset(databasePath, 300);
-        window->setSuppressUnsavedPrompt(true);
+        window->files()->setSuppressUnsavedPrompt(true);
         window->setRepetitions(1);
         window->show();
-        ASSERT_TRUE(window->saveProjectTo(project));
+        ASSERT_TRUE(window->files()->saveProjectTo(project));
     }
     void TearDown() override { window.reset(); }
 
@@ -212,7 +212,7 @@ TEST_F(ProjectLockGuiTest, SaveIsRefusedWhileAnotherProcessHoldsTheProjectLock) 
 
     OtherProcess other(project + QStringLiteral(".lock"), OtherProcess::Holds::ProjectLock);
     ASSERT_TRUE(other.held());
-    EXPECT_FALSE(window->saveProjectTo(project));
+    EXPECT_FALSE(window->files()->saveProjectTo(project));
     const std::string said = window->errorText().toStdString();
     EXPECT_NE(said.find("Not saved: " + QFileInfo(project).absoluteFilePath().toStdString() +
                         " is in use by another process (process " + std::to_string(other.pid()) + ")"),
@@ -225,7 +225,7 @@ TEST_F(ProjectLockGuiTest, SaveIsRefusedWhileAnotherProcessHoldsTheProjectLock) 
     EXPECT_TRUE(QFile::exists(journalPathFor(project))) << "the unsaved run's journal went";
 
     other.release();
-    ASSERT_TRUE(window->saveProjectTo(project));
+    ASSERT_TRUE(window->files()->saveProjectTo(project));
     EXPECT_EQ(loadProject(project).history.size(), 1u);
 }
 
@@ -239,7 +239,7 @@ TEST_F(ProjectLockGuiTest, SaveIsRefusedWhenTheFileHoldsRunsThisWindowHasNotLoad
     onDisk.history.push_back(theirs);
     saveProject(project, onDisk);
 
-    EXPECT_FALSE(window->saveProjectTo(project));
+    EXPECT_FALSE(window->files()->saveProjectTo(project));
     const std::string said = window->errorText().toStdString();
     EXPECT_NE(said.find("holds 1 run(s) this window has not loaded (run-of-another-process)"), std::string::npos)
         << said;
@@ -248,7 +248,7 @@ TEST_F(ProjectLockGuiTest, SaveIsRefusedWhenTheFileHoldsRunsThisWindowHasNotLoad
     EXPECT_TRUE(document->isDirty());
 
     const QString elsewhere = project + QStringLiteral(".mine.blobbench.json");
-    ASSERT_TRUE(window->saveProjectTo(elsewhere));
+    ASSERT_TRUE(window->files()->saveProjectTo(elsewhere));
     EXPECT_EQ(loadProject(elsewhere).history.size(), 1u);
 }
 

@@ -101,10 +101,10 @@ protected:
 }  // namespace
 
 TEST_F(MainWindowTest, OpensOnTheDefaultProjectReadyToRun) {
-    EXPECT_EQ(window->scenarioList()->count(), static_cast<int>(document->project().scenarios.size()));
-    EXPECT_GE(window->scenarioList()->count(), 5);
-    EXPECT_EQ(window->scenarioList()->currentRow(), 0);
-    EXPECT_FALSE(window->sqlEditor()->toPlainText().isEmpty());
+    EXPECT_EQ(window->scenarios()->list()->count(), static_cast<int>(document->project().scenarios.size()));
+    EXPECT_GE(window->scenarios()->list()->count(), 5);
+    EXPECT_EQ(window->scenarios()->list()->currentRow(), 0);
+    EXPECT_FALSE(window->scenarios()->sqlEditor()->toPlainText().isEmpty());
     EXPECT_EQ(window->parameterPanel()->count(), static_cast<int>(driverById("sqlite").parameters().size()));
     EXPECT_FALSE(window->isRunning());
     EXPECT_TRUE(window->errorText().isEmpty());
@@ -168,7 +168,7 @@ TEST_F(MainWindowTest, FullRunOfTheSqlitePresetFillsTableChartsAndDocument) {
 TEST_F(MainWindowTest, PreparesTheMissingDefaultDataSetOnTheWorkerThenRuns) {
     ASSERT_FALSE(QFile::exists(databasePath));
     QSignalSpy preparing(window->controller(), &RunController::preparing);
-    window->scenarioList()->setCurrentRow(1);
+    window->scenarios()->list()->setCurrentRow(1);
     QSignalSpy finished(window.get(), &MainWindow::runFinished);
     window->runCurrent();
     ASSERT_TRUE(finished.wait(kRunTimeoutMs));
@@ -209,7 +209,7 @@ TEST_F(MainWindowTest, StopEndsARunPromptlyAndKeepsWhatWasMeasured) {
 
     // And the next run works.
     window->setRepetitions(1);
-    window->scenarioList()->setCurrentRow(1);
+    window->scenarios()->list()->setCurrentRow(1);
     QSignalSpy again(window.get(), &MainWindow::runFinished);
     window->runCurrent();
     ASSERT_TRUE(again.wait(kRunTimeoutMs));
@@ -218,8 +218,8 @@ TEST_F(MainWindowTest, StopEndsARunPromptlyAndKeepsWhatWasMeasured) {
 }
 
 TEST_F(MainWindowTest, AnEmptyStatementIsRefusedWithAClearMessage) {
-    window->addScenario();
-    const int row = window->scenarioList()->currentRow();
+    window->scenarios()->addScenario();
+    const int row = window->scenarios()->list()->currentRow();
     EXPECT_EQ(document->project().scenarios[static_cast<std::size_t>(row)].title, QStringLiteral("New scenario"));
     window->runCurrent();
     EXPECT_FALSE(window->isRunning());
@@ -230,16 +230,16 @@ TEST_F(MainWindowTest, AnEmptyStatementIsRefusedWithAClearMessage) {
 
 TEST_F(MainWindowTest, AnSqlErrorIsShownAndEarlierResultsStay) {
     test::prepareSmallDataset(databasePath, 300);
-    window->scenarioList()->setCurrentRow(1);
+    window->scenarios()->list()->setCurrentRow(1);
     {
         QSignalSpy finished(window.get(), &MainWindow::runFinished);
         window->runCurrent();
         ASSERT_TRUE(finished.wait(kRunTimeoutMs));
     }
     ASSERT_EQ(window->resultsModel()->rowCount(), 1);
-    window->addScenario();
-    window->sqlEditor()->setPlainText(QStringLiteral("SELECT ID, CONTENT FROM NO_SUCH_TABLE"));
-    EXPECT_EQ(document->project().scenarios[static_cast<std::size_t>(window->scenarioList()->currentRow())].sql,
+    window->scenarios()->addScenario();
+    window->scenarios()->sqlEditor()->setPlainText(QStringLiteral("SELECT ID, CONTENT FROM NO_SUCH_TABLE"));
+    EXPECT_EQ(document->project().scenarios[static_cast<std::size_t>(window->scenarios()->list()->currentRow())].sql,
               QStringLiteral("SELECT ID, CONTENT FROM NO_SUCH_TABLE"));
     QSignalSpy finished(window.get(), &MainWindow::runFinished);
     window->runCurrent();
@@ -285,22 +285,22 @@ TEST_F(MainWindowTest, TestConnectionShowsVersionsAndEffects) {
 }
 
 TEST_F(MainWindowTest, ScenariosCanBeDuplicatedReorderedAndDeleted) {
-    const int n = window->scenarioList()->count();
-    window->scenarioList()->setCurrentRow(1);
+    const int n = window->scenarios()->list()->count();
+    window->scenarios()->list()->setCurrentRow(1);
     const QString title = document->project().scenarios[1].title;
-    window->duplicateScenario();
-    EXPECT_EQ(window->scenarioList()->count(), n + 1);
+    window->scenarios()->duplicateScenario();
+    EXPECT_EQ(window->scenarios()->list()->count(), n + 1);
     EXPECT_EQ(document->project().scenarios[2].title, title + QStringLiteral(" (copy)"));
     EXPECT_NE(document->project().scenarios[2].id, document->project().scenarios[1].id);
-    window->moveScenarioUp();
-    EXPECT_EQ(window->scenarioList()->currentRow(), 1);
+    window->scenarios()->moveScenarioUp();
+    EXPECT_EQ(window->scenarios()->list()->currentRow(), 1);
     EXPECT_EQ(document->project().scenarios[1].title, title + QStringLiteral(" (copy)"));
-    window->moveScenarioDown();
+    window->scenarios()->moveScenarioDown();
     EXPECT_EQ(document->project().scenarios[2].title, title + QStringLiteral(" (copy)"));
-    window->deleteScenario();
-    EXPECT_EQ(window->scenarioList()->count(), n);
+    window->scenarios()->deleteScenario();
+    EXPECT_EQ(window->scenarios()->list()->count(), n);
     // Unchecking in the list disables the scenario in the project.
-    window->scenarioList()->item(0)->setCheckState(Qt::Unchecked);
+    window->scenarios()->list()->item(0)->setCheckState(Qt::Unchecked);
     EXPECT_FALSE(document->project().scenarios[0].enabled);
 }
 
@@ -320,10 +320,10 @@ TEST_F(MainWindowTest, ExportsAreWrittenAndParseable) {
     const QString svg = QString::fromStdString(dir.file("chart.svg"));
     const QString csv = QString::fromStdString(dir.file("results.csv"));
     const QString json = QString::fromStdString(dir.file("results.json"));
-    ASSERT_TRUE(window->exportChart(png));
-    ASSERT_TRUE(window->exportChart(svg));
-    ASSERT_TRUE(window->exportResultsCsv(csv));
-    ASSERT_TRUE(window->exportResultsJson(json));
+    ASSERT_TRUE(window->exports()->exportChart(png));
+    ASSERT_TRUE(window->exports()->exportChart(svg));
+    ASSERT_TRUE(window->exports()->exportResultsCsv(csv));
+    ASSERT_TRUE(window->exports()->exportResultsJson(json));
 
     const QImage image(png);
     EXPECT_EQ(image.size(), QSize(1600, 900));  // the export size, not the on-screen strip
@@ -364,7 +364,7 @@ TEST_F(MainWindowTest, ExportsAreWrittenAndParseable) {
     EXPECT_EQ(doc.object().value(QStringLiteral("samples")).toArray().size(), samples);
 
     // An unwritable path is an error in the window, not a crash.
-    EXPECT_FALSE(window->exportResultsCsv(QString::fromStdString(dir.file("no/such/dir/x.csv"))));
+    EXPECT_FALSE(window->exports()->exportResultsCsv(QString::fromStdString(dir.file("no/such/dir/x.csv"))));
     EXPECT_FALSE(window->errorText().isEmpty());
 }
 
@@ -403,17 +403,17 @@ TEST_F(MainWindowTest, HeartbeatDuringATenThousandRowRun) {
 TEST(MainWindowProjects, SaveThenOpenRoundTrips) {
     blobbench::test::TempDir dir;
     blobbench::MainWindow window;
-    window.setSuppressUnsavedPrompt(true);
+    window.files()->setSuppressUnsavedPrompt(true);
     const QString path = QString::fromStdString(dir.file("study.blobbench.json"));
-    ASSERT_TRUE(window.saveProjectTo(path));
+    ASSERT_TRUE(window.files()->saveProjectTo(path));
     EXPECT_TRUE(QFileInfo::exists(path));
     EXPECT_TRUE(window.windowTitle().startsWith(QStringLiteral("study.blobbench.json - ")));
     blobbench::MainWindow other;
-    other.setSuppressUnsavedPrompt(true);
-    ASSERT_TRUE(other.openProjectFile(path));
+    other.files()->setSuppressUnsavedPrompt(true);
+    ASSERT_TRUE(other.files()->openProjectFile(path));
     EXPECT_EQ(other.windowFilePath(), path);
     // A broken file is refused with a message, and the open project stays.
     blobbench::test::writeFile(dir.path() / "broken.blobbench.json", "{\"formatVersion\": ");
-    EXPECT_FALSE(other.openProjectFile(QString::fromStdString(dir.file("broken.blobbench.json"))));
+    EXPECT_FALSE(other.files()->openProjectFile(QString::fromStdString(dir.file("broken.blobbench.json"))));
     EXPECT_EQ(other.windowFilePath(), path);
 }

@@ -38,7 +38,7 @@ TEST(PresetsMenu, ListsThePresetsAndOpensOneAsANewProject) {
     document->reset(defaultProject(QString::fromStdString(dir.file("reference.sqlite"))));
     MainWindow window(document);
     document->setParent(&window);
-    window.setSuppressUnsavedPrompt(true);
+    window.files()->setSuppressUnsavedPrompt(true);
     window.show();
 
     QMenu* menu = window.menuBar()->findChild<QMenu*>(QStringLiteral("presetProjects"));

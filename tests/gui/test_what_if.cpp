@@ -180,13 +180,13 @@ TEST_F(WhatIfTest, SettingsRoundTripThroughASavedProject) {
     EXPECT_EQ(document->project().whatIf, expected);
     EXPECT_TRUE(document->isDirty());
     const QString path = QString::fromStdString(dir.file("whatif.blobbench.json"));
-    ASSERT_TRUE(window->saveProjectTo(path));
+    ASSERT_TRUE(window->files()->saveProjectTo(path));
 
     window.reset();
     open(defaultProject(sqlitePath));
     EXPECT_EQ(panel->settings(), WhatIfSettings{});
     window->findChild<QDockWidget*>(QStringLiteral("whatIfDock"))->hide();
-    ASSERT_TRUE(window->openProjectFile(path));
+    ASSERT_TRUE(window->files()->openProjectFile(path));
     EXPECT_EQ(panel->settings(), expected);
     EXPECT_TRUE(window->findChild<QDockWidget*>(QStringLiteral("whatIfDock"))->isVisible())
         << "a project that shows predictions opens with the dock that says so";

@@ -29,7 +29,7 @@ std::unique_ptr<MainWindow> freshWindow(const TempDir& dir) {
     document->reset(defaultProject(QString::fromStdString(dir.file("unused.sqlite"))));
     auto window = std::make_unique<MainWindow>(document);
     document->setParent(window.get());
-    window->setSuppressUnsavedPrompt(true);
+    window->files()->setSuppressUnsavedPrompt(true);
     return window;
 }
 

@@ -173,9 +173,9 @@ TEST(ChartSettingsFile, TheBytesAxisChoiceIsSavedAndRestoredOnOpen) {
     box->setCurrentIndex(sent);
     emit box->activated(sent);  // what a click on the item sends
     EXPECT_TRUE(document->isDirty()) << "a project setting changed";
-    EXPECT_EQ(window->chartSettings().bytesAxis, BytesAxis::WireSent);
+    EXPECT_EQ(window->exports()->chartSettings().bytesAxis, BytesAxis::WireSent);
     const QString path = QString::fromStdString(dir.file("axis.blobbench.json"));
-    ASSERT_TRUE(window->saveProjectTo(path));
+    ASSERT_TRUE(window->files()->saveProjectTo(path));
     window.reset();
 
     auto* other = new ProjectDocument;
@@ -184,7 +184,7 @@ TEST(ChartSettingsFile, TheBytesAxisChoiceIsSavedAndRestoredOnOpen) {
     SampleChart* chart = reopened->chart(ChartKind::TimeVsBytes);
     chart->setSamples({wireSample()});
     EXPECT_EQ(chart->bytesAxis(), BytesAxis::WireReceived) << "the default before the project is opened";
-    ASSERT_TRUE(reopened->openProjectFile(path));
+    ASSERT_TRUE(reopened->files()->openProjectFile(path));
     chart->setSamples({wireSample()});
     EXPECT_EQ(chart->bytesAxis(), BytesAxis::WireSent) << "restored on open";
     EXPECT_FALSE(other->isDirty()) << "restoring is not an edit";
@@ -200,14 +200,14 @@ TEST(ChartSettingsFile, ChartsExportAtTheProjectsSizeAndKeepAChosenOne) {
     window->chart(ChartKind::TimeVsBytes)->setSamples({wireSample()});
 
     const QString saved = QString::fromStdString(dir.file("saved.png"));
-    ASSERT_TRUE(window->exportChart(saved));
+    ASSERT_TRUE(window->exports()->exportChart(saved));
     EXPECT_EQ(QImage(saved).size(), QSize(800, 450));
     EXPECT_FALSE(document->isDirty());
 
     const QString chosen = QString::fromStdString(dir.file("chosen.png"));
-    ASSERT_TRUE(window->exportChart(chosen, QSize(1000, 500)));
+    ASSERT_TRUE(window->exports()->exportChart(chosen, QSize(1000, 500)));
     EXPECT_EQ(QImage(chosen).size(), QSize(1000, 500));
-    EXPECT_EQ(window->chartSettings().exportSize, QSize(1000, 500)) << "offered next time";
+    EXPECT_EQ(window->exports()->chartSettings().exportSize, QSize(1000, 500)) << "offered next time";
     EXPECT_TRUE(document->isDirty());
     EXPECT_TRUE(window->logView()->toPlainText().contains(QStringLiteral("(1000 x 500)")));
 }

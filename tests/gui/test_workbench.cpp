@@ -63,7 +63,7 @@ protected:
         window = std::make_unique<MainWindow>(document);
         document->setParent(window.get());
         window->setDefaultDataset(databasePath, 300);
-        window->setSuppressUnsavedPrompt(true);
+        window->files()->setSuppressUnsavedPrompt(true);
         window->resize(1280, 860);
         window->show();
     }
@@ -325,7 +325,7 @@ TEST_F(WorkbenchTest, SweepEditorStoresTheSweepInTheProject) {
     document->setCurrentConnection(0);
 
     // Saved and loaded with the project.
-    ASSERT_TRUE(window->saveProjectTo(path("sweep.blobbench.json")));
+    ASSERT_TRUE(window->files()->saveProjectTo(path("sweep.blobbench.json")));
     const Project loaded = loadProject(path("sweep.blobbench.json"));
     ASSERT_EQ(loaded.sweeps.size(), 1U);
     EXPECT_EQ(loaded.sweeps.front(), document->project().sweeps.front());
@@ -441,7 +441,7 @@ TEST_F(WorkbenchTest, SweepEditorEditsASecondAxisAndTheGridRunsWithOneSeriesPerV
     ASSERT_TRUE(editor->runButton()->isEnabled()) << editor->previewText().toStdString();
 
     // Saved and loaded: the editor shows both axes of the loaded grid.
-    ASSERT_TRUE(window->saveProjectTo(path("grid.blobbench.json")));
+    ASSERT_TRUE(window->files()->saveProjectTo(path("grid.blobbench.json")));
     const Project loaded = loadProject(path("grid.blobbench.json"));
     ASSERT_EQ(loaded.sweeps.size(), 1U);
     EXPECT_EQ(loaded.sweeps.front(), document->project().sweeps.front());
@@ -559,10 +559,10 @@ TEST_F(WorkbenchTest, HistoryListsRunsAndComparesTwo) {
     EXPECT_GE(text.count(QLatin1Char('\n')), scenarios + 2);
 
     // The history survives save and load, and the panel shows the loaded one.
-    ASSERT_TRUE(window->saveProjectTo(path("history.blobbench.json")));
-    window->newProject();
+    ASSERT_TRUE(window->files()->saveProjectTo(path("history.blobbench.json")));
+    window->files()->newProject();
     EXPECT_EQ(view->topLevelItemCount(), 0);
-    ASSERT_TRUE(window->openProjectFile(path("history.blobbench.json")));
+    ASSERT_TRUE(window->files()->openProjectFile(path("history.blobbench.json")));
     EXPECT_EQ(view->topLevelItemCount(), 2);
 }
 
@@ -625,19 +625,19 @@ TEST_F(WorkbenchTest, KeyringUnavailableKeepsThePasswordForTheSessionOnly) {
         filled = true;
         dialog->accept();
     });
-    window->editConnection();
+    window->connections()->editConnection();
     ASSERT_TRUE(filled);
-    const QString notice = window->keyringNotice();
+    const QString notice = window->connections()->keyringNotice();
     EXPECT_TRUE(notice.startsWith(QStringLiteral("keyring not available: "))) << notice.toStdString();
     EXPECT_TRUE(notice.endsWith(QStringLiteral("; the password is kept for this session only")))
         << notice.toStdString();
     EXPECT_FALSE(notice.contains(QLatin1Char('\n')));
     EXPECT_EQ(window->errorText(), notice);
     // Still works for this session.
-    EXPECT_EQ(window->passwordFor(current()), secret);
+    EXPECT_EQ(window->connections()->passwordFor(current()), secret);
 
     // Nowhere on disk or in the log.
-    ASSERT_TRUE(window->saveProjectTo(path("keyring.blobbench.json")));
+    ASSERT_TRUE(window->files()->saveProjectTo(path("keyring.blobbench.json")));
     QSettings().sync();
     for (const char* file : {"keyring.blobbench.json", "settings"}) {
         QDirIterator it(path(file), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
@@ -662,7 +662,7 @@ TEST_F(WorkbenchTest, KeyringUnavailableKeepsThePasswordForTheSessionOnly) {
         EXPECT_FALSE(dialog->passwordEdit()->isEnabled());
         dialog->reject();
     });
-    window->editConnection();
+    window->connections()->editConnection();
 }
 
 // At connect time: the session's password, else the keyring's, else the engine's own places,
@@ -673,30 +673,31 @@ TEST_F(WorkbenchTest, PasswordAtConnectTimeComesFromTheKeyringTheEngineOrTheProm
     qunsetenv("PGPASSWORD");
     qputenv("PGPASSFILE", path("no-pgpass").toLocal8Bit());
     int asked = 0;
-    window->setPasswordPrompt([&](const ConnectionProfile& profile) -> std::optional<MainWindow::PasswordAnswer> {
-        ++asked;
-        EXPECT_EQ(profile.engine, QStringLiteral("postgres"));
-        return MainWindow::PasswordAnswer{QStringLiteral("typed-at-connect"), false};
-    });
+    window->connections()->setPasswordPrompt(
+        [&](const ConnectionProfile& profile) -> std::optional<ConnectionController::PasswordAnswer> {
+            ++asked;
+            EXPECT_EQ(profile.engine, QStringLiteral("postgres"));
+            return ConnectionController::PasswordAnswer{QStringLiteral("typed-at-connect"), false};
+        });
     // SQLite: no password, never asked.
-    EXPECT_TRUE(window->passwordFor(current()).isEmpty());
+    EXPECT_TRUE(window->connections()->passwordFor(current()).isEmpty());
     EXPECT_EQ(asked, 0);
 
     usePostgresProfile();
-    EXPECT_EQ(window->passwordFor(current()), QStringLiteral("typed-at-connect"));
+    EXPECT_EQ(window->connections()->passwordFor(current()), QStringLiteral("typed-at-connect"));
     EXPECT_EQ(asked, 1);
-    EXPECT_EQ(window->passwordFor(current()), QStringLiteral("typed-at-connect"));  // kept: asked once
+    EXPECT_EQ(window->connections()->passwordFor(current()), QStringLiteral("typed-at-connect"));  // kept: asked once
     EXPECT_EQ(asked, 1);
     // The keyring was tried first and said why it could not answer (in the log, no password there).
     EXPECT_TRUE(window->logView()->toPlainText().contains(QStringLiteral("keyring not available: ")));
-    EXPECT_TRUE(window->keyringNotice().isEmpty());  // nothing asked to be remembered
+    EXPECT_TRUE(window->connections()->keyringNotice().isEmpty());  // nothing asked to be remembered
 
     // The engine's own places: PGPASSWORD set, an empty password lets libpq use it; not asked.
     ConnectionProfile other = current();
     other.name = QStringLiteral("other");
     other.user = QStringLiteral("bob");
     qputenv("PGPASSWORD", "from-the-environment");
-    EXPECT_TRUE(window->passwordFor(other).isEmpty());
+    EXPECT_TRUE(window->connections()->passwordFor(other).isEmpty());
     EXPECT_EQ(asked, 1);
     qunsetenv("PGPASSWORD");
     // A password file counts the same.
@@ -704,11 +705,11 @@ TEST_F(WorkbenchTest, PasswordAtConnectTimeComesFromTheKeyringTheEngineOrTheProm
     ASSERT_TRUE(pgpass.open(QIODevice::WriteOnly));
     pgpass.close();
     qputenv("PGPASSFILE", path("pgpass").toLocal8Bit());
-    EXPECT_TRUE(window->passwordFor(other).isEmpty());
+    EXPECT_TRUE(window->connections()->passwordFor(other).isEmpty());
     EXPECT_EQ(asked, 1);
     // Neither: asked.
     qputenv("PGPASSFILE", path("no-pgpass").toLocal8Bit());
-    EXPECT_EQ(window->passwordFor(other), QStringLiteral("typed-at-connect"));
+    EXPECT_EQ(window->connections()->passwordFor(other), QStringLiteral("typed-at-connect"));
     EXPECT_EQ(asked, 2);
 }
 
@@ -716,15 +717,15 @@ TEST_F(WorkbenchTest, PasswordAtConnectTimeComesFromTheKeyringTheEngineOrTheProm
 
 TEST_F(WorkbenchTest, RecentFilesKeepEightNewestFirstAndDropMissingOnes) {
     for (int i = 0; i < 10; ++i) {
-        ASSERT_TRUE(window->saveProjectTo(path(qPrintable(QStringLiteral("p%1.blobbench.json").arg(i)))));
+        ASSERT_TRUE(window->files()->saveProjectTo(path(qPrintable(QStringLiteral("p%1.blobbench.json").arg(i)))));
     }
-    QStringList recent = window->recentProjects();
+    QStringList recent = window->files()->recentProjects();
     ASSERT_EQ(recent.size(), 8);
     EXPECT_EQ(QFileInfo(recent.front()).fileName(), QStringLiteral("p9.blobbench.json"));
     EXPECT_EQ(QFileInfo(recent.back()).fileName(), QStringLiteral("p2.blobbench.json"));
     // Opening one moves it to the front.
-    ASSERT_TRUE(window->openRecentProject(recent[3]));
-    EXPECT_EQ(window->recentProjects().front(), recent[3]);
+    ASSERT_TRUE(window->files()->openRecentProject(recent[3]));
+    EXPECT_EQ(window->files()->recentProjects().front(), recent[3]);
     EXPECT_EQ(document->filePath(), recent[3]);
 
     // The File menu lists them.
@@ -736,11 +737,11 @@ TEST_F(WorkbenchTest, RecentFilesKeepEightNewestFirstAndDropMissingOnes) {
     EXPECT_EQ(listed, 8);
 
     // A file that went away is removed, with a message.
-    const QString gone = window->recentProjects().at(1);
+    const QString gone = window->files()->recentProjects().at(1);
     ASSERT_TRUE(QFile::remove(gone));
-    EXPECT_FALSE(window->openRecentProject(gone));
-    EXPECT_FALSE(window->recentProjects().contains(gone));
-    EXPECT_EQ(window->recentProjects().size(), 7);
+    EXPECT_FALSE(window->files()->openRecentProject(gone));
+    EXPECT_FALSE(window->files()->recentProjects().contains(gone));
+    EXPECT_EQ(window->files()->recentProjects().size(), 7);
     EXPECT_TRUE(window->errorText().contains(QStringLiteral("no longer exists"))) << window->errorText().toStdString();
     EXPECT_EQ(document->filePath(), recent[3]);  // the open project is untouched
 }
@@ -765,8 +766,8 @@ TEST_F(WorkbenchTest, DroppingAProjectOpensItAfterTheUnsavedChangesQuestion) {
     EXPECT_FALSE(refused.isAccepted());
 
     // Unsaved changes and the question answered Cancel: the project stays.
-    window->setSuppressUnsavedPrompt(false);
-    window->addScenario();
+    window->files()->setSuppressUnsavedPrompt(false);
+    window->scenarios()->addScenario();
     ASSERT_TRUE(document->isDirty());
     const std::size_t scenarios = document->project().scenarios.size();
     bool asked = false;
@@ -806,7 +807,7 @@ TEST_F(WorkbenchTest, DroppingAProjectOpensItAfterTheUnsavedChangesQuestion) {
     EXPECT_EQ(document->project().name, QStringLiteral("dropped"));
     EXPECT_EQ(document->project().scenarios.size(), 2U);
     EXPECT_FALSE(document->isDirty());
-    EXPECT_TRUE(window->recentProjects().contains(QFileInfo(file).absoluteFilePath()));
+    EXPECT_TRUE(window->files()->recentProjects().contains(QFileInfo(file).absoluteFilePath()));
     delete mime;
     delete other_mime;
 }
@@ -824,7 +825,7 @@ TEST_F(WorkbenchTest, ChartsAndSqlEditorFollowAPaletteChangeLive) {
     QCoreApplication::processEvents();
 
     SampleChart* chart = window->chart(ChartKind::TimeVsBytes);
-    SqlHighlighter* highlighter = window->sqlEditor()->highlighter();
+    SqlHighlighter* highlighter = window->scenarios()->sqlEditor()->highlighter();
     EXPECT_GT(chart->backgroundColor().lightness(), 128);
     EXPECT_LT(chart->titleColor().lightness(), 128);
     EXPECT_FALSE(highlighter->isDark());
@@ -847,12 +848,12 @@ TEST_F(WorkbenchTest, ChartsAndSqlEditorFollowAPaletteChangeLive) {
         EXPECT_EQ(c->titleColor(), QColor(0xe0, 0xe0, 0xe0)) << chartTitle(kind).toStdString();
     }
     EXPECT_TRUE(highlighter->isDark());
-    EXPECT_TRUE(window->setupEditor()->highlighter()->isDark());
+    EXPECT_TRUE(window->scenarios()->setupEditor()->highlighter()->isDark());
     const QColor darkKeyword = highlighter->formatOf(SqlHighlighter::Token::Keyword).foreground().color();
     EXPECT_NE(darkKeyword, lightKeyword);
     EXPECT_GT(darkKeyword.lightness(), lightKeyword.lightness());
     // The text already in the editor is recoloured, not only new text.
-    const QTextBlock block = window->sqlEditor()->document()->firstBlock();
+    const QTextBlock block = window->scenarios()->sqlEditor()->document()->firstBlock();
     bool recoloured = false;
     for (const QTextLayout::FormatRange& r : block.layout()->formats())
         recoloured = recoloured || r.format.foreground().color() == darkKeyword;
@@ -871,7 +872,7 @@ TEST_F(WorkbenchTest, ChartsAndSqlEditorFollowAPaletteChangeLive) {
 // project is saved, opening the project again recovers the run (and saves it at once).
 TEST_F(WorkbenchTest, UnsavedRunsSurviveACrashThroughTheJournal) {
     const QString project = path("journaled.blobbench.json");
-    ASSERT_TRUE(window->saveProjectTo(project));
+    ASSERT_TRUE(window->files()->saveProjectTo(project));
     window->setRepetitions(2);
     ASSERT_TRUE(waitForRun([&] { window->runAll(); }));
     ASSERT_TRUE(waitForRun([&] { window->runAll(); }));
@@ -886,8 +887,8 @@ TEST_F(WorkbenchTest, UnsavedRunsSurviveACrashThroughTheJournal) {
     auto* other = new ProjectDocument;
     MainWindow reopened(other);
     other->setParent(&reopened);
-    reopened.setSuppressUnsavedPrompt(true);
-    ASSERT_TRUE(reopened.openProjectFile(project));
+    reopened.files()->setSuppressUnsavedPrompt(true);
+    ASSERT_TRUE(reopened.files()->openProjectFile(project));
     ASSERT_EQ(other->project().history.size(), 2u);
     EXPECT_EQ(other->project().history[0].samples.size(), measured);
     EXPECT_EQ(other->project().history[0].outcome, QStringLiteral("complete")) << "the journal kept the outcome";
@@ -896,6 +897,6 @@ TEST_F(WorkbenchTest, UnsavedRunsSurviveACrashThroughTheJournal) {
     EXPECT_FALSE(QFile::exists(journalPathFor(project)));
 
     // Saving in the first window too leaves no journal behind.
-    ASSERT_TRUE(window->saveProjectTo(project));
+    ASSERT_TRUE(window->files()->saveProjectTo(project));
     EXPECT_FALSE(QFile::exists(journalPathFor(project)));
 }
