@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/core/ClientPause.h"
 #include "engine/core/Error.h"
 #include "engine/wire/ByteQueue.h"
 #include "engine/wire/CompressionEstimate.h"
@@ -260,6 +261,15 @@ public:
         m_watchGeneration.fetch_add(1);
         wake();
     }
+    void cutAllAfter(std::chrono::nanoseconds grace) {
+        {
+            std::lock_guard lock(m_controlMutex);
+            m_cutDeadline = Clock::now() + grace;
+            m_cutGrace = grace;
+        }
+        m_watchGeneration.fetch_add(1);
+        wake();
+    }
     WireTapStats stats() const {
         WireTapStats s;
         s.stallTimeouts = m_stallTimeouts.load();
@@ -322,6 +332,8 @@ private:
     bool m_cutWithReset = false;
     std::chrono::nanoseconds m_stallTimeout{0};
     bool m_watching = false;
+    std::optional<Clock::time_point> m_cutDeadline;  // cutAllAfter()
+    std::chrono::nanoseconds m_cutGrace{0};
     std::atomic<std::uint64_t> m_profileGeneration{0}, m_faultGeneration{0}, m_cutRequests{0}, m_watchGeneration{0};
     std::atomic<bool> m_stop{false};
 
@@ -329,6 +341,8 @@ private:
     std::uint64_t m_seenProfile = 0, m_seenFaults = 0, m_seenCuts = 0, m_seenWatch = 0;
     std::chrono::nanoseconds m_activeStallTimeout{0};
     bool m_activeWatching = false;
+    std::optional<Clock::time_point> m_activeCutDeadline;
+    std::chrono::nanoseconds m_activeCutGrace{0};
     LinkProfile m_activeProfile;
     FaultPlan m_activeFaults;
     std::unordered_map<std::uint64_t, std::unique_ptr<Connection>> m_connections;
@@ -526,6 +540,8 @@ void WireTap::Relay::applyControl() {
         cutWithReset = m_cutWithReset;
         m_activeStallTimeout = m_stallTimeout;
         m_activeWatching = m_watching;
+        m_activeCutDeadline = m_cutDeadline;
+        m_activeCutGrace = m_cutGrace;
     }
     // Idle time before the watch began (between a sweep's points, say) is no stall.
     const bool restartClocks = !wasWatching && m_activeWatching && m_activeStallTimeout.count() > 0;
@@ -693,6 +709,13 @@ void WireTap::Relay::pump(Connection& c) {
             return;
         }
         if (stallTimedOut(c, now)) {
+            return;
+        }
+        if (m_activeCutDeadline && now >= *m_activeCutDeadline) {
+            m_stallTimeouts.fetch_add(1);
+            recordError("wire tap: still relaying " + formatTimeout(m_activeCutGrace) +
+                        " after the cancel: cut (cancel grace)");
+            close(c, false);
             return;
         }
         bool progress = pumpFlow(c, kUp, now);
@@ -889,6 +912,9 @@ void WireTap::Relay::scheduleWake(Connection& c) {
     if (m_activeWatching && m_activeStallTimeout.count() > 0) {
         consider(c.lastServerActivity + m_activeStallTimeout);
     }
+    if (m_activeCutDeadline) {
+        consider(*m_activeCutDeadline);
+    }
     if (next && (!c.wake || *next < *c.wake)) {
         c.wake = next;
         m_timers.emplace(*next, c.id);
@@ -943,6 +969,11 @@ bool WireTap::Relay::stallTimedOut(Connection& c, Clock::time_point now) {
             c.lastServerActivity = std::max(c.lastServerActivity, f.frames.back().arriveAt);
         }
     }
+    if (now - c.lastServerActivity < m_activeStallTimeout) {
+        return false;
+    }
+    // The client itself was stopped or suspended during the silence: it restarts when it resumed.
+    c.lastServerActivity = std::max(c.lastServerActivity, Clock::time_point(Nanos(clientpause::resumedAt())));
     if (now - c.lastServerActivity < m_activeStallTimeout) {
         return false;
     }
@@ -1015,6 +1046,9 @@ void WireTap::setStallTimeout(std::chrono::nanoseconds timeout) {
 }
 void WireTap::watchStalls(bool on) {
     m_relay->watchStalls(on);
+}
+void WireTap::cutAllAfter(std::chrono::nanoseconds grace) {
+    m_relay->cutAllAfter(grace);
 }
 WireTapStats WireTap::stats() const {
     return m_relay->stats();
