@@ -250,6 +250,21 @@ TEST(CancelDeadline, AFailedSampleKeepsWhatItMeasured) {
         Sample whole = s;
         whole.partial = false;
         EXPECT_FALSE(sampleToJson(whole).contains(QStringLiteral("partial"))) << "old readers see what they knew";
+
+        // The same through blobbench-cli: the JSON it writes holds the partial figures.
+        TempDir dir;
+        const std::string project = writeProject(dir, plan.connection.target, plan.scenarios[0].sql);
+        const std::string json = dir.file("f.json");
+        const auto r = test::runCli(
+            {"run", project, "-r", "1", "-q", "--no-save", "--json", json, "-P", "wire_counting=" + counting}, pg.env());
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        const QJsonArray samples = samplesIn(json);
+        ASSERT_EQ(samples.size(), 1) << r.err;
+        const QJsonObject j = samples[0].toObject();
+        EXPECT_TRUE(j[QStringLiteral("partial")].toBool());
+        EXPECT_GT(j[QStringLiteral("phases")].toObject()[QStringLiteral("elapsedNs")].toInteger(), 0);
+        EXPECT_TRUE(j[QStringLiteral("wire")].toObject()[QStringLiteral("tap")].toObject()[QStringLiteral("available")]
+                        .toBool());
     }
 }
 
