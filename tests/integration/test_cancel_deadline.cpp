@@ -194,7 +194,10 @@ TEST(CancelDeadline, SigtermEndsAFetchTheServerKeepsSending) {
             const double took = std::chrono::duration<double>(Clock::now() - t0).count();
             std::cout << "[cancel deadline] " << (trickle ? "trickle" : "endless") << ", " << counting
                       << ": SIGTERM to exit " << took << " s" << std::endl;
-            ASSERT_NE(r.exitCode, -1) << "still running 20 s after SIGTERM (killed): " << r.err;
+            if (r.exitCode == -1) {
+                ADD_FAILURE() << "still running 20 s after SIGTERM (killed): " << r.err;
+                continue;  // the other cases are still measured
+            }
             EXPECT_EQ(r.exitCode, 128 + SIGTERM) << r.err;
             EXPECT_GE(proxy.cancelsSwallowed(), 1) << "the engine's cancel request was sent, and ignored";
             const QJsonArray samples = samplesIn(json);
