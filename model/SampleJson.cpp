@@ -235,6 +235,13 @@ QJsonObject sampleToJson(const Sample& s) {
     if (!s.error.empty()) {
         o[QStringLiteral("error")] = qs(s.error);
     }
+    // Written only when set: files without them read as a whole, undisturbed sample.
+    if (s.partial) {
+        o[QStringLiteral("partial")] = true;
+    }
+    if (!s.disturbed.empty()) {
+        o[QStringLiteral("disturbed")] = qs(s.disturbed);
+    }
     return o;
 }
 
@@ -333,6 +340,10 @@ void applySampleJson(Sample& s, const QJsonObject& o) {
                                                               : SampleStatus::Complete;
         } else if (key == QLatin1String("error")) {
             s.error = text();
+        } else if (key == QLatin1String("partial")) {
+            s.partial = v.toBool();
+        } else if (key == QLatin1String("disturbed")) {
+            s.disturbed = text();
         }
     }
 }
@@ -500,6 +511,9 @@ SampleFields sampleJsonFields(const Sample& s) {
     f.emplace_back("clientVersion", jsonText(s.clientVersion));
     f.emplace_back("connection", jsonText(s.connection));
     f.emplace_back("contentBytes", number(s.contentBytes));
+    if (!s.disturbed.empty()) {
+        f.emplace_back("disturbed", jsonText(s.disturbed));
+    }
     thread_local SharedJson<std::vector<ParameterEffect>> effects;
     f.emplace_back("effects", effects.of(s.effects, effectsJson));
     f.emplace_back("engine", jsonText(s.engine));
@@ -513,6 +527,9 @@ SampleFields sampleJsonFields(const Sample& s) {
     thread_local SharedJson<ParameterValues> parameters;
     f.emplace_back("negotiated", negotiated.of(s.negotiated, jsonMap));
     f.emplace_back("parameters", parameters.of(s.parameters, jsonMap));
+    if (s.partial) {
+        f.emplace_back("partial", QByteArray("true"));
+    }
     {
         QByteArray p =
             "{\"connectNs\":" + QByteArray::number(static_cast<qint64>(s.phases.connect.count())) + ",\"elapsedMs\":";

@@ -125,6 +125,12 @@ struct Sample {
 
     SampleStatus status = SampleStatus::Complete;
     std::string error;  // one line, when not complete
+    // Failed or cancelled mid-statement: phases, rows, bytes and wire counts are what was measured
+    // up to the failure (the phase under way ends there), not those of a whole statement.
+    bool partial = false;
+    // Why the sample's times are not the link's and the server's alone (the client itself was
+    // stopped or suspended during it, ClientPause.h); empty when nothing disturbed it.
+    std::string disturbed;
 };
 
 // Makes consecutive samples with an equal session context (negotiated flags, parameters,

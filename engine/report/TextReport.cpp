@@ -122,7 +122,10 @@ void TextReport::header(const SessionInfo& session, const std::vector<std::strin
 }
 
 void TextReport::section(const std::vector<Sample>& repetitions) {
-    const Sample& s = medianSample(repetitions);
+    // A failed repetition is the one to report (its partial times would skew a median).
+    const auto failed = std::find_if(repetitions.begin(), repetitions.end(),
+                                     [](const Sample& r) { return r.status != SampleStatus::Complete; });
+    const Sample& s = failed != repetitions.end() ? *failed : medianSample(repetitions);
     m_out << "** " << printable(s.scenarioTitle) << " **\n" << kRule << "\nSQL:\n\n" << printable(s.sql, true) << "\n\n";
     for (const auto& effect : s.effects) {
         const bool known = std::any_of(m_sessionEffects.begin(), m_sessionEffects.end(),
@@ -131,8 +134,18 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
             m_out << notInEffect(effect);
         }
     }
+    for (const Sample& r : repetitions) {
+        if (!r.disturbed.empty()) {
+            m_out << "Disturbed (repetition " << r.repetition + 1 << "): " << printable(r.disturbed) << '\n';
+        }
+    }
     if (s.status != SampleStatus::Complete) {
-        m_out << "Failed: " << printable(oneLine(s.error)) << "\n\n";
+        m_out << "Failed: " << printable(oneLine(s.error)) << '\n';
+        if (s.partial) {
+            m_out << "Measured until then: " << wholeMilliseconds(s.phases.elapsed()) << " ms, " << s.rows
+                  << " rows, " << s.contentBytes << " content bytes (partial)\n";
+        }
+        m_out << '\n';
         m_out.flush();
         return;
     }

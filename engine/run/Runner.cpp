@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
+#include "engine/core/ClientPause.h"
 #include "engine/drivers/Registry.h"
 #include "engine/run/MeasuringSink.h"
 #include "engine/wire/SocketCounter.h"
@@ -14,8 +16,42 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// After cancel(), how long the tap lets a connection stay silent before it cuts it.
+// After cancel(), how long the tap lets a connection stay silent before it cuts it, and when it
+// cuts every connection whatever still flows (a server that ignores the cancel).
 constexpr auto kCancelGrace = std::chrono::seconds(2);
+
+// The Runner's own clock at the driver's phase marks, for a statement that fails before its
+// driver reports its times: the phase under way ends at the failure.
+struct PhaseClock {
+    Clock::time_point start;
+    std::optional<Clock::time_point> prepared, executed, fetched;
+
+    void mark(QueryPhase phase) {
+        const auto now = Clock::now();
+        (phase == QueryPhase::Prepared ? prepared : phase == QueryPhase::Executed ? executed : fetched) = now;
+    }
+    void keepPartial(PhaseTimes& phases) const {
+        const auto end = fetched.value_or(Clock::now());
+        phases.prepare = prepared.value_or(end) - start;
+        if (prepared) {
+            phases.execute = executed.value_or(end) - *prepared;
+            phases.fetch = executed ? end - *executed : Nanos{0};
+        }
+    }
+};
+
+// The sample's disturbed note when the client was stopped or suspended since `before`.
+std::string disturbance(const clientpause::Pauses& before) {
+    const clientpause::Pauses now = clientpause::pausesSoFar();
+    if (now.count == before.count) {
+        return {};
+    }
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(now.totalNs - before.totalNs) / 1e9);
+    return std::string("the client was stopped or suspended for ") + seconds +
+           " s during the sample (SIGSTOP, a suspend or an overloaded machine): its times are not the server's "
+           "and the link's alone";
+}
 
 Sample sampleFor(const RunPlan& plan, const Scenario& scenario, const SessionInfo& info,
                  const ParameterValues& resolved, int repetition, const WireSettings& wire, bool tapped) {
@@ -137,9 +173,10 @@ void Runner::cancel() {
         // Armed first: an engine's cancel request that goes through the tap to a silent server is cut too.
         m_tap->setStallTimeout(kCancelGrace);
         m_tap->watchStalls(true);
+        m_tap->cutAllAfter(kCancelGrace);  // a server that ignores the cancel and keeps sending
     }
     if (m_counter != nullptr) {
-        m_counter->cutSilentCallsAfter(kCancelGrace);  // before the engine's cancel request, as above
+        m_counter->cutCallsAfter(kCancelGrace);  // before the engine's cancel request, as above
     }
     if (m_session != nullptr) {
         // The engine's own cancel connection (libpq's PQcancel, made on this thread) is adopted too, so
@@ -153,6 +190,7 @@ void Runner::cancel() {
 }
 
 RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
+    const clientpause::Watch pauses;  // a stopped or suspended client is not a server's stall
     RunOutcome outcome;
     const std::string where = plan.connection.label();
     std::string sessionLabel;  // the label of the spec the driver connected with (the tap's, when relayed)
@@ -369,6 +407,8 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             WireCounters atStart, atPrepared, atExecuted, atFetched;
             ExchangeRecorder::Mark traceFrom, traceTo;  // the measured span's, for its exchange trace
             bool prepared = false, executed = false, fetched = false;
+            PhaseClock clock{Clock::now()};
+            const clientpause::Pauses pausesBefore = clientpause::pausesSoFar();
             MeasuringSink sink(
                 [&](std::uint64_t rows, std::uint64_t bytes) { observer.progress(scenario, rows, bytes); });
             try {
@@ -379,7 +419,10 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 QuerySpec query{scenario.sql, scenario.fetch, plan.rowLimit};
                 if (counted) {
                     atStart = wireNow();
-                    query.phaseMark = [&](QueryPhase phase) {
+                }
+                query.phaseMark = [&](QueryPhase phase) {
+                    clock.mark(phase);
+                    if (counted) {
                         switch (phase) {
                             case QueryPhase::Prepared:
                                 atPrepared = wireNow(&traceFrom);
@@ -394,19 +437,22 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                                 fetched = true;
                                 break;
                         }
-                    };
-                }
+                    }
+                };
                 for (const auto& [id, value] : resolved) {
                     if (!isWireParameter(id)) {  // applied by the Runner, not the driver
                         query.statementParameters[id] = value;
                     }
                 }
+                clock.start = Clock::now();
                 const QueryStats stats = session->query(query, sink, m_cancel);
                 applyQueryStats(sample, stats);
             } catch (const Error& raw) {
                 const Error e = cancelledOr(tapContext(raw));
                 sample.status = e.kind() == ErrorKind::Cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
                 sample.error = oneLine(asGiven(e.what()));
+                sample.partial = true;
+                clock.keepPartial(sample.phases);
                 scenarioFailed = true;
                 fail(e, scenario.title);
             }
@@ -426,8 +472,10 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                     sample.tap = WireStats::of(atFetched - atPrepared);
                     sample.trace = tap ? tap->exchanges(traceFrom, traceTo) : counter->exchanges(traceFrom, traceTo);
                 } else if (prepared) {
-                    sample.tap = WireStats::unavailable("the statement did not complete; partial counts in tapPhases");
-                    sample.tapPhases["until failure"] = wireNow() - atPrepared;
+                    const WireCounters soFar = wireNow() - atPrepared;
+                    sample.tap = sample.partial ? WireStats::of(soFar)  // up to the failure, as the phases
+                                                : WireStats::unavailable("the driver reported no end of the fetch");
+                    sample.tapPhases["until failure"] = soFar;
                 } else {
                     sample.tap = WireStats::unavailable("the driver reported no phase marks");
                 }
@@ -449,6 +497,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 sample.scalarLabel = scenario.scalarLabel;
                 sample.scalar = sink.firstValue();
             }
+            sample.disturbed = disturbance(pausesBefore);
             if (rep >= 0 || scenarioFailed) {
                 context.share(sample);
                 outcome.samples.push_back(sample);

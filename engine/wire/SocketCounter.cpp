@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "engine/core/ClientPause.h"
 #include "engine/wire/ImportHook.h"
 #include "engine/wire/LinkProfile.h"
 
@@ -85,12 +86,16 @@ F real(const std::atomic<void*>& p) {
 // retried until data comes, the socket is shut down by the stall timeout or the cancel grace (the
 // retry then returns end-of-file), or an error; the client library never sees that EAGAIN. A
 // non-blocking socket's EAGAIN (libpq's; it waits in poll()) goes back as it is.
+// Once the hard deadline after a cancel has passed, every receive returns end-of-file at once.
 template <typename Call>
 ssize_t received(int fd, bool dontWait, Call call) {
+    SocketCounter::Connection* c = lookup(fd);
+    if (c != nullptr && c->watch->endedAfterCancel(fd)) {
+        return 0;
+    }
     ssize_t r = call();
     if (wouldBlock(r) && !dontWait) {
         const int saved = errno;
-        SocketCounter::Connection* c = lookup(fd);
         const int fl = c != nullptr ? fcntl(fd, F_GETFL) : O_NONBLOCK;
         if (fl == -1 || (fl & O_NONBLOCK) != 0) {
             errno = saved;
@@ -99,7 +104,7 @@ ssize_t received(int fd, bool dontWait, Call call) {
         const std::int64_t since = nowNs() - std::chrono::nanoseconds(kWake).count();
         do {
             c->watch->cutIfExpired(fd, since, nowNs());
-            r = call();
+            r = c->watch->endedAfterCancel(fd) ? 0 : call();
         } while (wouldBlock(r));
     }
     count(fd, kDown, r);
@@ -282,8 +287,16 @@ void SocketCounter::Connection::count(int direction, std::uint64_t size) {
 void SocketCounter::Watch::cutIfExpired(int fd, std::int64_t since, std::int64_t now) {
     const std::int64_t cancelledAt = cancelledAtNs.load(std::memory_order_acquire);
     const std::int64_t timeout = timeoutNs.load(std::memory_order_relaxed);
+    const std::int64_t grace = graceNs.load(std::memory_order_relaxed);
+    const bool graceDue = cancelledAt != 0 && now - std::max(since, cancelledAt) >= grace;
+    const bool stallDue = watching.load(std::memory_order_relaxed) && timeout > 0 && now - since >= timeout;
+    if (!graceDue && !stallDue) {
+        return;
+    }
+    // The client itself was stopped or suspended during the silence: it restarts when it resumed.
+    since = std::max(since, clientpause::resumedAt());
     std::string why;
-    if (cancelledAt != 0 && now - std::max(since, cancelledAt) >= graceNs.load(std::memory_order_relaxed)) {
+    if (cancelledAt != 0 && now - std::max(since, cancelledAt) >= grace) {
         why = "no data for " + formatTimeout(std::chrono::nanoseconds(graceNs.load(std::memory_order_relaxed))) +
               " after the cancel (cancel grace)";
     } else if (watching.load(std::memory_order_relaxed) && timeout > 0 && now - since >= timeout) {
@@ -295,6 +308,31 @@ void SocketCounter::Watch::cutIfExpired(int fd, std::int64_t since, std::int64_t
     cuts.fetch_add(1, std::memory_order_relaxed);
     std::lock_guard lock(mutex);
     lastError = "in-process counting: " + why;
+}
+
+bool SocketCounter::Watch::endedAfterCancel(int fd) {
+    const std::int64_t cancelledAt = cancelledAtNs.load(std::memory_order_acquire);
+    if (cancelledAt == 0) {
+        return false;
+    }
+    if (!ended.load(std::memory_order_acquire)) {
+        const std::int64_t grace = graceNs.load(std::memory_order_relaxed);
+        if (nowNs() - cancelledAt < grace) {
+            return false;
+        }
+        if (ended.exchange(true)) {
+            ::shutdown(fd, SHUT_RDWR);
+            return true;
+        }
+        std::lock_guard lock(mutex);
+        if (!lastError.ends_with("(cancel grace)")) {  // a silent call the grace cut says so already
+            cuts.fetch_add(1, std::memory_order_relaxed);
+            lastError = "in-process counting: still receiving " + formatTimeout(std::chrono::nanoseconds(grace)) +
+                        " after the cancel: cut (cancel grace)";
+        }
+    }
+    ::shutdown(fd, SHUT_RDWR);  // wakes a poll() on it; the data still arriving is never read
+    return true;
 }
 
 SocketCounter::SocketCounter() = default;
@@ -364,7 +402,7 @@ void SocketCounter::watchStalls(bool on) {
     m_watch.watching.store(on, std::memory_order_relaxed);
 }
 
-void SocketCounter::cutSilentCallsAfter(std::chrono::nanoseconds grace) {
+void SocketCounter::cutCallsAfter(std::chrono::nanoseconds grace) {
     m_watch.graceNs.store(grace.count(), std::memory_order_relaxed);
     m_watch.cancelledAtNs.store(nowNs(), std::memory_order_release);
 }

@@ -71,8 +71,11 @@ public:
     void setStallTimeout(std::chrono::nanoseconds timeout);
     void watchStalls(bool on);
     // After a cancel, from any thread: a call still waiting `grace` after now (or after it began,
-    // when later) is cut the same way, watching or not. Sticky: the counter's session is done.
-    void cutSilentCallsAfter(std::chrono::nanoseconds grace);
+    // when later) is cut the same way, watching or not; and from `grace` after now on, every receive
+    // on the counter's sockets returns end-of-file whatever still arrives (a server that ignores the
+    // cancel and keeps sending, or trickles). Sticky: the counter's session is done.
+    // A silence that overlaps a pause of the client itself (ClientPause.h) restarts after it.
+    void cutCallsAfter(std::chrono::nanoseconds grace);
     std::uint64_t stallTimeouts() const;  // sockets cut by the stall timeout or the cancel grace
     std::string lastError() const;        // why the last one was cut; empty when none was
 
@@ -82,11 +85,14 @@ public:
         std::atomic<bool> watching{false};
         std::atomic<std::int64_t> graceNs{0};
         std::atomic<std::int64_t> cancelledAtNs{0};  // steady clock; 0 = not cancelled
+        std::atomic<bool> ended{false};              // the hard deadline after the cancel has passed
         std::atomic<std::uint64_t> cuts{0};
         mutable std::mutex mutex;
         std::string lastError;  // guarded by mutex
         // Shuts `fd` down when a wait that began at `since` has outlasted the timeout or the grace.
         void cutIfExpired(int fd, std::int64_t since, std::int64_t now);
+        // True once `grace` has passed since the cancel: `fd` is shut down and reads end-of-file.
+        bool endedAfterCancel(int fd);
     };
 
     // One registered connection; public for the wrappers in SocketCounter.cpp.

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/core/ClientPause.h"
 #include "engine/core/Error.h"
 #include "engine/wire/ByteQueue.h"
 #include "engine/wire/CompressionEstimate.h"
@@ -240,6 +241,8 @@ void WireTap::Relay::applyControl() {
         cutWithReset = m_cutWithReset;
         m_activeStallTimeout = m_stallTimeout;
         m_activeWatching = m_watching;
+        m_activeCutDeadline = m_cutDeadline;
+        m_activeCutGrace = m_cutGrace;
     }
     // Idle time before the watch began (between a sweep's points, say) is no stall.
     const bool restartClocks = !wasWatching && m_activeWatching && m_activeStallTimeout.count() > 0;
@@ -449,6 +452,11 @@ bool WireTap::Relay::stallTimedOut(Connection& c, Clock::time_point now) {
     if (now - c.lastServerActivity < m_activeStallTimeout) {
         return false;
     }
+    // The client itself was stopped or suspended during the silence: it restarts when it resumed.
+    c.lastServerActivity = std::max(c.lastServerActivity, Clock::time_point(Nanos(clientpause::resumedAt())));
+    if (now - c.lastServerActivity < m_activeStallTimeout) {
+        return false;
+    }
     m_stallTimeouts.fetch_add(1);
     recordError("wire tap: no data for " + formatTimeout(m_activeStallTimeout) + " (stall timeout)");
     close(c, false);
@@ -518,6 +526,9 @@ void WireTap::setStallTimeout(std::chrono::nanoseconds timeout) {
 }
 void WireTap::watchStalls(bool on) {
     m_relay->watchStalls(on);
+}
+void WireTap::cutAllAfter(std::chrono::nanoseconds grace) {
+    m_relay->cutAllAfter(grace);
 }
 WireTapStats WireTap::stats() const {
     return m_relay->stats();

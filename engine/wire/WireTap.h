@@ -98,8 +98,12 @@ public:
     // watchStalls), a connection on which nothing moved to or from the server for this long, and
     // that holds no bytes on the emulated line, is cut on both legs and stats().lastError says
     // "wire tap: no data for N s (stall timeout)". Turning the watch on restarts every clock.
+    // A silence that overlaps a pause of the client itself (ClientPause.h) restarts after it.
     void setStallTimeout(std::chrono::nanoseconds timeout);
     void watchStalls(bool on);
+    // After a cancel: once `grace` has passed, every connection is cut, whatever is still flowing (a
+    // server that ignores the cancel and keeps sending); stats().lastError says so. Sticky.
+    void cutAllAfter(std::chrono::nanoseconds grace);
 
     WireTapStats stats() const;
 

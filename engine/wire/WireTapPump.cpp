@@ -27,6 +27,13 @@ void WireTap::Relay::pump(Connection& c) {
         if (stallTimedOut(c, now)) {
             return;
         }
+        if (m_activeCutDeadline && now >= *m_activeCutDeadline) {
+            m_stallTimeouts.fetch_add(1);
+            recordError("wire tap: still relaying " + formatTimeout(m_activeCutGrace) +
+                        " after the cancel: cut (cancel grace)");
+            close(c, false);
+            return;
+        }
         bool progress = pumpFlow(c, kUp, now);
         if (!c.dead) {
             progress = pumpFlow(c, kDown, now) || progress;
@@ -220,6 +227,9 @@ void WireTap::Relay::scheduleWake(Connection& c) {
     }
     if (m_activeWatching && m_activeStallTimeout.count() > 0) {
         consider(c.lastServerActivity + m_activeStallTimeout);
+    }
+    if (m_activeCutDeadline) {
+        consider(*m_activeCutDeadline);
     }
     if (next && (!c.wake || *next < *c.wake)) {
         c.wake = next;

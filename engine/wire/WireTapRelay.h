@@ -245,6 +245,15 @@ public:
         m_watchGeneration.fetch_add(1);
         wake();
     }
+    void cutAllAfter(std::chrono::nanoseconds grace) {
+        {
+            std::lock_guard lock(m_controlMutex);
+            m_cutDeadline = Clock::now() + grace;
+            m_cutGrace = grace;
+        }
+        m_watchGeneration.fetch_add(1);
+        wake();
+    }
     WireTapStats stats() const {
         WireTapStats s;
         s.stallTimeouts = m_stallTimeouts.load();
@@ -307,6 +316,8 @@ private:
     bool m_cutWithReset = false;
     std::chrono::nanoseconds m_stallTimeout{0};
     bool m_watching = false;
+    std::optional<Clock::time_point> m_cutDeadline;  // cutAllAfter()
+    std::chrono::nanoseconds m_cutGrace{0};
     std::atomic<std::uint64_t> m_profileGeneration{0}, m_faultGeneration{0}, m_cutRequests{0}, m_watchGeneration{0};
     std::atomic<bool> m_stop{false};
 
@@ -314,6 +325,8 @@ private:
     std::uint64_t m_seenProfile = 0, m_seenFaults = 0, m_seenCuts = 0, m_seenWatch = 0;
     std::chrono::nanoseconds m_activeStallTimeout{0};
     bool m_activeWatching = false;
+    std::optional<Clock::time_point> m_activeCutDeadline;
+    std::chrono::nanoseconds m_activeCutGrace{0};
     LinkProfile m_activeProfile;
     FaultPlan m_activeFaults;
     std::unordered_map<std::uint64_t, std::unique_ptr<Connection>> m_connections;

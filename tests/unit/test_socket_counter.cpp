@@ -226,7 +226,7 @@ TEST(SocketCounter, TheCancelGraceCutsASilentServerWithTheTimeoutOff) {
         while (silent.server.accepted() == 0) {
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
-        counter.cutSilentCallsAfter(std::chrono::milliseconds(200));
+        counter.cutCallsAfter(std::chrono::milliseconds(200));
     });
     std::string message;
     {
