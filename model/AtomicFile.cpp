@@ -73,7 +73,8 @@ void writeFileAtomically(const QString& name, const QByteArray& data, const Atom
     if (exists && !modeAllowsWriting(path, st)) {
         char mode[8];
         std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-        throw Error(ErrorKind::Io, "cannot write " + path + ": the file is read-only (mode " + mode + "): not replaced");
+        throw Error(ErrorKind::Io,
+                    "cannot write " + path + ": the file is read-only (mode " + mode + "): not replaced");
     }
     if (exists) {
         char resolved[PATH_MAX];

@@ -384,8 +384,7 @@ int reportRun(const CliOptions& o, const RunRecord& done, const std::optional<Ru
     if (const int sig = SignalCancel::received(); sig != 0) {
         std::cerr << "blobbench-cli: " << SignalCancel::name(sig) << ": the run was cancelled ("
                   << printable(oneLine(outcome.error)) << "); "
-                  << (failed.empty() ? "everything measured is written" : printable(failed))
-                  << std::endl;
+                  << (failed.empty() ? "everything measured is written" : printable(failed)) << std::endl;
         return 128 + sig;
     }
     const std::string line = outcome.ok ? failed : oneLine(outcome.error) + (failed.empty() ? "" : "; " + failed);
@@ -656,7 +655,8 @@ int commandRunProject(const CliOptions& o) {
     if (!observer.keepError().empty()) {  // the run was stopped: what it measured had nowhere safe to go
         outcome.ok = false;
         outcome.errorKind = ErrorKind::Io;
-        outcome.error = observer.keepError() + ": the run stopped after " + std::to_string(observer.samples()) + " samples";
+        outcome.error =
+            observer.keepError() + ": the run stopped after " + std::to_string(observer.samples()) + " samples";
     } else if (SignalCancel::received() != 0 && outcome.ok) {  // after the last sample: what is measured is whole
         outcome.ok = false;
         outcome.errorKind = ErrorKind::Cancelled;

@@ -226,7 +226,7 @@ public:
     CliObserver(TextReport& report, const CliOptions& o, std::vector<std::string> notes, int repetitions)
         : m_report(report), m_options(o), m_notes(std::move(notes)), m_repetitions(repetitions), m_line(!o.quiet) {}
 
-    std::string target;              // for the hint when the data set is missing
+    std::string target;                 // for the hint when the data set is missing
     SignalCancel* interrupt = nullptr;  // told once connected: from then on a signal cancels the run
     void checkSession(Session& session) override {
         started();

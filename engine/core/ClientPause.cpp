@@ -24,9 +24,9 @@ std::int64_t steadyNs() {
 struct State {
     std::mutex mutex;
     std::condition_variable wake;
-    int watchers = 0;               // guarded
+    int watchers = 0;              // guarded
     std::uint64_t generation = 0;  // guarded: a watcher thread runs while it is the one it started with
-    std::int64_t lastLook = 0;      // guarded: CLOCK_BOOTTIME at the last look, 0 = nobody watching
+    std::int64_t lastLook = 0;     // guarded: CLOCK_BOOTTIME at the last look, 0 = nobody watching
     std::int64_t resumedAt = 0;
     Pauses pauses;
     std::thread thread;

@@ -14,7 +14,7 @@
 // resumedAt(), so it never acts on a silence the pause caused.
 namespace blobbench::clientpause {
 
-constexpr std::int64_t kTickNs = 100'000'000;             // the watcher's period
+constexpr std::int64_t kTickNs = 100'000'000;              // the watcher's period
 constexpr std::int64_t kPauseThresholdNs = 1'000'000'000;  // a gap between looks longer than this is a pause
 
 // While at least one is alive, the watcher runs (the Runner holds one for a run). Without one,

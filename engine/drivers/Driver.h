@@ -149,7 +149,8 @@ public:
     virtual Dialect dialect() const = 0;
 
     virtual void execute(std::string_view sql) = 0;  // statements without a result
-    virtual QueryStats query(const QuerySpec& spec, RowSink& sink, const CancelToken& cancel) = 0;  // read-only: ReadOnly.h
+    virtual QueryStats query(const QuerySpec& spec, RowSink& sink,
+                             const CancelToken& cancel) = 0;  // read-only: ReadOnly.h
 
     virtual void begin() = 0;
     virtual void commit() = 0;

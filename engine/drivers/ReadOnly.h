@@ -12,8 +12,8 @@ namespace blobbench {
 
 // The words for such a refusal: the engine's own, then what they mean.
 inline std::string refusedWrite(const std::string& engineWords) {
-    return "a reading scenario runs in a read-only transaction, and the server refused a write in it (" +
-           engineWords + "); a statement that changes data belongs in the scenario's setup SQL, which is not measured";
+    return "a reading scenario runs in a read-only transaction, and the server refused a write in it (" + engineWords +
+           "); a statement that changes data belongs in the scenario's setup SQL, which is not measured";
 }
 
 }  // namespace blobbench

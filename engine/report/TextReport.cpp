@@ -126,7 +126,9 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
     const auto failed = std::find_if(repetitions.begin(), repetitions.end(),
                                      [](const Sample& r) { return r.status != SampleStatus::Complete; });
     const Sample& s = failed != repetitions.end() ? *failed : medianSample(repetitions);
-    m_out << "** " << printable(s.scenarioTitle) << " **\n" << kRule << "\nSQL:\n\n" << printable(s.sql, true) << "\n\n";
+    m_out << "** " << printable(s.scenarioTitle) << " **\n"
+          << kRule << "\nSQL:\n\n"
+          << printable(s.sql, true) << "\n\n";
     for (const auto& effect : s.effects) {
         const bool known = std::any_of(m_sessionEffects.begin(), m_sessionEffects.end(),
                                        [&](const ParameterEffect& e) { return sameEffect(e, effect); });
@@ -142,8 +144,8 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
     if (s.status != SampleStatus::Complete) {
         m_out << "Failed: " << printable(oneLine(s.error)) << '\n';
         if (s.partial) {
-            m_out << "Measured until then: " << wholeMilliseconds(s.phases.elapsed()) << " ms, " << s.rows
-                  << " rows, " << s.contentBytes << " content bytes (partial)\n";
+            m_out << "Measured until then: " << wholeMilliseconds(s.phases.elapsed()) << " ms, " << s.rows << " rows, "
+                  << s.contentBytes << " content bytes (partial)\n";
         }
         m_out << '\n';
         m_out.flush();

@@ -161,7 +161,9 @@ std::string writeProject(const TempDir& dir, const std::string& target, const st
 }
 
 QJsonArray samplesIn(const std::string& json) {
-    return QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json))).object()[QStringLiteral("samples")].toArray();
+    return QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json)))
+        .object()[QStringLiteral("samples")]
+        .toArray();
 }
 
 }  // namespace
@@ -182,9 +184,9 @@ TEST(CancelDeadline, SigtermEndsAFetchTheServerKeepsSending) {
             CliProcess run({"run", project, "-r", "1", "-q", "--no-save", "--json", json, "-P",
                             "wire_counting=" + counting, "-P", "wire_stall_timeout_s=3"},
                            pg.env());
-            ASSERT_TRUE(waitFor([&] { return (trickle ? proxy.trickling() : proxy.downAfterMarker() > 4'000'000) ||
-                                             !run.running(); },
-                                60s))
+            ASSERT_TRUE(waitFor(
+                [&] { return (trickle ? proxy.trickling() : proxy.downAfterMarker() > 4'000'000) || !run.running(); },
+                60s))
                 << run.errSoFar();
             ASSERT_TRUE(run.running()) << run.wait(1s).err;
             std::this_thread::sleep_for(trickle ? 1s : 300ms);
@@ -259,14 +261,17 @@ TEST(CancelDeadline, AFailedSampleKeepsWhatItMeasured) {
         const std::string project = writeProject(dir, plan.connection.target, plan.scenarios[0].sql);
         const std::string json = dir.file("f.json");
         const auto r = test::runCli(
-            {"run", project, "-r", "1", "-q", "--no-save", "--json", json, "-P", "wire_counting=" + counting}, pg.env());
+            {"run", project, "-r", "1", "-q", "--no-save", "--json", json, "-P", "wire_counting=" + counting},
+            pg.env());
         EXPECT_EQ(r.exitCode, 1) << r.err;
         const QJsonArray samples = samplesIn(json);
         ASSERT_EQ(samples.size(), 1) << r.err;
         const QJsonObject j = samples[0].toObject();
         EXPECT_TRUE(j[QStringLiteral("partial")].toBool());
         EXPECT_GT(j[QStringLiteral("phases")].toObject()[QStringLiteral("elapsedNs")].toInteger(), 0);
-        EXPECT_TRUE(j[QStringLiteral("wire")].toObject()[QStringLiteral("tap")].toObject()[QStringLiteral("available")]
+        EXPECT_TRUE(j[QStringLiteral("wire")]
+                        .toObject()[QStringLiteral("tap")]
+                        .toObject()[QStringLiteral("available")]
                         .toBool());
     }
 }
@@ -285,14 +290,15 @@ TEST(CancelDeadline, AStoppedClientIsNoServerStall) {
         const std::string project = writeProject(
             dir, pg.through(pg.portNumber()), "SELECT 1 AS ID, 'x' AS CONTENT FROM pg_sleep(3) /* " + marker + " */");
         const std::string json = dir.file("s.json");
-        CliProcess run({"run", project, "-r", "1", "-q", "--no-save", "--json", json, "-P",
-                        "wire_counting=" + counting, "-P", "wire_stall_timeout_s=4"},
+        CliProcess run({"run", project, "-r", "1", "-q", "--no-save", "--json", json, "-P", "wire_counting=" + counting,
+                        "-P", "wire_stall_timeout_s=4"},
                        pg.env());
         ASSERT_TRUE(waitFor(
             [&] {
-                return admin.value("SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query "
-                                   "LIKE '%" +
-                                   marker + "%'") != "0" ||
+                return admin.value(
+                           "SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query "
+                           "LIKE '%" +
+                           marker + "%'") != "0" ||
                        !run.running();
             },
             60s));

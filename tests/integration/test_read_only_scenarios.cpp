@@ -88,10 +88,9 @@ TEST(ReadOnlyScenarios, PostgresRefusesDeleteAndDrop) {
     const auto prepared = runCli({"prepare", own.target, "--rows", "20", "-q"}, pg.env());
     ASSERT_EQ(prepared.exitCode, 0) << prepared.err;
     TempDir dir;
-    const std::string path =
-        writingProject(dir, "postgres", own.target, "",
-                       {{"Delete five", "DELETE FROM blob_test WHERE id <= 5 RETURNING id"},
-                        {"Drop a table", "DROP TABLE blob_sample"}});
+    const std::string path = writingProject(dir, "postgres", own.target, "",
+                                            {{"Delete five", "DELETE FROM blob_test WHERE id <= 5 RETURNING id"},
+                                             {"Drop a table", "DROP TABLE blob_sample"}});
     const auto r = runCli({"run", path, "-r", "2", "--no-save", "-q"}, pg.env());
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_EQ(errorLines(r.err), 1) << r.err;  // the run's line names the first scenario refused
@@ -155,8 +154,8 @@ TEST(ReadOnlyScenarios, FirebirdRefusesDeleteAndDrop) {
         std::string target, user, password;
         ~Drop() { test::dropFirebirdDatabase(target, user, password); }
     } drop{target, user, password};
-    const auto prepared =
-        runCli({"prepare", "-d", target, "-u", user, "-p", password, "-P", "create_database=true", "--rows", "20", "-q"});
+    const auto prepared = runCli(
+        {"prepare", "-d", target, "-u", user, "-p", password, "-P", "create_database=true", "--rows", "20", "-q"});
     ASSERT_EQ(prepared.exitCode, 0) << prepared.err;
     TempDir dir;
     const std::string path = writingProject(dir, "firebird", target, user,
@@ -167,8 +166,7 @@ TEST(ReadOnlyScenarios, FirebirdRefusesDeleteAndDrop) {
     EXPECT_EQ(errorLines(r.err), 1) << r.err;
     expectRefused(r, "Delete one");
     EXPECT_NE(r.out.find("writes-2 failed"), std::string::npos) << r.out;
-    const auto again =
-        runCli({"run", "-d", target, "-u", user, "-p", password, "-s", "all-blobs", "--no-tap", "-q"});
+    const auto again = runCli({"run", "-d", target, "-u", user, "-p", password, "-s", "all-blobs", "--no-tap", "-q"});
     EXPECT_EQ(again.exitCode, 0) << again.err;
     EXPECT_NE(again.out.find("Record count: 20\n"), std::string::npos) << again.out;
 }

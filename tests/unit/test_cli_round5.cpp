@@ -68,8 +68,7 @@ struct OneScenarioProject {
     std::string db = dir.file("ref.sqlite");
     std::string path;
 
-    OneScenarioProject(const std::string& title, const std::string& sql,
-                       const std::string& name = "p.blobbench.json")
+    OneScenarioProject(const std::string& title, const std::string& sql, const std::string& name = "p.blobbench.json")
         : path(dir.file(name)) {
         const auto r = runCli({"prepare", "sqlite:" + db, "--rows", "20", "-q"});
         EXPECT_EQ(r.exitCode, 0) << r.err;
@@ -97,9 +96,9 @@ TEST(Round5Cli, SignalWhileReadingAFifoServiceFileEndsAtOnce) {
         const std::string fifo = dir.file("service.fifo");
         ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
         const std::vector<std::string> args =
-            prepare ? std::vector<std::string>{"prepare", "service=x dbname=y", "-e", "postgres", "-q"}
-                    : std::vector<std::string>{"run", "service=x dbname=y", "--engine", "postgres", "-s", "warm-up",
-                                               "-q"};
+            prepare
+                ? std::vector<std::string>{"prepare", "service=x dbname=y", "-e", "postgres", "-q"}
+                : std::vector<std::string>{"run", "service=x dbname=y", "--engine", "postgres", "-s", "warm-up", "-q"};
         CliProcess run(args, {"PGSERVICEFILE=" + fifo});
         const int writer = holdFifo(fifo, run);
         ASSERT_GE(writer, 0) << "never opened the FIFO: " << run.wait(1s).err;
@@ -167,8 +166,8 @@ TEST(Round5Cli, RepeatedSingleValuedOptionIsRefused) {
     EXPECT_FALSE(std::filesystem::exists(a));
     EXPECT_FALSE(std::filesystem::exists(b));
     // What may be repeated still is: scenarios, and one direction after both.
-    const auto ok = runCli({"run", db, "-s", "warm-up", "-s", "varchar", "--latency", "10", "--latency-up", "20",
-                            "--no-tap"});
+    const auto ok =
+        runCli({"run", db, "-s", "warm-up", "-s", "varchar", "--latency", "10", "--latency-up", "20", "--no-tap"});
     EXPECT_EQ(ok.err.find("given twice"), std::string::npos) << ok.err;
 }
 
@@ -177,7 +176,9 @@ TEST(Round5Cli, RepeatedSingleValuedOptionIsRefused) {
 // newline in the project's path split the "Saved run ... in" line. They are escaped wherever text
 // is made for a terminal or Markdown; the JSON keeps the real title.
 TEST(Round5Cli, ControlCharactersInTitlesAndPathsAreEscaped) {
-    const std::string title = "Evil\x1b]0;pwned\x07\x1b[31m red\nline \xc2\x9b" "2J";
+    const std::string title =
+        "Evil\x1b]0;pwned\x07\x1b[31m red\nline \xc2\x9b"
+        "2J";
     OneScenarioProject p(title, "SELECT ID, CONTENT FROM BLOB_TEST ORDER BY ID", "p\nq.blobbench.json");
     TempDir out;
     const std::string md = out.file("r.md"), json = out.file("r.json");
@@ -212,8 +213,8 @@ TEST(Round5Cli, ControlCharactersInTitlesAndPathsAreEscaped) {
 // 5 rows, repetition 2 read 0, and the report showed one median of both. The statement runs with
 // PRAGMA query_only: refused, one line naming the scenario, nothing deleted.
 TEST(Round5Cli, WritingStatementInAReadingScenarioIsRefused) {
-    for (const std::string& sql : {std::string("DELETE FROM BLOB_TEST WHERE ID <= 5 RETURNING ID"),
-                                   std::string("DROP TABLE BLOB_SAMPLE")}) {
+    for (const std::string& sql :
+         {std::string("DELETE FROM BLOB_TEST WHERE ID <= 5 RETURNING ID"), std::string("DROP TABLE BLOB_SAMPLE")}) {
         OneScenarioProject p("Deletes rows", sql);
         const auto r = runCli({"run", p.path, "-r", "2", "--no-save", "-q"});
         EXPECT_EQ(r.exitCode, 1) << r.err;

@@ -83,7 +83,7 @@ inline std::string messageOf(PGconn* conn, const PGresult* result) {
 }
 
 inline constexpr std::string_view CancelledState = "57014";  // query_canceled: user request or timeout
-inline constexpr std::string_view ReadOnlyState = "25006";  // read_only_sql_transaction
+inline constexpr std::string_view ReadOnlyState = "25006";   // read_only_sql_transaction
 
 // Reading the shape of a scenario's INSERT by hand, not with std::regex: it recursed once per
 // character, and a statement of 100 kB (many columns, a long literal) overflowed the stack.

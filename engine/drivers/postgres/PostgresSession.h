@@ -75,9 +75,9 @@ private:
     std::atomic<bool> m_cancelRequested{false};
     PostgresInsert* m_openWriter = nullptr;  // a COPY or pipeline in progress, finished before anything else
     int m_insertCounter = 0;
-    int m_liveInserts = 0;    // InsertStatements not yet destroyed: they write in autocommit
-    bool m_readOnly = true;   // as start() and setReadOnly() set it (the server reports it from 14 on)
-    bool m_reading = false;   // in query(), read-only: a refused write is named as the reading statement's
+    int m_liveInserts = 0;   // InsertStatements not yet destroyed: they write in autocommit
+    bool m_readOnly = true;  // as start() and setReadOnly() set it (the server reports it from 14 on)
+    bool m_reading = false;  // in query(), read-only: a refused write is named as the reading statement's
     std::string m_writerError;
 };
 
