@@ -198,7 +198,7 @@ void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
              {"runId",  "scenario",   "title",         "sql",           "repetition",    "point",      "startedAt",
               "engine", "connection", "serverVersion", "clientVersion", "negotiated",    "parameters", "effects",
               "phases", "rows",       "contentBytes",  "valuesRead",    "valuesSkipped", "maxId",      "scalarLabel",
-              "scalar", "wire",       "status",        "error"},
+              "scalar", "wire",       "status",        "error",         "partial",       "disturbed"},
              complete ? std::initializer_list<const char*>{"scenario", "repetition", "phases", "status"}
                       : std::initializer_list<const char*>{});
     constexpr qint64 maxCount = std::numeric_limits<qint64>::max();
@@ -209,6 +209,8 @@ void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
     f.text("sql", kMaxTextLength);
     f.text("scalar", kMaxTextLength);
     f.text("error", kMaxTextLength);
+    f.text("disturbed");
+    f.boolean("partial", false);
     f.whole("repetition", 0, kMaxCount, 0);
     for (const char* k : {"negotiated", "parameters", "point"}) {
         if (f.has(k)) {

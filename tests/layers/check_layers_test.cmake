@@ -3,6 +3,7 @@
 # cmake -DENGINE_DIR=... -DRULES=... -DWORK=... -P check_layers_test.cmake
 cmake_minimum_required(VERSION 3.25)
 set(check ${ENGINE_DIR}/CheckLayers.cmake)
+file(MAKE_DIRECTORY ${WORK})
 execute_process(COMMAND ${CMAKE_COMMAND} -DENGINE_DIR=${ENGINE_DIR} -DRULES=${RULES} -DSTAMP=${WORK}/ok.stamp -P ${check}
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
