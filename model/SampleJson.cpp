@@ -668,7 +668,9 @@ QString csvField(const QString& text) {
 void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
     QStringList lines;
     lines << QStringLiteral(
-        "run_id,scenario,repetition,engine,connection,server_version,client_version,status,elapsed_ms,connect_ms,"
+        "run_id,scenario,repetition,engine,connection,server_version,client_version,status,partial,disturbed,elapsed_"
+        "ms,"
+        "connect_ms,"
         "prepare_ms,execute_ms,fetch_ms,rows,content_bytes,max_id,tap_send_bytes,tap_recv_bytes,tap_roundtrips,"
         "native_recv_bytes,native_roundtrips,tap_zlib6_send_bytes_estimate,tap_zlib6_recv_bytes_estimate,"
         "tap_zstd3_send_bytes_estimate,tap_zstd3_recv_bytes_estimate,parameters,error,point");
@@ -684,7 +686,11 @@ void writeSamplesCsv(const QString& path, const std::vector<Sample>& samples) {
         QStringList f;
         // 1-based, as the results table numbers them (Sample::repetition is 0-based).
         f << qs(s.runId) << qs(s.scenarioId) << QString::number(s.repetition + 1) << qs(s.engine) << qs(s.connection)
-          << qs(s.serverVersion) << qs(s.clientVersion) << QLatin1String(toString(s.status)) << ms(s.phases.elapsed())
+          << qs(s.serverVersion) << qs(s.clientVersion)
+          << QLatin1String(toString(s.status))
+          // A failed or cancelled sample's figures stop where it stopped (partial); a sample the client
+          // itself was stopped in (suspend, SIGSTOP) says so (disturbed): no throughput from either.
+          << (s.partial ? QStringLiteral("true") : QStringLiteral("false")) << qs(s.disturbed) << ms(s.phases.elapsed())
           << ms(s.phases.connect) << ms(s.phases.prepare) << ms(s.phases.execute) << ms(s.phases.fetch)
           << QString::number(s.rows) << QString::number(s.contentBytes)
           << (s.maxId ? QString::number(*s.maxId) : QString()) << opt(s.tap.available, s.tap.counters.sendBytes)

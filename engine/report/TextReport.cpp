@@ -121,6 +121,25 @@ void TextReport::header(const SessionInfo& session, const std::vector<std::strin
     m_out.flush();
 }
 
+namespace {
+
+// A scenario whose repetitions read different row counts changed what it reads (a DELETE, a
+// table another client fills): the median above mixes different work, so the report says so.
+void writeRowCountsDiffer(std::ostream& out, const std::vector<Sample>& repetitions) {
+    const bool differ = std::any_of(repetitions.begin(), repetitions.end(),
+                                    [&](const Sample& r) { return r.rows != repetitions.front().rows; });
+    if (!differ) {
+        return;
+    }
+    out << "Record counts differ between repetitions:";
+    for (const Sample& r : repetitions) {
+        out << ' ' << r.rows;
+    }
+    out << " (the scenario changes what it reads; the figures mix different work)\n";
+}
+
+}  // namespace
+
 void TextReport::section(const std::vector<Sample>& repetitions) {
     // A failed repetition is the one to report (its partial times would skew a median).
     const auto failed = std::find_if(repetitions.begin(), repetitions.end(),
@@ -163,6 +182,7 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
     }
     m_out << "Max id: " << (s.maxId ? std::to_string(*s.maxId) : std::string("none")) << '\n';
     m_out << "Record count: " << s.rows << '\n';
+    writeRowCountsDiffer(m_out, repetitions);
     if (s.valuesSkipped == 0 || s.contentBytes > 0) {
         m_out << "Content size: " << s.contentBytes << " bytes\n";
     }

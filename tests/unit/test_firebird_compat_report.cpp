@@ -9,6 +9,7 @@
 
 #include "engine/data/ReferenceSuite.h"
 #include "engine/report/FbCompatReport.h"
+#include "engine/report/TextReport.h"
 
 using namespace blobbench;
 
@@ -161,4 +162,30 @@ TEST(FbCompatReport, SaysWhatAThreeZeroPairCannotMeasure) {
     FbCompatReport(failed).section({s}, true);
     EXPECT_NE(failed.str().find("\nError: firebird: Dynamic SQL Error"), std::string::npos);
     EXPECT_EQ(failed.str().find("Elapsed time"), std::string::npos);
+}
+
+// A scenario that changes what it reads (a DELETE in it, a table another client fills) gives
+// repetitions with different row counts: the run's report says so beside the median.
+TEST(TextReportRows, RepetitionsThatReadDifferentRowCountsAreNamed) {
+    const std::vector<Scenario> suite = referenceSuite(Dialect::SQLite);
+    std::vector<Sample> reps(3);
+    for (std::size_t i = 0; i < reps.size(); ++i) {
+        reps[i].scenarioTitle = suite[0].title;
+        reps[i].sql = suite[0].sql;
+        reps[i].repetition = static_cast<int>(i);
+        reps[i].phases.execute = std::chrono::milliseconds(10 + static_cast<int>(i));
+        reps[i].rows = 5;
+    }
+    std::ostringstream same;
+    TextReport(same).section(reps);
+    EXPECT_EQ(same.str().find("Record counts differ"), std::string::npos) << same.str();
+
+    reps[1].rows = 0;
+    reps[2].rows = 0;
+    std::ostringstream differ;
+    TextReport(differ).section(reps);
+    EXPECT_NE(
+        differ.str().find("\nRecord counts differ between repetitions: 5 0 0 (the scenario changes what it reads"),
+        std::string::npos)
+        << differ.str();
 }

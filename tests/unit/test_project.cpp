@@ -683,6 +683,8 @@ TEST(SampleCsv, ParsedBackWithPointsAndQuoting) {
                                    makeSample("varchar", 1, 3)};
     samples[1].status = SampleStatus::Failed;
     samples[1].error = "near \"FROM\": syntax error,\nsecond line";
+    samples[1].partial = true;
+    samples[1].disturbed = "the client was stopped for 7.0 s";
     TempDir dir;
     const std::string path = dir.file("s.csv");
     writeSamplesCsv(q(path), samples);
@@ -706,6 +708,13 @@ TEST(SampleCsv, ParsedBackWithPointsAndQuoting) {
     EXPECT_EQ(rows[2][col("point")], "");
     EXPECT_EQ(rows[2][col("status")], "failed");
     EXPECT_EQ(rows[2][col("error")], samples[1].error);
+    // A sample measured only up to its failure, or while the client was stopped, says so.
+    ASSERT_LT(col("partial"), header.size());
+    ASSERT_LT(col("disturbed"), header.size());
+    EXPECT_EQ(rows[1][col("partial")], "false");
+    EXPECT_EQ(rows[1][col("disturbed")], "");
+    EXPECT_EQ(rows[2][col("partial")], "true");
+    EXPECT_EQ(rows[2][col("disturbed")], samples[1].disturbed);
 }
 
 TEST(SampleJson, PointSurvivesJson) {
