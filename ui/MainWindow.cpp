@@ -7,7 +7,6 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
-#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -200,6 +199,7 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_progress->setTextVisible(false);
     m_progress->setMaximumWidth(360);
     m_progressText = new QLabel(tr("Ready"));
+    m_progressText->setObjectName(QStringLiteral("runStatus"));
     // Text that changes 25 times a second must not ask the whole window for a new layout.
     // (a widget of fixed size never propagates its geometry changes to the layout).
     m_progressText->setFixedSize(520, m_progressText->sizeHint().height());
@@ -369,14 +369,11 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* guide = help->addAction(tr("&User guide"), QKeySequence::HelpContents, this, [this] {
-        const QString path = userGuidePath();
-        if (path.isEmpty()) {
-            showError(tr("The user guide is not installed: looked for %1.")
-                          .arg(userGuideCandidates().join(QStringLiteral(", "))));
-            return;
-        }
-        if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
-            showError(tr("No program to open %1 was found.").arg(path));
+        if (m_userGuide == nullptr)
+            m_userGuide = new UserGuideWindow(this);
+        m_userGuide->show();
+        m_userGuide->raise();
+        m_userGuide->activateWindow();
     });
     guide->setObjectName(QStringLiteral("userGuide"));
     guide->setShortcutContext(Qt::ApplicationShortcut);
@@ -466,6 +463,7 @@ void MainWindow::connectDocument() {
         // What the old project showed (its error, its server) is not this one's.
         clearError();
         m_connections->clearServerLabel();
+        clearRunStatus();
         testInBackground();
     });
     connect(m_document, &ProjectDocument::connectionsChanged, this, [this] {
@@ -486,6 +484,7 @@ void MainWindow::connectDocument() {
         logEngineFollow(m_scenarios->followEngine(currentDriver(), true));
         m_connections->clearServerLabel();
         m_appliedEffects.clear();
+        clearRunStatus();
         testInBackground();
     });
     connect(m_document, &ProjectDocument::sampleAppended, this,
@@ -764,6 +763,14 @@ void MainWindow::dropEvent(QDropEvent* event) {
     event->acceptProposedAction();
     // After the drop returns: a modal question inside the drag's event would hold the source.
     QTimer::singleShot(0, this, [this, path] { m_files->openDroppedFile(path); });
+}
+
+// "Stopped", "Failed", "Done: …" speak of the last run: not of another project or connection.
+void MainWindow::clearRunStatus() {
+    if (isRunning())
+        return;
+    m_progress->setValue(0);
+    m_progressText->setText(tr("Ready"));
 }
 
 void MainWindow::applyChartSettings() {

@@ -51,6 +51,7 @@ class ParameterPanel;
 class ResultsModel;
 class SqlEditor;
 class SweepEditor;
+class UserGuideWindow;
 class WhatIfPanel;
 
 // The workbench. Reads and changes the project only through its ProjectDocument (the single
@@ -131,6 +132,7 @@ private:
     void applyChartSettings();
     void refreshParameters();
     void reloadResults();
+    void clearRunStatus();
     void addSampleToViews(const Sample& sample);
     void flushChart(std::size_t index);
     void applyEffects(const std::vector<ParameterEffect>& effects);
@@ -193,6 +195,7 @@ private:
     HistoryPanel* m_history = nullptr;
     WhatIfPanel* m_whatIf = nullptr;
     QDockWidget* m_whatIfDock = nullptr;
+    UserGuideWindow* m_userGuide = nullptr;    // made on the first F1
     std::array<bool, 5> m_predictionsStale{};  // per chart: the what-if changed since it was drawn
     bool m_checkingLink = false;               // the current run is a what-if "Measure at this link"
     bool m_reloadingResults = false;
