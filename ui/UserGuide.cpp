@@ -3,8 +3,10 @@
 #include <QAbstractTextDocumentLayout>
 #include <QDesktopServices>
 #include <QFile>
+#include <QGuiApplication>
 #include <QImage>
 #include <QLabel>
+#include <QScreen>
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -12,6 +14,7 @@
 #include <QTextFragment>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <vector>
 
 namespace blobbench {
@@ -65,7 +68,10 @@ UserGuideWindow::UserGuideWindow(QWidget* parent) : QWidget(parent, Qt::Window) 
         m_browser->setMarkdown(markdown);
     fitImages();
     connect(m_browser, &QTextBrowser::anchorClicked, this, &UserGuideWindow::followLink);
-    resize(900, 680);
+    // Beside the main window on a 1366x768 laptop screen, not past its bottom edge.
+    const QScreen* screen = parent != nullptr ? parent->screen() : QGuiApplication::primaryScreen();
+    const QRect available = screen != nullptr ? screen->availableGeometry() : QRect(0, 0, 1366, 768);
+    resize(std::min(900, available.width() * 9 / 10), std::min(680, available.height() * 85 / 100));
 }
 
 QStringList UserGuideWindow::headings() const {

@@ -79,8 +79,9 @@ QStringList drawnAxisTitles(SampleChart* chart) {
 
 }  // namespace
 
-// #30 item 6: after reopening a saved project with runs, the chart drew the axes of its empty state
-// ("Content bytes (B)" 0-1, ms) over the real ones.
+// #30 item 6: after reopening a saved project with runs, the chart was seen drawing the axes of its
+// empty state ("Content bytes (B)" 0-1, ms) over the real ones. Not reproduced here (SQLite runs,
+// reopened in a shown window: one axis set); kept as the guard the fix will need.
 TEST_F(ProjectWindowTest, AReopenedProjectsChartDrawsOneAxisSet) {
     ASSERT_TRUE(runOneAndWait(*window));
     const QString path = QString::fromStdString(dir.file("study.blobbench.json"));
@@ -186,7 +187,8 @@ TEST_F(ProjectWindowTest, AScenariosFetchModeSurvivesEngineSwitches) {
         document->setCurrentConnection(index);
         const ScenarioDef* ids = idsScenario();
         ASSERT_NE(ids, nullptr);
-        EXPECT_EQ(ids->fetch, QStringLiteral("ids-only")) << "on " << document->project().connections[index].engine.toStdString();
+        EXPECT_EQ(ids->fetch, QStringLiteral("ids-only"))
+            << "on " << document->project().connections[index].engine.toStdString();
         EXPECT_EQ(ids->toScenario().fetch, FetchMode::IdsOnly);
     }
     // The all-BLOBs scenario of the same statement keeps reading the content.
