@@ -201,7 +201,7 @@ void ConnectionController::testConnection(const ParameterValues& values) {
     }
     emit errorCleared();
     m_serverLabel->setText(tr("Testing %1…").arg(profile->name));
-    emit message(tr("Testing %1 (%2)").arg(profile->name, qs(profile->toSpec().label())), false);
+    emit message(tr("Testing %1 (%2)").arg(profile->name, connectionText(profile->toSpec().label())), false);
     m_runner->testConnection(profile->toSpec(passwordFor(*profile)), values);
 }
 

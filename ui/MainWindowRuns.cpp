@@ -22,6 +22,7 @@
 #include "model/Presets.h"
 #include "model/ProjectFile.h"
 #include "model/SampleJson.h"
+#include "model/SeriesNaming.h"
 #include "ui/HistoryPanel.h"
 #include "ui/LinkPanel.h"
 #include "ui/ParameterPanel.h"
@@ -285,7 +286,7 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex
     m_progress->setValue(0);
     m_progressText->setText(tr("Starting…"));
     log(tr("Run %1 on %2: %n scenario(s) × %3", nullptr, static_cast<int>(scenarios.size()))
-            .arg(record.runId, qs(plan.connection.label()))
+            .arg(record.runId, connectionText(plan.connection.label()))
             .arg(plan.repetitions));
     if (plan.wireTap) {
         log(tr("Link: %1").arg(linkText(link)));

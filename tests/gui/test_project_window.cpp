@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QLabel>
@@ -197,4 +198,20 @@ TEST_F(ProjectWindowTest, AScenariosFetchModeSurvivesEngineSwitches) {
             EXPECT_EQ(s.fetch, QStringLiteral("content"));
         }
     }
+}
+
+// #30 item 8: the connection box said "postgres:postgresql://..." (and the password as typed in
+// the URI); now the masked label, the engine named once.
+TEST_F(ProjectWindowTest, APostgresUriConnectionIsShownOnceMaskedInTheConnectionBox) {
+    ConnectionProfile postgres;
+    postgres.name = QStringLiteral("PostgreSQL by URI");
+    postgres.engine = QStringLiteral("postgres");
+    postgres.target = QStringLiteral("postgresql://role:Pw7secret@127.0.0.1:1/x");
+    postgres.useWireTap = false;
+    const int index = window->document()->addConnection(postgres);
+    auto* box = window->findChild<QComboBox*>(QStringLiteral("connections"));
+    ASSERT_NE(box, nullptr);
+    const QString tip = box->itemData(index, Qt::ToolTipRole).toString();
+    EXPECT_EQ(tip, QStringLiteral("postgresql://role:***@127.0.0.1:1/x"));
+    EXPECT_FALSE(tip.contains(QStringLiteral("Pw7")));
 }
