@@ -3,6 +3,7 @@
 #include <QHash>
 #include <QMainWindow>
 #include <QPointF>
+#include <QSet>
 #include <QString>
 #include <array>
 #include <functional>
@@ -133,6 +134,7 @@ private:
     void refreshParameters();
     void reloadResults();
     void clearRunStatus();
+    void fillChartConnectionsMenu(QMenu* menu);
     void addSampleToViews(const Sample& sample);
     void flushChart(std::size_t index);
     void applyEffects(const std::vector<ParameterEffect>& effects);
@@ -210,7 +212,9 @@ private:
     QString m_defaultDatasetPath;
     quint64 m_defaultDatasetRows = 10000;
     QString m_runEngine;
-    QString m_currentRunId;  // the history record the current run appends to
+    QString m_currentRunId;             // the history record the current run appends to
+    QSet<QString> m_hiddenConnections;  // sample connections left out of the results and charts
+    QSet<QString> m_hiddenRuns;         // run ids left out by "Clear the charts"
     double m_lastThroughputAt = 0;
     std::uint64_t m_lastThroughputBytes = 0;
     int m_runCounter = 0;

@@ -275,6 +275,9 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex
         showError(refused);
         return;
     }
+    // A run's samples are shown: its connection comes back into the charts if it was hidden.
+    if (m_hiddenConnections.remove(qs(plan.connection.label())))
+        reloadResults();
     m_document->beginRun(record);
     m_currentRunId = record.runId;
 

@@ -11,6 +11,7 @@
 #include <QGraphicsTextItem>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QTimer>
@@ -223,4 +224,58 @@ TEST_F(ProjectWindowTest, APostgresUriConnectionIsShownOnceMaskedInTheConnection
     const QString tip = box->itemData(index, Qt::ToolTipRole).toString();
     EXPECT_EQ(tip, QStringLiteral("postgresql://role:***@127.0.0.1:1/x"));
     EXPECT_FALSE(tip.contains(QStringLiteral("Pw7")));
+}
+
+// #30 item 3: runs can leave the results and charts by connection, or all at once ("Clear the
+// charts"), while the history keeps every one of them; a new run on a hidden connection shows.
+TEST_F(ProjectWindowTest, ConnectionsCanBeHiddenFromTheChartsWithoutTouchingTheHistory) {
+    const QString otherPath = QString::fromStdString(dir.file("other.sqlite"));
+    test::prepareSmallDataset(otherPath, 300);
+    ConnectionProfile second = window->document()->project().connections.front();
+    second.name = QStringLiteral("Another file");
+    second.target = QStringLiteral("sqlite:") + otherPath;
+    ASSERT_TRUE(runOneAndWait(*window));
+    window->document()->setCurrentConnection(window->document()->addConnection(second));
+    ASSERT_TRUE(runOneAndWait(*window));
+    ASSERT_EQ(window->document()->project().history.size(), 2u);
+    ASSERT_EQ(window->resultsModel()->rowCount(), 2);
+    const std::string first = window->document()->project().history.front().samples.front().connection;
+    SampleChart* chart = window->chart(ChartKind::TimeVsBytes);
+    const auto names = [&] { return chart->seriesNames().join(QLatin1Char('|')); };
+    window->flushCharts();
+    ASSERT_TRUE(names().contains(QString::fromStdString(first))) << names().toStdString();
+
+    auto* menu = window->findChild<QMenu*>(QStringLiteral("chartConnectionsMenu"));
+    ASSERT_NE(menu, nullptr);
+    emit menu->aboutToShow();
+    QAction* hideFirst = nullptr;
+    for (QAction* a : menu->actions()) {
+        if (a->data().toString() == QString::fromStdString(first))
+            hideFirst = a;
+    }
+    ASSERT_NE(hideFirst, nullptr);
+    EXPECT_TRUE(hideFirst->isChecked());
+    hideFirst->setChecked(false);
+    EXPECT_EQ(window->resultsModel()->rowCount(), 1);
+    EXPECT_FALSE(names().contains(QString::fromStdString(first))) << names().toStdString();
+    EXPECT_EQ(window->document()->project().history.size(), 2u);
+
+    emit menu->aboutToShow();
+    auto* clear = menu->findChild<QAction*>(QStringLiteral("clearChartsAction"));
+    ASSERT_NE(clear, nullptr);
+    clear->trigger();
+    EXPECT_EQ(window->resultsModel()->rowCount(), 0);
+    EXPECT_TRUE(chart->seriesNames().isEmpty()) << names().toStdString();
+    EXPECT_EQ(window->document()->project().history.size(), 2u);
+
+    // A new run shows, on the connection hidden before too.
+    window->document()->setCurrentConnection(0);
+    ASSERT_TRUE(runOneAndWait(*window));
+    EXPECT_EQ(window->resultsModel()->rowCount(), 1);
+
+    emit menu->aboutToShow();
+    auto* all = menu->findChild<QAction*>(QStringLiteral("showAllRunsAction"));
+    ASSERT_NE(all, nullptr);
+    all->trigger();
+    EXPECT_EQ(window->resultsModel()->rowCount(), 3);
 }
