@@ -12,12 +12,20 @@ bool sameStatements(const ScenarioDef& def, const Scenario& reference) {
            def.setupSql.trimmed() == QString::fromStdString(reference.setupSql).trimmed();
 }
 
+// Two reference scenarios share their statement ("Test read all BLOBs" and "Test read only BLOB
+// IDs", which fetches the ids only): the one of the same fetch mode is the match, the other one only
+// where none has it (a fetch mode the user changed).
 const Scenario* referenceMatch(const ScenarioDef& def, const std::vector<Scenario>& suite) {
+    const Scenario* statementOnly = nullptr;
     for (const Scenario& s : suite) {
-        if (sameStatements(def, s))
+        if (!sameStatements(def, s))
+            continue;
+        if (ScenarioDef::fromScenario(s).fetch == def.fetch)
             return &s;
+        if (statementOnly == nullptr)
+            statementOnly = &s;
     }
-    return nullptr;
+    return statementOnly;
 }
 
 }  // namespace
@@ -44,6 +52,7 @@ std::optional<ScenarioDef> translatedReference(const ScenarioDef& scenario, Dial
         def.id = scenario.id;
         def.title = scenario.title;
         def.enabled = scenario.enabled;
+        def.fetch = scenario.fetch;  // the user's fetch mode goes with the scenario to the other engine
         return def;
     }
     return std::nullopt;  // no counterpart in that suite

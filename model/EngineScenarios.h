@@ -14,7 +14,7 @@ namespace blobbench {
 std::optional<Dialect> referenceDialectOf(const ScenarioDef& scenario);
 
 // The scenario's counterpart in `dialect`'s reference suite when it is a reference scenario of
-// another dialect: the same id, title and checked state, that engine's SQL. Otherwise nothing.
+// another dialect: the same id, title, checked state and fetch mode, that engine's SQL. Otherwise nothing.
 std::optional<ScenarioDef> translatedReference(const ScenarioDef& scenario, Dialect dialect);
 
 // "SQLite", "Firebird", "PostgreSQL": how a message names a dialect.

@@ -73,24 +73,29 @@ SeriesNaming::SeriesNaming(const std::vector<Sample>& samples) {
         add(s);
 }
 
-void SeriesNaming::add(const Sample& sample) {
-    const auto settings = settingsOf(sample);
+void SeriesNaming::Seen::add(const std::map<std::string, std::string>& settings) {
     // A setting seen for the first time was absent ("") from every sample before.
     for (const auto& [k, v] : settings) {
-        const auto [it, inserted] = m_values.try_emplace(k);
-        if (inserted && m_samples > 0)
+        const auto [it, inserted] = values.try_emplace(k);
+        if (inserted && samples > 0)
             it->second.insert(std::string());
     }
-    for (auto& [k, values] : m_values) {
+    for (auto& [k, seen] : values) {
         const auto it = settings.find(k);
-        values.insert(it == settings.end() ? std::string() : it->second);
+        seen.insert(it == settings.end() ? std::string() : it->second);
     }
-    ++m_samples;
-    m_keys.clear();
-    for (const auto& [k, values] : m_values) {
-        if (values.size() > 1)
-            m_keys.insert(k);
+    ++samples;
+    keys.clear();
+    for (const auto& [k, seen] : values) {
+        if (seen.size() > 1)
+            keys.insert(k);
     }
+}
+
+void SeriesNaming::add(const Sample& sample) {
+    const auto settings = settingsOf(sample);
+    m_all.add(settings);
+    m_byConnection[settings.at(kConnection)].add(settings);
 }
 
 QString SeriesNaming::seriesKey(const Sample& sample) {
@@ -104,9 +109,12 @@ QString SeriesNaming::settingsText(const Sample& sample) const {
     const auto settings = settingsOf(sample);
     QStringList parts;
     // The connection first: results of two servers are the widest difference.
-    if (m_keys.count(kConnection))
-        parts << qs(settings.at(kConnection));
-    for (const std::string& k : m_keys) {
+    if (m_all.keys.count(kConnection))
+        parts << connectionText(settings.at(kConnection));
+    const auto group = m_byConnection.find(settings.at(kConnection));
+    if (group == m_byConnection.end())
+        return parts.join(QStringLiteral(" · "));  // a sample not added: only its connection
+    for (const std::string& k : group->second.keys) {
         if (k == kConnection)
             continue;
         const auto it = settings.find(k);
@@ -127,10 +135,28 @@ QString SeriesNaming::label(const Sample& sample) const {
 }
 
 QStringList SeriesNaming::differingKeys() const {
+    std::set<std::string> keys;
+    if (m_all.keys.count(kConnection))
+        keys.insert(kConnection);
+    for (const auto& [connection, seen] : m_byConnection)
+        keys.insert(seen.keys.begin(), seen.keys.end());
     QStringList out;
-    for (const std::string& k : m_keys)
+    for (const std::string& k : keys)
         out << qs(k);
     return out;
+}
+
+QString connectionText(const std::string& label) {
+    const auto colon = label.find(':');
+    const auto scheme = label.find("://");
+    // "postgres:" then "postgresql://": the scheme begins with the engine's name.
+    if (colon != std::string::npos && scheme != std::string::npos && scheme > colon + 1) {
+        const std::string engine = label.substr(0, colon);
+        const std::string uriScheme = label.substr(colon + 1, scheme - colon - 1);
+        if (!engine.empty() && uriScheme.starts_with(engine))
+            return qs(label.substr(colon + 1));
+    }
+    return qs(label);
 }
 
 QStringList settingDifferences(const std::vector<Sample>& base, const std::vector<Sample>& candidate) {
@@ -162,21 +188,38 @@ QStringList runSettingsTexts(const std::vector<const std::vector<Sample>*>& runs
         for (const auto& [k, v] : values.back())
             keys.insert(k);
     }
-    // A setting differs when two runs with samples hold it with different values (absent = "").
+    // A setting differs when two runs with samples hold it with different values (absent = ""):
+    // the connection among all runs, any other setting among the runs of the same connection(s).
     const std::set<std::string> absent{std::string()};
-    std::set<std::string> differing;
-    for (const std::string& k : keys) {
+    const auto connectionOf = [&](const std::map<std::string, std::set<std::string>>& run) {
+        return run.count(kConnection) ? run.at(kConnection) : absent;
+    };
+    const auto differsAmong = [&](const std::string& k, const std::set<std::string>* connection) {
         std::set<std::set<std::string>> variants;
         for (const auto& run : values) {
-            if (!run.empty())
+            if (!run.empty() && (connection == nullptr || connectionOf(run) == *connection))
                 variants.insert(run.count(k) ? run.at(k) : absent);
         }
-        if (variants.size() > 1)
-            differing.insert(k);
-    }
+        return variants.size() > 1;
+    };
+    const bool connectionsDiffer = differsAmong(kConnection, nullptr);
     QStringList out;
     for (const auto& run : values) {
+        std::set<std::string> differing;
+        if (connectionsDiffer && run.count(kConnection))
+            differing.insert(kConnection);
+        const std::set<std::string> connection = connectionOf(run);
+        for (const std::string& k : keys) {
+            if (k != kConnection && differsAmong(k, &connection))
+                differing.insert(k);
+        }
         QStringList parts;
+        if (differing.erase(kConnection) > 0) {  // the connection first
+            QStringList shown;
+            for (const std::string& value : run.at(kConnection))
+                shown << (value.empty() ? QStringLiteral("(unset)") : connectionText(value));
+            parts << shown.join(QLatin1Char('/'));
+        }
         for (const std::string& k : differing) {
             const auto it = run.find(k);
             if (it == run.end())
@@ -184,8 +227,7 @@ QStringList runSettingsTexts(const std::vector<const std::vector<Sample>*>& runs
             QStringList shown;
             for (const std::string& value : it->second)
                 shown << (value.empty() ? QStringLiteral("(unset)") : shortParameterValue(value));
-            const QString text = shown.join(QLatin1Char('/'));
-            parts << (k == kConnection ? text : shortParameterName(k) + QLatin1Char(' ') + text);
+            parts << shortParameterName(k) + QLatin1Char(' ') + shown.join(QLatin1Char('/'));
         }
         out << parts.join(QStringLiteral(" · "));
     }

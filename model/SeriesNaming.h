@@ -13,8 +13,10 @@ namespace blobbench {
 
 // What tells samples apart beyond their scenario: the connection and every requested parameter.
 // A chart series is one scenario under one parameter set on one connection; its name gives the
-// scenario and only what differs between the series ("Short BLOBs · compression on"), so a
-// compression, result format or inline size change shows as a new series with its reason.
+// scenario, the connection where there are several, then only what differs among that
+// connection's samples ("Short BLOBs · Firebird 5 · compression on"), so a compression, result
+// format or inline size change shows as a new series with its reason, and another engine's
+// tunables do not crowd it out.
 class SeriesNaming {
 public:
     SeriesNaming() = default;
@@ -27,8 +29,9 @@ public:
     // whether or not they differ from other samples (a series never merges two settings).
     static QString seriesKey(const Sample& sample);
 
-    // "compression on · inline 0 (not in effect)": the settings of `sample` that differ between
-    // the samples seen; empty when they are all alike.
+    // "Firebird 5 · compression on · inline 0 (not in effect)": the connection if the samples seen
+    // have several, then the settings of `sample` that differ among the samples of its connection;
+    // empty when they are all alike.
     QString settingsText(const Sample& sample) const;
     // "Short BLOBs · compression on": the scenario's title and settingsText().
     QString label(const Sample& sample) const;
@@ -37,10 +40,22 @@ public:
     QStringList differingKeys() const;
 
 private:
-    std::map<std::string, std::set<std::string>> m_values;  // setting -> values seen ("" where absent)
-    std::set<std::string> m_keys;
-    std::size_t m_samples = 0;
+    // The settings' values over some samples, and which of them differ.
+    struct Seen {
+        std::map<std::string, std::set<std::string>> values;  // setting -> values seen ("" where absent)
+        std::set<std::string> keys;
+        std::size_t samples = 0;
+        void add(const std::map<std::string, std::string>& settings);
+    };
+    Seen m_all;
+    // Per connection: another engine's samples have other tunables, which would make every
+    // setting "differ"; a name gives the connection, then what differs among its own samples.
+    std::map<std::string, Seen> m_byConnection;
 };
+
+// A sample's connection for people: "postgresql://u@h/db", not "postgres:postgresql://u@h/db" (a URI
+// whose scheme names the engine already); other labels as they are ("firebird:inet://h/db").
+QString connectionText(const std::string& label);
 
 // "compression", "inline", "format", or the id with spaces for one not named here.
 QString shortParameterName(const std::string& id);
@@ -51,8 +66,9 @@ QString shortParameterValue(const std::string& value);
 // "wire_compression: false → true", "connection: SQLite → Firebird 5". Empty when none differ.
 QStringList settingDifferences(const std::vector<Sample>& base, const std::vector<Sample>& candidate);
 
-// Per run, the settings that tell it apart from the other runs ("compression on · inline 0";
-// a setting a run swept shows its values joined by "/"); empty where a run has none of its own.
+// Per run, the settings that tell it apart from the other runs: its connection where the runs have
+// several, then what differs among the runs of that connection ("compression on · inline 0"; a
+// setting a run swept shows its values joined by "/"); empty where a run has none of its own.
 QStringList runSettingsTexts(const std::vector<const std::vector<Sample>*>& runs);
 
 }  // namespace blobbench

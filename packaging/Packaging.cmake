@@ -49,7 +49,7 @@ if(TARGET blobbench)
   install(FILES ${_gen}/blobbench.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 endif()
 install(FILES ${_gen}/changelog.gz ${_pkg}/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/blobbench)
-# Help > User guide (F1) opens the installed guide (ui/UserGuide.cpp); its screenshots beside it.
+# The guide for reading outside the application (F1 shows its compiled-in copy, ui/UserGuide.cpp).
 install(FILES docs/user-guide.md docs/screenshot-compare.png docs/screenshot-firebird.png docs/screenshot-idle.png
               docs/screenshot-link.png docs/screenshot-run.png docs/screenshot-sweep.png
         DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/blobbench)

@@ -15,6 +15,7 @@
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
 #include "model/SampleJson.h"
+#include "model/SeriesNaming.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/ParameterPanel.h"
 #include "ui/RunController.h"
@@ -111,7 +112,8 @@ void ConnectionController::refresh() {
     m_combo->clear();
     for (const ConnectionProfile& p : m_document->project().connections) {
         m_combo->addItem(p.name, p.target);
-        m_combo->setItemData(m_combo->count() - 1, QString(p.engine + QLatin1Char(':') + p.target), Qt::ToolTipRole);
+        // Masked, and a URI that names its engine is not prefixed with it again.
+        m_combo->setItemData(m_combo->count() - 1, connectionText(p.toSpec().label()), Qt::ToolTipRole);
     }
     m_combo->setCurrentIndex(m_document->project().currentConnection);
 }
@@ -199,7 +201,7 @@ void ConnectionController::testConnection(const ParameterValues& values) {
     }
     emit errorCleared();
     m_serverLabel->setText(tr("Testing %1…").arg(profile->name));
-    emit message(tr("Testing %1 (%2)").arg(profile->name, qs(profile->toSpec().label())), false);
+    emit message(tr("Testing %1 (%2)").arg(profile->name, connectionText(profile->toSpec().label())), false);
     m_runner->testConnection(profile->toSpec(passwordFor(*profile)), values);
 }
 
@@ -331,17 +333,16 @@ void ConnectionController::refreshRecentMenu() {
         p.role = m.value(QStringLiteral("role")).toString();
         p.charset = m.value(QStringLiteral("charset")).toString();
         p.clientLibrary = m.value(QStringLiteral("clientLibrary")).toString();
-        m_recentMenu->addAction(p.name + QStringLiteral(" — ") + p.engine + QLatin1Char(':') + p.target, this,
-                                [this, p] {
-                                    const auto& list = m_document->project().connections;
-                                    for (std::size_t i = 0; i < list.size(); ++i) {
-                                        if (list[i].engine == p.engine && list[i].target == p.target) {
-                                            m_document->setCurrentConnection(static_cast<int>(i));
-                                            return;
-                                        }
-                                    }
-                                    m_document->setCurrentConnection(m_document->addConnection(p));
-                                });
+        m_recentMenu->addAction(p.name + QStringLiteral(" — ") + connectionText(p.toSpec().label()), this, [this, p] {
+            const auto& list = m_document->project().connections;
+            for (std::size_t i = 0; i < list.size(); ++i) {
+                if (list[i].engine == p.engine && list[i].target == p.target) {
+                    m_document->setCurrentConnection(static_cast<int>(i));
+                    return;
+                }
+            }
+            m_document->setCurrentConnection(m_document->addConnection(p));
+        });
     }
 }
 

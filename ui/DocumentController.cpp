@@ -40,8 +40,29 @@ QStringList runsOnlyIn(const QString& path, const Project& project) {
 
 DocumentController::DocumentController(ProjectDocument* document, QMainWindow* window, std::function<bool()> isRunning)
     : QObject(window), m_document(document), m_window(window), m_isRunning(std::move(isRunning)) {
-    connect(m_document, &ProjectDocument::projectReset, this, &DocumentController::updateTitle);
-    connect(m_document, &ProjectDocument::dirtyChanged, this, [this](bool) { updateTitle(); });
+    connect(m_document, &ProjectDocument::projectReset, this, [this] {
+        rememberSavedRuns();
+        updateTitle();
+    });
+    connect(m_document, &ProjectDocument::dirtyChanged, this, [this](bool dirty) {
+        if (!dirty)
+            rememberSavedRuns();
+        updateTitle();
+    });
+    rememberSavedRuns();
+}
+
+void DocumentController::rememberSavedRuns() {
+    m_savedRuns.clear();
+    for (const RunRecord& run : m_document->project().history)
+        m_savedRuns.insert(run.runId);
+}
+
+int DocumentController::unsavedRuns() const {
+    int n = 0;
+    for (const RunRecord& run : m_document->project().history)
+        n += m_savedRuns.contains(run.runId) ? 0 : 1;
+    return n;
 }
 
 void DocumentController::setRecentFilesMenu(QMenu* menu) {
@@ -246,13 +267,27 @@ void DocumentController::saveProjectAs() {
     }
 }
 
+namespace {
+
+// Says whether measured runs would be lost: only when there are some.
+QString unsavedRunsQuestion(int runs) {
+    if (runs == 0)
+        return DocumentController::tr(
+            "The project has unsaved changes to its settings (no new measured runs). "
+            "Save them?");
+    return DocumentController::tr("The project has unsaved changes, %n measured run(s) among them. Save them?", nullptr,
+                                  runs);
+}
+
+}  // namespace
+
 bool DocumentController::maybeKeepChanges() {
     if (!m_document->isDirty() || m_suppressUnsavedPrompt) {
         return true;
     }
-    const auto answer = QMessageBox::question(
-        m_window, tr("Unsaved changes"), tr("The project has unsaved changes (measured runs included). Save them?"),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    const auto answer =
+        QMessageBox::question(m_window, tr("Unsaved changes"), unsavedRunsQuestion(unsavedRuns()),
+                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Cancel) {
         return false;
     }

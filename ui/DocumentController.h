@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <functional>
@@ -38,6 +39,8 @@ public:
     bool openRecentProject(const QString& path);
     bool openDroppedFile(const QString& path);
     bool maybeKeepChanges();  // asks about unsaved changes; false when the user cancels
+    // Runs measured since the project was opened or last saved: the question names them, if any.
+    int unsavedRuns() const;
 
     // The run journal: the run's samples go to "<project>.journal" as they arrive. Before anything
     // runs: takes the project's lock for the run (released by journalFinished) and the journal.
@@ -64,6 +67,7 @@ private:
     void rememberRecentFile(const QString& path);
     void refreshRecentFilesMenu();
     void dropJournal();
+    void rememberSavedRuns();
 
     ProjectDocument* m_document;
     QMainWindow* m_window;
@@ -74,6 +78,7 @@ private:
     std::unique_ptr<RunJournal> m_journal;  // the current run's samples, for crash recovery
     std::unique_ptr<ProjectLock> m_lock;    // held while a run of this window goes on
     QString m_journalPath;
+    QSet<QString> m_savedRuns;  // the run ids of the history as last opened or saved
 };
 
 }  // namespace blobbench

@@ -7,7 +7,6 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
-#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -50,6 +49,7 @@
 #include "model/Presets.h"
 #include "model/ProjectFile.h"
 #include "model/SampleJson.h"
+#include "model/SeriesNaming.h"
 #include "ui/ChartSettings.h"
 #include "ui/ConnectionController.h"
 #include "ui/DocumentController.h"
@@ -200,6 +200,7 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_progress->setTextVisible(false);
     m_progress->setMaximumWidth(360);
     m_progressText = new QLabel(tr("Ready"));
+    m_progressText->setObjectName(QStringLiteral("runStatus"));
     // Text that changes 25 times a second must not ask the whole window for a new layout.
     // (a widget of fixed size never propagates its geometry changes to the layout).
     m_progressText->setFixedSize(520, m_progressText->sizeHint().height());
@@ -367,16 +368,17 @@ void MainWindow::buildMenus() {
     whatIf->setObjectName(QStringLiteral("whatIfAction"));
     view->addAction(whatIf);
 
+    QMenu* shown = view->addMenu(tr("&Connections in the charts"));
+    shown->setObjectName(QStringLiteral("chartConnectionsMenu"));
+    connect(shown, &QMenu::aboutToShow, this, [this, shown] { fillChartConnectionsMenu(shown); });
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* guide = help->addAction(tr("&User guide"), QKeySequence::HelpContents, this, [this] {
-        const QString path = userGuidePath();
-        if (path.isEmpty()) {
-            showError(tr("The user guide is not installed: looked for %1.")
-                          .arg(userGuideCandidates().join(QStringLiteral(", "))));
-            return;
-        }
-        if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
-            showError(tr("No program to open %1 was found.").arg(path));
+        if (m_userGuide == nullptr)
+            m_userGuide = new UserGuideWindow(this);
+        m_userGuide->show();
+        m_userGuide->raise();
+        m_userGuide->activateWindow();
     });
     guide->setObjectName(QStringLiteral("userGuide"));
     guide->setShortcutContext(Qt::ApplicationShortcut);
@@ -461,11 +463,14 @@ void MainWindow::connectDocument() {
         refreshParameters();
         m_scenarios->setDriver(currentDriver());
         logEngineFollow(m_scenarios->followEngine(currentDriver(), false));
+        m_hiddenRuns.clear();  // another project: its runs are all shown
+        m_hiddenConnections.clear();
         reloadResults();
         applyChartSettings();
         // What the old project showed (its error, its server) is not this one's.
         clearError();
         m_connections->clearServerLabel();
+        clearRunStatus();
         testInBackground();
     });
     connect(m_document, &ProjectDocument::connectionsChanged, this, [this] {
@@ -486,6 +491,7 @@ void MainWindow::connectDocument() {
         logEngineFollow(m_scenarios->followEngine(currentDriver(), true));
         m_connections->clearServerLabel();
         m_appliedEffects.clear();
+        clearRunStatus();
         testInBackground();
     });
     connect(m_document, &ProjectDocument::sampleAppended, this,
@@ -539,12 +545,14 @@ void MainWindow::refreshParameters() {
 
 void MainWindow::reloadResults() {
     std::vector<Sample> all;
-    for (const RunRecord& run : m_document->project().history) {
-        all.insert(all.end(), run.samples.begin(), run.samples.end());
-    }
     m_expectedRows.clear();
-    for (const Sample& s : all) {
-        m_expectedRows[qs(s.scenarioId)] = s.rows;
+    for (const RunRecord& run : m_document->project().history) {
+        for (const Sample& s : run.samples) {
+            m_expectedRows[qs(s.scenarioId)] = s.rows;
+            // Hidden from the views (View > Connections in the charts), never from the history.
+            if (!m_hiddenRuns.contains(run.runId) && !m_hiddenConnections.contains(qs(s.connection)))
+                all.push_back(s);
+        }
     }
     m_reloadingResults = true;  // the what-if follows once the charts hold the new samples
     m_results->setSamples(all);
@@ -764,6 +772,55 @@ void MainWindow::dropEvent(QDropEvent* event) {
     event->acceptProposedAction();
     // After the drop returns: a modal question inside the drag's event would hold the source.
     QTimer::singleShot(0, this, [this, path] { m_files->openDroppedFile(path); });
+}
+
+// The connections of the history's samples, each shown or hidden in the results and charts, and
+// "Clear the charts": the runs so far leave the views, the history keeps them (#30).
+void MainWindow::fillChartConnectionsMenu(QMenu* menu) {
+    menu->clear();
+    QStringList connections;
+    for (const RunRecord& run : m_document->project().history) {
+        for (const Sample& s : run.samples) {
+            if (!connections.contains(qs(s.connection)))
+                connections << qs(s.connection);
+        }
+    }
+    if (connections.isEmpty())
+        menu->addAction(tr("(no runs yet)"))->setEnabled(false);
+    for (const QString& connection : connections) {
+        QAction* a = menu->addAction(connectionText(connection.toStdString()));
+        a->setCheckable(true);
+        a->setChecked(!m_hiddenConnections.contains(connection));
+        a->setData(connection);
+        connect(a, &QAction::toggled, this, [this, connection](bool on) {
+            if (on)
+                m_hiddenConnections.remove(connection);
+            else
+                m_hiddenConnections.insert(connection);
+            reloadResults();
+        });
+    }
+    menu->addSeparator();
+    QAction* clear = menu->addAction(tr("Clear the charts (the history keeps the runs)"), this, [this] {
+        for (const RunRecord& run : m_document->project().history)
+            m_hiddenRuns.insert(run.runId);
+        reloadResults();
+    });
+    clear->setObjectName(QStringLiteral("clearChartsAction"));
+    QAction* all = menu->addAction(tr("Show every run"), this, [this] {
+        m_hiddenRuns.clear();
+        m_hiddenConnections.clear();
+        reloadResults();
+    });
+    all->setObjectName(QStringLiteral("showAllRunsAction"));
+}
+
+// "Stopped", "Failed", "Done: …" speak of the last run: not of another project or connection.
+void MainWindow::clearRunStatus() {
+    if (isRunning())
+        return;
+    m_progress->setValue(0);
+    m_progressText->setText(tr("Ready"));
 }
 
 void MainWindow::applyChartSettings() {

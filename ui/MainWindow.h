@@ -3,6 +3,7 @@
 #include <QHash>
 #include <QMainWindow>
 #include <QPointF>
+#include <QSet>
 #include <QString>
 #include <array>
 #include <functional>
@@ -51,6 +52,7 @@ class ParameterPanel;
 class ResultsModel;
 class SqlEditor;
 class SweepEditor;
+class UserGuideWindow;
 class WhatIfPanel;
 
 // The workbench. Reads and changes the project only through its ProjectDocument (the single
@@ -131,6 +133,8 @@ private:
     void applyChartSettings();
     void refreshParameters();
     void reloadResults();
+    void clearRunStatus();
+    void fillChartConnectionsMenu(QMenu* menu);
     void addSampleToViews(const Sample& sample);
     void flushChart(std::size_t index);
     void applyEffects(const std::vector<ParameterEffect>& effects);
@@ -193,6 +197,7 @@ private:
     HistoryPanel* m_history = nullptr;
     WhatIfPanel* m_whatIf = nullptr;
     QDockWidget* m_whatIfDock = nullptr;
+    UserGuideWindow* m_userGuide = nullptr;    // made on the first F1
     std::array<bool, 5> m_predictionsStale{};  // per chart: the what-if changed since it was drawn
     bool m_checkingLink = false;               // the current run is a what-if "Measure at this link"
     bool m_reloadingResults = false;
@@ -207,7 +212,9 @@ private:
     QString m_defaultDatasetPath;
     quint64 m_defaultDatasetRows = 10000;
     QString m_runEngine;
-    QString m_currentRunId;  // the history record the current run appends to
+    QString m_currentRunId;             // the history record the current run appends to
+    QSet<QString> m_hiddenConnections;  // sample connections left out of the results and charts
+    QSet<QString> m_hiddenRuns;         // run ids left out by "Clear the charts"
     double m_lastThroughputAt = 0;
     std::uint64_t m_lastThroughputBytes = 0;
     int m_runCounter = 0;

@@ -22,6 +22,7 @@
 #include "model/Presets.h"
 #include "model/ProjectFile.h"
 #include "model/SampleJson.h"
+#include "model/SeriesNaming.h"
 #include "ui/HistoryPanel.h"
 #include "ui/LinkPanel.h"
 #include "ui/ParameterPanel.h"
@@ -274,6 +275,9 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex
         showError(refused);
         return;
     }
+    // A run's samples are shown: its connection comes back into the charts if it was hidden.
+    if (m_hiddenConnections.remove(qs(plan.connection.label())))
+        reloadResults();
     m_document->beginRun(record);
     m_currentRunId = record.runId;
 
@@ -285,7 +289,7 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex
     m_progress->setValue(0);
     m_progressText->setText(tr("Starting…"));
     log(tr("Run %1 on %2: %n scenario(s) × %3", nullptr, static_cast<int>(scenarios.size()))
-            .arg(record.runId, qs(plan.connection.label()))
+            .arg(record.runId, connectionText(plan.connection.label()))
             .arg(plan.repetitions));
     if (plan.wireTap) {
         log(tr("Link: %1").arg(linkText(link)));

@@ -13,6 +13,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "model/SeriesNaming.h"
 #include "ui/Units.h"
 
 namespace blobbench {
@@ -48,7 +49,7 @@ PrepareDialog::PrepareDialog(const QString& connectionName, ConnectionSpec conne
     setObjectName(QStringLiteral("prepareDialog"));
     auto* intro = new QLabel(tr("Creates the reference tables BLOB_TEST and BLOB_SAMPLE on <b>%1</b> and fills them, "
                                 "one transaction per batch. <b>Tables of these names there are dropped first.</b>")
-                                 .arg(QString::fromStdString(m_connection.label()).toHtmlEscaped()),
+                                 .arg(connectionText(m_connection.label()).toHtmlEscaped()),
                              this);
     intro->setWordWrap(true);
 
@@ -175,7 +176,7 @@ void PrepareDialog::start() {
     }
     m_result->clear();
     m_progress->setValue(0);
-    m_progressText->setText(tr("Connecting to %1…").arg(QString::fromStdString(m_connection.label())));
+    m_progressText->setText(tr("Connecting to %1…").arg(connectionText(m_connection.label())));
     m_current = m_worker->prepareDataset(request());
     updateControls();
 }

@@ -1,5 +1,6 @@
 // blobbench: the workbench window, opened on the default project (the SQLite reference suite) so
 // a first-time user only presses Run. The --grab-* options write screenshots for the docs.
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -108,6 +109,8 @@ int main(int argc, char* argv[]) {
                                     QStringLiteral("Bottom tab to show: results, history, storage."),
                                     QStringLiteral("tab"));
     const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Start with a dark palette."));
+    const QCommandLineOption guide(QStringLiteral("user-guide"),
+                                   QStringLiteral("Open Help > User guide (F1) at start (for screenshots)."));
     const QCommandLineOption grabStorage(
         QStringLiteral("grab-storage"),
         QStringLiteral("Write the storage chart of the project's latest study run to <png> (--size WxH), quit."),
@@ -123,7 +126,7 @@ int main(int argc, char* argv[]) {
                        "window to <png>, quit."),
         QStringLiteral("png"));
     parser.addOptions({grabIdle, grabRun, grabSweep, grabCompare, sweep, size, startup, chart, repeat, side, bottom,
-                       dark, grabStorage, grabPrepare, grabWhatIf});
+                       dark, grabStorage, grabPrepare, grabWhatIf, guide});
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("A *.blobbench.json project to open."));
     parser.process(app);
 
@@ -182,6 +185,10 @@ int main(int argc, char* argv[]) {
         window.showChart(blobbench::ChartKind::TimeVsBytes);
     }
     window.show();
+    if (parser.isSet(guide)) {
+        if (auto* action = window.findChild<QAction*>(QStringLiteral("userGuide")))
+            action->trigger();
+    }
 
     if (parser.isSet(startup)) {
         QTimer::singleShot(0, &app, [&] {

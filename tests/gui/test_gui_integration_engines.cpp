@@ -81,6 +81,9 @@ TEST(GuiIntegrationEngines, SwitchingSqliteToFirebirdRunsFirebirdsOwnSql) {
     for (const Sample& s : document->project().history.back().samples) {
         EXPECT_EQ(s.engine, "sqlite");
         EXPECT_EQ(s.status, SampleStatus::Complete) << s.error;
+        if (s.scenarioId == "blob-ids") {
+            EXPECT_EQ(s.contentBytes, 0u) << "the ids only";
+        }
         sqliteRan.insert(s.scenarioId);
     }
     EXPECT_EQ(sqliteRan, (std::set<std::string>{"short-blobs", "blob-ids", "lengths"}));
@@ -104,6 +107,12 @@ TEST(GuiIntegrationEngines, SwitchingSqliteToFirebirdRunsFirebirdsOwnSql) {
     for (const Sample& s : run.samples) {
         EXPECT_EQ(s.engine, "firebird");
         EXPECT_EQ(s.status, SampleStatus::Complete) << s.error;
+        // The ids-only fetch mode came along (#30: it read the whole content after the switch).
+        if (s.scenarioId == "blob-ids") {
+            EXPECT_EQ(s.contentBytes, 0u) << "the ids only, on Firebird too";
+        } else {
+            EXPECT_GT(s.contentBytes, 0u);
+        }
         firebirdRan.insert(s.scenarioId);
     }
     EXPECT_EQ(firebirdRan, (std::set<std::string>{"short-blobs", "blob-ids"}));

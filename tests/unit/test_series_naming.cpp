@@ -37,7 +37,43 @@ TEST(SeriesNaming, NamesOnlyWhatDiffersAndKeysEveryParameter) {
     const Sample pg = sample("short", {{"wire_compression", "true"}, {"max_inline_blob_size", "0"}}, 10, "PostgreSQL");
     naming.add(pg);
     EXPECT_NE(SeriesNaming::seriesKey(on), SeriesNaming::seriesKey(pg));
-    EXPECT_EQ(naming.label(pg), QStringLiteral("Short BLOBs · PostgreSQL · compression on"));
+    // Named by its connection, then by what differs among that connection's samples: nothing.
+    EXPECT_EQ(naming.label(pg), QStringLiteral("Short BLOBs · PostgreSQL"));
+    EXPECT_EQ(naming.label(on), QStringLiteral("Short BLOBs · Firebird 5 · compression on"));
+}
+
+// #30 item 3: with several engines every tunable "differed" (the other engine has other ones) and
+// the names listed all of them, the settings under study cut off at the end. A name is the
+// connection, then only what differs among that connection's samples; the same in History.
+TEST(SeriesNaming, SeveralEnginesNameTheConnectionThenOnlyItsOwnDifferences) {
+    const ParameterValues fbBase{{"wire_compression", "false"},
+                                 {"max_inline_blob_size", "65535"},
+                                 {"blob_buffer_size", "65535"},
+                                 {"max_blob_cache_size", "10485760"},
+                                 {"wire_crypt", "false"}};
+    ParameterValues fbInline0 = fbBase;
+    fbInline0["max_inline_blob_size"] = "0";
+    const ParameterValues pgText{{"result_format", "text"}, {"fetch_size", "0"}, {"wire_compression", "false"}};
+    ParameterValues pgBinary = pgText;
+    pgBinary["result_format"] = "binary";
+    const ParameterValues sqlite{{"page_size", "4096"}, {"cache_size", "2000"}, {"mmap_size", "0"}};
+    const Sample fb1 = sample("short", fbBase, 10, "Firebird 5"), fb2 = sample("short", fbInline0, 10, "Firebird 5");
+    const Sample pg1 = sample("short", pgText, 10, "PostgreSQL"), pg2 = sample("short", pgBinary, 10, "PostgreSQL");
+    const Sample lite = sample("short", sqlite, 10, "SQLite");
+    const SeriesNaming naming({fb1, fb2, pg1, pg2, lite});
+    EXPECT_EQ(naming.label(fb1), QStringLiteral("Short BLOBs · Firebird 5 · inline 65535"));
+    EXPECT_EQ(naming.label(fb2), QStringLiteral("Short BLOBs · Firebird 5 · inline 0"));
+    EXPECT_EQ(naming.label(pg1), QStringLiteral("Short BLOBs · PostgreSQL · format text"));
+    EXPECT_EQ(naming.label(pg2), QStringLiteral("Short BLOBs · PostgreSQL · format binary"));
+    EXPECT_EQ(naming.label(lite), QStringLiteral("Short BLOBs · SQLite"));
+    EXPECT_EQ(naming.differingKeys(), (QStringList{QStringLiteral("connection"), QStringLiteral("max_inline_blob_size"),
+                                                   QStringLiteral("result_format")}));
+
+    const std::vector<Sample> r1{fb1}, r2{fb2}, r3{pg1}, r4{pg2}, r5{lite};
+    EXPECT_EQ(runSettingsTexts({&r1, &r2, &r3, &r4, &r5}),
+              (QStringList{QStringLiteral("Firebird 5 · inline 65535"), QStringLiteral("Firebird 5 · inline 0"),
+                           QStringLiteral("PostgreSQL · format text"), QStringLiteral("PostgreSQL · format binary"),
+                           QStringLiteral("SQLite")}));
 }
 
 TEST(SeriesNaming, RunsAndComparisonsNameTheSettingsThatDiffer) {
@@ -64,4 +100,21 @@ TEST(SeriesNaming, RunsAndComparisonsNameTheSettingsThatDiffer) {
     EXPECT_TRUE(md.contains(QStringLiteral("Settings that differ (base → new):\n\n- wire_compression: false → true")))
         << md.toStdString();
     EXPECT_TRUE(markdownComparison(b, b, compareRuns(base, base)).contains(QStringLiteral("the same in both runs")));
+}
+
+// A PostgreSQL URI already names its engine: the series and the history say "postgresql://...",
+// not "postgres:postgresql://..."; a label whose target does not name the engine keeps its prefix.
+TEST(SeriesNaming, APostgresUriIsNotPrefixedWithItsEngineAgain) {
+    const Sample pg = sample("short", {}, 10, "postgres:postgresql://postgres:***@127.0.0.1:5432/blob_test");
+    const Sample fb = sample("short", {}, 10, "firebird:inet://127.0.0.1:3050//var/lib/firebird/blob_test.fdb");
+    SeriesNaming naming({pg, fb});
+    EXPECT_EQ(naming.label(pg), QStringLiteral("Short BLOBs · postgresql://postgres:***@127.0.0.1:5432/blob_test"));
+    EXPECT_EQ(naming.label(fb),
+              QStringLiteral("Short BLOBs · firebird:inet://127.0.0.1:3050//var/lib/firebird/blob_test.fdb"));
+    const std::vector<Sample> a{pg}, b{fb};
+    const QStringList runs = runSettingsTexts({&a, &b});
+    ASSERT_EQ(runs.size(), 2);
+    EXPECT_EQ(runs[0], QStringLiteral("postgresql://postgres:***@127.0.0.1:5432/blob_test"));
+    EXPECT_EQ(connectionText("postgres:host=h dbname=d"), QStringLiteral("postgres:host=h dbname=d"));
+    EXPECT_EQ(connectionText("sqlite:/tmp/x.sqlite"), QStringLiteral("sqlite:/tmp/x.sqlite"));
 }

@@ -8,6 +8,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QToolTip>
 #include <QValueAxis>
@@ -570,18 +571,35 @@ private:
                    : tr("Content bytes (%1): no wire statistics, %2").arg(xu.name, m_noWireReason);
     }
 
+    // The axes of the last build are kept while they stay linear or logarithmic: removed and made
+    // anew, the old axes' titles and labels stayed drawn until Qt Charts deleted them later (they
+    // are not children of the axis item it hides), and a project opened with another tab in front
+    // showed two axis sets, "Content bytes (B)" 0-1 over the real one (#30).
     void rebuildAxes() {
         QChart* chart = m_frame->chart();
-        for (QAbstractAxis* axis : chart->axes()) {
-            chart->removeAxis(axis);
-            delete axis;
-        }
         chart->setTitle(m_kind == ChartKind::TimeVsBytes && bytesAxis() != BytesAxis::Content
                             ? tr("Elapsed time vs bytes on the wire")
                             : chartTitle(m_kind));
         const AxisUnit yu = timeAxisUnit(yMax());
-        m_xAxis = makeAxis(m_log, xTitle(xUnit()), m_log ? 1 : 0, 1);
-        m_yAxis = makeAxis(m_log, tr("Elapsed time (%1)").arg(yu.name), m_log ? 0.1 : 0, 1);
+        const QString xTitleText = xTitle(xUnit());
+        const QString yTitleText = tr("Elapsed time (%1)").arg(yu.name);
+        const auto isLog = [](const QAbstractAxis* axis) {
+            return qobject_cast<const QLogValueAxis*>(axis) != nullptr;
+        };
+        const QList<QAbstractAxis*> present = chart->axes();
+        if (present.size() == 2 && present.contains(m_xAxis) && present.contains(m_yAxis) && isLog(m_xAxis) == m_log &&
+            isLog(m_yAxis) == m_log) {
+            const QString suffix = m_log ? QStringLiteral(" (log)") : QString();  // as makeAxis() titles them
+            m_xAxis->setTitleText(xTitleText + suffix);
+            m_yAxis->setTitleText(yTitleText + suffix);
+            return;
+        }
+        for (QAbstractAxis* axis : present) {
+            chart->removeAxis(axis);
+            delete axis;
+        }
+        m_xAxis = makeAxis(m_log, xTitleText, m_log ? 1 : 0, 1);
+        m_yAxis = makeAxis(m_log, yTitleText, m_log ? 0.1 : 0, 1);
         chart->addAxis(m_xAxis, Qt::AlignBottom);
         chart->addAxis(m_yAxis, Qt::AlignLeft);
     }
