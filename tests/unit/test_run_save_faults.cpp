@@ -387,3 +387,20 @@ TEST_F(RunSaveFaults, AnExportRefusedAtTheStartLeavesAFailedRunNotAnOpenOne) {
         << "outcome '" << after.history[0].outcome.toStdString() << "'";
     EXPECT_FALSE(std::filesystem::exists(journalPathFor(q(project)).toStdString())) << "journal left behind";
 }
+
+// An export named as the project's run journal (or lock file): after a save that failed, the
+// Markdown replaced the journal that the line said held the run's 2,000 samples. Refused now,
+// before anything is measured, as two exports on one file are.
+TEST_F(RunSaveFaults, AnExportOverTheProjectsJournalOrLockIsRefused) {
+    TempDir local;
+    const std::string project = writeProject(local.file("P.blobbench.json"));
+    for (const std::string option : {"--markdown", "--json", "--csv"}) {
+        for (const std::string& target : {project + ".journal", project + ".lock"}) {
+            const auto r = runCli({"run", project, "-s", "warm-up", "-r", "1", "-q", option, target});
+            EXPECT_EQ(r.exitCode, 2) << option << ' ' << target << ": " << r.err;
+            EXPECT_NE(r.err.find(option + " and the project's "), std::string::npos) << r.err;
+            EXPECT_FALSE(std::filesystem::exists(target)) << target;
+        }
+    }
+    EXPECT_TRUE(loadProject(q(project)).history.empty()) << "nothing was run";
+}
