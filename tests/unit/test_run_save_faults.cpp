@@ -404,3 +404,32 @@ TEST_F(RunSaveFaults, AnExportOverTheProjectsJournalOrLockIsRefused) {
     }
     EXPECT_TRUE(loadProject(q(project)).history.empty()) << "nothing was run";
 }
+
+// Hostile round 5b: an edit in place that keeps the size and sets the mtime back (rsync -t, tar,
+// touch -r) kept the inode, size and mtime the save compared, so the file was never read again:
+// "Saved run", the edit gone. The ctime, which no program can set back, is compared too.
+TEST_F(RunSaveFaults, EditInPlaceWithTheSameSizeAndMtimeIsNoticed) {
+    TempDir local;
+    const std::string project = writeProject(local.file("P.blobbench.json"));
+    CliProcess run({"run", project, "-s", "all-blobs", "-r", "1000", "-q"});
+    ASSERT_TRUE(journalHolds(project, 2, run)) << run.errSoFar();
+    struct stat before {};
+    ASSERT_EQ(::stat(project.c_str(), &before), 0);
+    std::string text = readAll(project);
+    const std::string from = "Saving under faults", to = "SAVING under faults";
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, from.size(), to);
+    {
+        std::fstream f(project, std::ios::in | std::ios::out | std::ios::binary);
+        f.write(text.data(), static_cast<std::streamsize>(text.size()));
+    }
+    const struct timespec times[2] = {before.st_atim, before.st_mtim};
+    ASSERT_EQ(::utimensat(AT_FDCWD, project.c_str(), times, 0), 0);
+    ASSERT_TRUE(run.running()) << "the run ended before the edit: nothing tested";
+    run.signal(SIGINT);
+    const auto r = run.wait(60s);
+    EXPECT_EQ(r.exitCode, 130) << r.err;
+    EXPECT_NE(r.err.find("the file had been changed by another program during the run"), std::string::npos) << r.err;
+    EXPECT_EQ(loadProject(q(project)).name, QStringLiteral("SAVING under faults")) << "the edit is kept";
+}
