@@ -162,6 +162,23 @@ QString markdownRunSummary(const RunRecord& run) {
     out += QLatin1String(
         "\nMedians over the complete repetitions; stddev is the sample standard deviation; CV = stddev / mean; "
         "outliers lie beyond 1.5 IQR from the quartiles (Tukey).\n");
+    // A sample the client's own stop or suspend disturbed is in the figures above: said, so that a
+    // median of 2 that holds a 4 s SIGSTOP is not read as the server's time.
+    bool firstDisturbed = true;
+    for (const Sample& s : run.samples) {
+        if (s.disturbed.empty()) {
+            continue;
+        }
+        if (firstDisturbed) {
+            out += QLatin1String("\nDisturbed samples (counted in the figures above):\n\n");
+            firstDisturbed = false;
+        }
+        const QString title = qs(s.scenarioTitle.empty() ? s.scenarioId : s.scenarioTitle);
+        out += QLatin1String("- ") + cell(title) +
+               (s.point.empty() ? QString() : QLatin1String(" (") + cell(pointText(s.point)) + QLatin1Char(')')) +
+               QLatin1String(", repetition ") + QString::number(s.repetition + 1) + QLatin1String(": ") +
+               cell(qs(s.disturbed)) + QLatin1Char('\n');
+    }
     return printableMarkdown(out);
 }
 

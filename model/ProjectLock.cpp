@@ -24,9 +24,19 @@ ProjectLock::ProjectLock(const QString& projectPath, const std::function<void(co
     : m_path(projectPath.toStdString() + ".lock") {
     bool said = false;
     for (;;) {
-        m_fd = ::open(m_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        // The lock file is truncated and written: never through a link to another file (O_NOFOLLOW, a
+        // second name), nor a FIFO or device (O_NONBLOCK: the open must not wait for a writer).
+        m_fd = ::open(m_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
         if (m_fd < 0) {
-            throw Error(ErrorKind::Io, "cannot create the project's lock file " + m_path + ": " + std::strerror(errno));
+            throw Error(ErrorKind::Io, "cannot create the project's lock file " + m_path + ": " +
+                                           (errno == ELOOP ? std::string("it is a symbolic link (remove it)")
+                                                           : std::string(std::strerror(errno))));
+        }
+        if (struct stat own{}; ::fstat(m_fd, &own) != 0 || !S_ISREG(own.st_mode) || own.st_nlink > 1) {
+            ::close(m_fd);
+            throw Error(ErrorKind::Io, "cannot use the project's lock file " + m_path +
+                                           ": it is not a file of its own (a FIFO, a device or another "
+                                           "file's second name): remove it; it was left unchanged");
         }
         while (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
             if (errno != EWOULDBLOCK && errno != EINTR) {
@@ -72,7 +82,7 @@ ProjectLock::~ProjectLock() {
 std::string projectInUseElsewhere(const QString& projectPath) {
     const std::string project = QFileInfo(projectPath).absoluteFilePath().toStdString();
     const std::string lock = projectPath.toStdString() + ".lock";
-    const OwnedFd lockFd(::open(lock.c_str(), O_RDONLY | O_CLOEXEC));
+    const OwnedFd lockFd(::open(lock.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (lockFd.fd >= 0 && ::flock(lockFd.fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
         char holder[32] = {};
         const ssize_t n = ::pread(lockFd.fd, holder, sizeof holder - 1, 0);
@@ -83,7 +93,7 @@ std::string projectInUseElsewhere(const QString& projectPath) {
     }
     // (closing lockFd drops the probe's shared lock, if it took one)
     const std::string journal = journalPathFor(projectPath).toStdString();
-    const OwnedFd journalFd(::open(journal.c_str(), O_RDONLY | O_CLOEXEC));
+    const OwnedFd journalFd(::open(journal.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));  // a FIFO: no wait
     struct flock whole {};
     whole.l_type = F_WRLCK;
     whole.l_whence = SEEK_SET;

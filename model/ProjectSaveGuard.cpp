@@ -22,13 +22,15 @@ ProjectFileStamp stampOf(const struct stat& st, const QByteArray& bytes) {
     s.inode = st.st_ino;
     s.size = st.st_size;
     s.mtimeNs = qint64(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    s.ctimeNs = qint64(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
     s.sha256 = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
     return s;
 }
 
 bool sameStatus(const struct stat& st, const ProjectFileStamp& s) {
     return st.st_dev == s.device && st.st_ino == s.inode && st.st_size == s.size &&
-           qint64(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec == s.mtimeNs;
+           qint64(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec == s.mtimeNs &&
+           qint64(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec == s.ctimeNs;
 }
 
 // Thrown through writeFileAtomically() by the check before its rename.

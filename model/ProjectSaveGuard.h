@@ -18,14 +18,15 @@ struct ProjectFileStamp {
     ino_t inode = 0;
     qint64 size = -1;
     qint64 mtimeNs = 0;
-    QByteArray sha256;  // of the bytes read or written: a touch or a copy of the same bytes is no change
+    qint64 ctimeNs = 0;  // a write in place that keeps the size and sets the mtime back still changes it
+    QByteArray sha256;   // of the bytes read or written: a touch or a copy of the same bytes is no change
 };
 
 // loadProject(), stamping what it read (the descriptor's status and the bytes it parsed).
 Project loadProjectStamped(const QString& path, ProjectFileStamp& stamp);
 
 // Whether the file at `path` holds other bytes than `stamp` says (a missing file holds nothing to
-// lose: false). Reads the file only when its inode, size or mtime differ.
+// lose: false). Reads the file only when its inode, size, mtime or ctime differ.
 bool projectFileChanged(const QString& path, const ProjectFileStamp& stamp);
 
 // saveProject() that loses no change made by another program: just before the rename, the file is

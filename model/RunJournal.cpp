@@ -1,6 +1,7 @@
 #include "model/ProjectFile.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <QFile>
 #include <QFileInfo>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "engine/core/Error.h"
+#include "engine/core/FileKind.h"
 #include "model/ProjectJsonInternal.h"
 #include "model/SampleJson.h"
 
@@ -31,9 +33,18 @@ QString journalPathFor(const QString& projectPath) {
 RunJournal::RunJournal(const QString& projectPath, const RunRecord& run) : m_path(journalPathFor(projectPath)) {
     const std::string path = m_path.toStdString();
     // Not truncated before the lock is held: the journal may be another process's live one.
-    m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    // Never through a symbolic link (it would create or truncate another file), nor a FIFO (O_NONBLOCK:
+    // the open must not wait for a reader; recoverJournal() sets such a journal aside first).
+    m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
     if (m_fd < 0) {
-        throw Error(ErrorKind::Io, "cannot create the run journal " + path + ": " + std::strerror(errno));
+        throw Error(ErrorKind::Io, "cannot create the run journal " + path + ": " +
+                                       (errno == ELOOP ? std::string("it is a symbolic link (remove it)")
+                                                       : std::string(std::strerror(errno))));
+    }
+    if (struct stat own{}; ::fstat(m_fd, &own) != 0 || !S_ISREG(own.st_mode)) {
+        ::close(m_fd);
+        m_fd = -1;
+        throw Error(ErrorKind::Io, "cannot create the run journal " + path + ": not a regular file");
     }
     // A POSIX record lock, which belongs to the process: a second window of the same workbench
     // (or a test standing in for a restart) may recover it, another live process may not.
@@ -166,7 +177,11 @@ QString recoverJournal(const QString& projectPath, Project& project) {
         return {};
     }
     const QString name = QFileInfo(journal).fileName();
-    const OwnedFd fd(::open(journal.toStdString().c_str(), O_RDONLY | O_CLOEXEC));
+    // A FIFO, a device or a directory in its place would block the open or every later run.
+    if (const std::string why = whyNotAFile(journal.toStdString()); !why.empty()) {
+        return setJournalAside(journal, why);
+    }
+    const OwnedFd fd(::open(journal.toStdString().c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (fd.fd < 0 || !file.open(fd.fd, QIODevice::ReadOnly)) {
         throw Error(ErrorKind::Io, "cannot read the run journal " + journal.toStdString() + ": " +
                                        (fd.fd < 0 ? std::strerror(errno) : file.errorString().toStdString()));
@@ -261,7 +276,7 @@ QString recoverJournal(const QString& projectPath, Project& project) {
 
 void removeJournal(const QString& projectPath) {
     const QString path = journalPathFor(projectPath);
-    const OwnedFd fd(::open(path.toStdString().c_str(), O_RDONLY | O_CLOEXEC));
+    const OwnedFd fd(::open(path.toStdString().c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (fd.fd >= 0 && !heldElsewhere(fd.fd)) {
         QFile::remove(path);
     }

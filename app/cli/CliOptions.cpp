@@ -408,10 +408,17 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     }
     // Two outputs on one file would overwrite each other after every point (and the project file
     // with them would be lost): refused before anything is measured.
+    // A project's run journal and lock file too: an export over the journal replaced the samples of
+    // a run whose save failed (the line said they were in the journal).
+    const bool project = o.database.ends_with(".json");
+    const std::string journal = project ? o.database + ".journal" : std::string();
+    const std::string lock = project ? o.database + ".lock" : std::string();
     const std::vector<std::pair<const char*, const std::string*>> outputs = {{"--json", &o.jsonPath},
                                                                              {"--csv", &o.csvPath},
                                                                              {"--markdown", &o.markdownPath},
-                                                                             {"the database or project", &o.database}};
+                                                                             {"the database or project", &o.database},
+                                                                             {"the project's run journal", &journal},
+                                                                             {"the project's lock file", &lock}};
     auto same = [](const std::string& a, const std::string& b) {
         namespace fs = std::filesystem;
         std::error_code ec;

@@ -44,7 +44,7 @@ QString q(const std::string& text) {
 // once, before recoverJournal() notes the same journal as left alone (two lines for one fact).
 void refuseJournalHeldElsewhere(const QString& projectPath) {
     const std::string journal = journalPathFor(projectPath).toStdString();
-    const int fd = ::open(journal.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(journal.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         return;  // none, or unreadable: recoverJournal() says which
     }
@@ -222,7 +222,21 @@ public:
             }
             m_journal = std::move(journal);
         }
-        writeExports();
+        try {
+            writeExports();
+        } catch (const Error& e) {
+            // Nothing was measured: the run saved a moment ago ends here as failed, not as a run
+            // without samples or outcome in the history with its journal left behind.
+            if (m_journal) {
+                m_doc.finishRun(m_runId, QStringLiteral("failed: ") + q(oneLine(e.what())));
+                try {
+                    save();
+                    m_journal->discard();
+                } catch (const Error&) {  // the journal stays: the next run recovers the run from it
+                }
+            }
+            throw;
+        }
     }
 
     // At the end: the project saved (the journal removed then) or, when it cannot be, the run's

@@ -830,3 +830,17 @@ TEST(ProjectFile, WhatIfSettingsRoundTripAndOldFilesLoadWithDefaults) {
     EXPECT_EQ(old.whatIf, WhatIfSettings{});
     EXPECT_FALSE(old.whatIf.enabled);
 }
+
+// Hostile round 5b: a project run of 2 repetitions, the second stopped 4 s by SIGSTOP, printed a
+// median of 3352 ms (1526 and 5178) with no word of it; the sample said "disturbed" only in the JSON.
+TEST(MarkdownExport, RunSummaryNamesTheDisturbedSamplesItCounts) {
+    Project p = richProject();
+    RunRecord& run = p.history[0];
+    EXPECT_FALSE(markdownRunSummary(run).contains(QStringLiteral("Disturbed"))) << "none disturbed";
+    run.samples[1].disturbed = "the client was stopped or suspended for 4.0 s during the sample";
+    run.samples[1].repetition = 1;
+    const QString md = markdownRunSummary(run);
+    EXPECT_TRUE(md.contains(QStringLiteral("Disturbed samples (counted in the figures above):"))) << md.toStdString();
+    EXPECT_TRUE(md.contains(QStringLiteral(", repetition 2: the client was stopped or suspended for 4.0 s")))
+        << md.toStdString();
+}

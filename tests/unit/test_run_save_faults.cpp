@@ -327,3 +327,109 @@ TEST_F(RunSaveFaults, ReadOnlyProjectIsRefusedNotReplaced) {
     EXPECT_GE(after.history[0].samples.size(), 2u);
     EXPECT_EQ(after.history[0].outcome, QStringLiteral("cancelled"));
 }
+
+// Hostile round 5b: a lock file that is a link to another file. The lock is truncated and holds the
+// pid: through a symbolic link or a second (hard) name it overwrote that file ("precious" became
+// the pid, exit 0). Now refused in one line, the other file unchanged.
+TEST_F(RunSaveFaults, ALinkedLockFileIsNeverWrittenThrough) {
+    TempDir local;
+    const std::string project = writeProject(local.file("P.blobbench.json"));
+    const std::string victim = local.file("victim.txt");
+    test::writeFile(victim, "precious\n");
+    const std::string lock = project + ".lock";
+    std::filesystem::create_symlink(victim, lock);
+    const auto viaSymlink = runCli({"run", project, "-s", "warm-up", "-r", "1", "-q"});
+    EXPECT_EQ(viaSymlink.exitCode, 1) << viaSymlink.err;
+    EXPECT_EQ(readAll(victim), "precious\n") << "written through the symbolic link";
+    EXPECT_NE(viaSymlink.err.find("lock file " + lock + ": it is a symbolic link"), std::string::npos)
+        << viaSymlink.err;
+    std::filesystem::remove(lock);
+
+    std::filesystem::create_hard_link(victim, lock);
+    const auto viaHardLink = runCli({"run", project, "-s", "warm-up", "-r", "1", "-q"});
+    EXPECT_EQ(viaHardLink.exitCode, 1) << viaHardLink.err;
+    EXPECT_EQ(readAll(victim), "precious\n") << "written through the second name";
+    EXPECT_NE(viaHardLink.err.find("it is not a file of its own"), std::string::npos) << viaHardLink.err;
+    EXPECT_TRUE(loadProject(q(project)).history.empty()) << "nothing was run";
+}
+
+// A FIFO in place of the run journal: open(2) for reading waited for a writer for ever (SIGTERM
+// did nothing). Now it is set aside like any journal that cannot be read, and the run goes on.
+TEST_F(RunSaveFaults, AFifoInPlaceOfTheJournalIsSetAsideNotWaitedOn) {
+    TempDir local;
+    const std::string project = writeProject(local.file("P.blobbench.json"));
+    const std::string journal = journalPathFor(q(project)).toStdString();
+    ASSERT_EQ(::mkfifo(journal.c_str(), 0644), 0) << std::strerror(errno);
+    CliProcess run({"run", project, "-s", "warm-up", "-r", "1", "-q"});
+    const auto r = run.wait(20s);
+    ASSERT_NE(r.exitCode, -1) << "still waiting on the FIFO after 20 s: " << r.err;
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("cannot be read (not a regular file (a FIFO)): set aside as " + journal + ".broken"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(loadProject(q(project)).history.size(), 1u);
+}
+
+// An export that cannot be written at the start (a full disk, a missing folder): nothing is
+// measured, and the run saved a moment before ends as failed. It stayed in the history as a run
+// of 0 samples without an outcome, its journal left behind, for ever.
+TEST_F(RunSaveFaults, AnExportRefusedAtTheStartLeavesAFailedRunNotAnOpenOne) {
+    TempDir local;
+    const std::string project = writeProject(local.file("P.blobbench.json"));
+    const std::string json = local.file("no-such-folder/d.json");
+    const auto r = runCli({"run", project, "-s", "warm-up", "-r", "1", "-q", "--json", json});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("cannot write " + json), std::string::npos) << r.err;
+    const Project after = loadProject(q(project));
+    ASSERT_EQ(after.history.size(), 1u);
+    EXPECT_TRUE(after.history[0].samples.empty());
+    EXPECT_TRUE(after.history[0].outcome.startsWith(QStringLiteral("failed: cannot write ")))
+        << "outcome '" << after.history[0].outcome.toStdString() << "'";
+    EXPECT_FALSE(std::filesystem::exists(journalPathFor(q(project)).toStdString())) << "journal left behind";
+}
+
+// An export named as the project's run journal (or lock file): after a save that failed, the
+// Markdown replaced the journal that the line said held the run's 2,000 samples. Refused now,
+// before anything is measured, as two exports on one file are.
+TEST_F(RunSaveFaults, AnExportOverTheProjectsJournalOrLockIsRefused) {
+    TempDir local;
+    const std::string project = writeProject(local.file("P.blobbench.json"));
+    for (const std::string option : {"--markdown", "--json", "--csv"}) {
+        for (const std::string& target : {project + ".journal", project + ".lock"}) {
+            const auto r = runCli({"run", project, "-s", "warm-up", "-r", "1", "-q", option, target});
+            EXPECT_EQ(r.exitCode, 2) << option << ' ' << target << ": " << r.err;
+            EXPECT_NE(r.err.find(option + " and the project's "), std::string::npos) << r.err;
+            EXPECT_FALSE(std::filesystem::exists(target)) << target;
+        }
+    }
+    EXPECT_TRUE(loadProject(q(project)).history.empty()) << "nothing was run";
+}
+
+// Hostile round 5b: an edit in place that keeps the size and sets the mtime back (rsync -t, tar,
+// touch -r) kept the inode, size and mtime the save compared, so the file was never read again:
+// "Saved run", the edit gone. The ctime, which no program can set back, is compared too.
+TEST_F(RunSaveFaults, EditInPlaceWithTheSameSizeAndMtimeIsNoticed) {
+    TempDir local;
+    const std::string project = writeProject(local.file("P.blobbench.json"));
+    CliProcess run({"run", project, "-s", "all-blobs", "-r", "1000", "-q"});
+    ASSERT_TRUE(journalHolds(project, 2, run)) << run.errSoFar();
+    struct stat before {};
+    ASSERT_EQ(::stat(project.c_str(), &before), 0);
+    std::string text = readAll(project);
+    const std::string from = "Saving under faults", to = "SAVING under faults";
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, from.size(), to);
+    {
+        std::fstream f(project, std::ios::in | std::ios::out | std::ios::binary);
+        f.write(text.data(), static_cast<std::streamsize>(text.size()));
+    }
+    const struct timespec times[2] = {before.st_atim, before.st_mtim};
+    ASSERT_EQ(::utimensat(AT_FDCWD, project.c_str(), times, 0), 0);
+    ASSERT_TRUE(run.running()) << "the run ended before the edit: nothing tested";
+    run.signal(SIGINT);
+    const auto r = run.wait(60s);
+    EXPECT_EQ(r.exitCode, 130) << r.err;
+    EXPECT_NE(r.err.find("the file had been changed by another program during the run"), std::string::npos) << r.err;
+    EXPECT_EQ(loadProject(q(project)).name, QStringLiteral("SAVING under faults")) << "the edit is kept";
+}
