@@ -255,6 +255,7 @@ TEST_F(ProjectLockGuiTest, SaveAddsTheWindowsRunToAVersionAnotherProcessSaved) {
 // new.json P`) while the window holds an unsaved run. Save keeps that version's edit and adds the
 // window's run to it, and says so; a second outside edit after that is noticed as well.
 TEST_F(ProjectLockGuiTest, SaveMergesTheWindowsRunsIntoAFileChangedByAnotherProgram) {
+    ASSERT_TRUE(window->files()->openProjectFile(project));  // the stamp of the file as opened
     ASSERT_TRUE(waitForRun([&] { window->runAll(); }));
     const QString mine = document->project().history.front().runId;
     auto replaceOnDisk = [&](const QString& name) {
