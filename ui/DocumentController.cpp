@@ -1,6 +1,7 @@
 #include "ui/DocumentController.h"
 
 #include <QAction>
+#include <QCryptographicHash>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMainWindow>
@@ -36,11 +37,19 @@ QStringList runsOnlyIn(const QString& path, const Project& project) {
     return lost;
 }
 
+QByteArray settingsHash(const Project& project) {
+    return QCryptographicHash::hash(projectToJson(project), QCryptographicHash::Sha256);
+}
+
 }  // namespace
 
 DocumentController::DocumentController(ProjectDocument* document, QMainWindow* window, std::function<bool()> isRunning)
     : QObject(window), m_document(document), m_window(window), m_isRunning(std::move(isRunning)) {
     connect(m_document, &ProjectDocument::projectReset, this, [this] {
+        if (m_document->filePath() != m_stampPath) {
+            m_stamp = {};  // another file, or none: nothing read from it yet
+            m_stampPath.clear();
+        }
         rememberSavedRuns();
         updateTitle();
     });
@@ -56,6 +65,7 @@ void DocumentController::rememberSavedRuns() {
     m_savedRuns.clear();
     for (const RunRecord& run : m_document->project().history)
         m_savedRuns.insert(run.runId);
+    m_savedSettings = settingsHash(m_document->project());
 }
 
 int DocumentController::unsavedRuns() const {
@@ -123,15 +133,18 @@ void DocumentController::openProject() {
 bool DocumentController::openProjectFile(const QString& path) {
     QString recovered;
     try {
-        Project project = loadProject(path);
+        ProjectFileStamp stamp;
+        Project project = loadProjectStamped(path, stamp);
         // A run that crashed (or was killed) left its journal: its samples join the history.
         recovered = recoverJournal(path, project);
         if (!recovered.isEmpty()) {
-            blobbench::saveProject(path, project);  // only the history changed: keep it safe at once
+            saveProjectGuarded(path, project, {}, stamp);  // only the history changed: keep it safe at once
             removeJournal(path);
         }
         emit projectReplaced();
         m_document->reset(std::move(project), path);
+        m_stamp = stamp;
+        m_stampPath = path;
     } catch (const Error& e) {
         emit failed(tr("Cannot open the project: %1").arg(qs(e.what())));
         return false;
@@ -157,6 +170,9 @@ bool DocumentController::saveProjectTo(const QString& path) {
             return false;
         }
     }
+    if (path == m_document->filePath() && path == m_stampPath && projectFileChanged(path, m_stamp)) {
+        return saveOverChangedFile(path);
+    }
     if (path == m_document->filePath()) {
         if (const QStringList lost = runsOnlyIn(path, m_document->project()); !lost.isEmpty()) {
             emit failed(tr("Not saved: %1 holds %n run(s) this window has not loaded (%2), saved there by another "
@@ -169,13 +185,17 @@ bool DocumentController::saveProjectTo(const QString& path) {
             return false;
         }
     }
+    ProjectFileStamp stamp = path == m_stampPath ? m_stamp : ProjectFileStamp{};
     try {
-        blobbench::saveProject(path, m_document->project());
+        // A change by another program between the check above and the rename: refused, not overwritten.
+        saveProjectGuarded(path, m_document->project(), {}, stamp);
     } catch (const Error& e) {
         // The old file is intact (atomic save); the project stays open and dirty.
         emit failed(tr("Cannot save the project: %1").arg(qs(e.what())));
         return false;
     }
+    m_stamp = stamp;
+    m_stampPath = path;
     m_document->setFilePath(path);
     m_document->markClean();
     if (!m_isRunning()) {
@@ -184,6 +204,72 @@ bool DocumentController::saveProjectTo(const QString& path) {
     QSettings().setValue(QStringLiteral("files/lastProjectDir"), QFileInfo(path).absolutePath());
     rememberRecentFile(path);
     emit message(tr("Saved %1").arg(path), false);
+    updateTitle();
+    return true;
+}
+
+// Another program (an editor, `mv new.json P`, blobbench-cli) saved the file since this window read
+// or wrote it. When the window's only unsaved changes are new runs, they go into the new version
+// (loaded strictly, as blobbench-cli does), which is saved and shown; anything else is refused with
+// the project kept as it is, unsaved (Save as still saves it elsewhere).
+bool DocumentController::saveOverChangedFile(const QString& path) {
+    const QString file = QFileInfo(path).absoluteFilePath();
+    const QString keep = tr("this window's project is kept as it is, unsaved (Save as saves it under another name).");
+    if (m_isRunning()) {
+        emit failed(tr("Not saved: %1 was changed by another program since this window read it; save again once "
+                       "the run has finished, to add the window's runs to its new version; %2")
+                        .arg(file, keep));
+        return false;
+    }
+    Project base = m_document->project();
+    std::vector<RunRecord> mine;
+    std::erase_if(base.history, [&](const RunRecord& r) {
+        if (m_savedRuns.contains(r.runId))
+            return false;
+        mine.push_back(r);
+        return true;
+    });
+    if (settingsHash(base) != m_savedSettings) {
+        emit failed(tr("Not saved: %1 was changed by another program since this window read it, and this window "
+                       "has unsaved changes other than new runs: saving would lose one or the other; %2")
+                        .arg(file, keep));
+        return false;
+    }
+    ProjectFileStamp stamp;
+    Project newer;
+    try {
+        newer = loadProjectStamped(path, stamp);
+    } catch (const Error& e) {
+        emit failed(tr("Not saved: %1 was changed by another program since this window read it, and its new "
+                       "version cannot be loaded (%2); %3")
+                        .arg(file, qs(oneLine(e.what())), keep));
+        return false;
+    }
+    for (const RunRecord& run : mine) {
+        const auto same = std::find_if(newer.history.begin(), newer.history.end(),
+                                       [&](const RunRecord& r) { return r.runId == run.runId; });
+        if (same != newer.history.end()) {
+            *same = run;
+        } else {
+            newer.history.push_back(run);
+        }
+    }
+    try {
+        saveProjectGuarded(path, newer, {}, stamp);  // changed once more meanwhile: refused
+    } catch (const Error& e) {
+        emit failed(tr("Not saved: %1; %2").arg(qs(oneLine(e.what())), keep));
+        return false;
+    }
+    m_document->reset(std::move(newer), path);
+    m_stamp = stamp;
+    m_stampPath = path;
+    dropJournal();  // the file now holds every sample the journal kept
+    rememberRecentFile(path);
+    emit message(tr("Saved %1: the file had been changed by another program since this window read it; this "
+                    "window's %n new run(s) were added to its new version, which the window now shows.",
+                    nullptr, static_cast<int>(mine.size()))
+                     .arg(path),
+                 false);
     updateTitle();
     return true;
 }

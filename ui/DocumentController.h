@@ -9,6 +9,7 @@
 
 #include "model/Project.h"
 #include "model/ProjectFile.h"
+#include "model/ProjectSaveGuard.h"
 
 class QMainWindow;
 class QMenu;
@@ -68,6 +69,9 @@ private:
     void refreshRecentFilesMenu();
     void dropJournal();
     void rememberSavedRuns();
+    // Save over a file another program changed since this window read or wrote it (m_stamp): the
+    // window's new runs go into the new version, or the save is refused (see saveProjectTo).
+    bool saveOverChangedFile(const QString& path);
 
     ProjectDocument* m_document;
     QMainWindow* m_window;
@@ -78,7 +82,10 @@ private:
     std::unique_ptr<RunJournal> m_journal;  // the current run's samples, for crash recovery
     std::unique_ptr<ProjectLock> m_lock;    // held while a run of this window goes on
     QString m_journalPath;
-    QSet<QString> m_savedRuns;  // the run ids of the history as last opened or saved
+    QSet<QString> m_savedRuns;   // the run ids of the history as last opened or saved
+    QByteArray m_savedSettings;  // hash of the project as last opened or saved, its new runs aside
+    ProjectFileStamp m_stamp;    // the file as this window last read or wrote it
+    QString m_stampPath;
 };
 
 }  // namespace blobbench

@@ -182,6 +182,18 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && (index.column() == Error || index.column() == Sql)) {
         return index.column() == Error ? qs(s.error) : qs(s.sql);
     }
+    if (role == Qt::ToolTipRole && index.column() == Status && (s.partial || !s.disturbed.empty())) {
+        QStringList why;
+        if (s.partial) {
+            why << tr("Partial: the times, rows, bytes and wire counts stop where the sample %1, not those of a "
+                      "whole statement.")
+                       .arg(QString::fromLatin1(toString(s.status)));
+        }
+        if (!s.disturbed.empty()) {
+            why << tr("Disturbed: %1. Its times are not the link's and the server's alone.").arg(qs(s.disturbed));
+        }
+        return why.join(QLatin1Char('\n'));
+    }
     if (role != Qt::DisplayRole && role != SortRole) {
         return {};
     }
@@ -203,8 +215,17 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
             return qs(s.scenarioTitle);
         case Repetition:
             return s.repetition + 1;
-        case Status:
-            return QString::fromLatin1(toString(s.status));
+        case Status: {
+            // A partial sample's figures stop at its fault; a disturbed one's times hold the client's pause.
+            QString status = QString::fromLatin1(toString(s.status));
+            if (s.partial) {
+                status += tr(", partial");
+            }
+            if (!s.disturbed.empty()) {
+                status += tr(", disturbed");
+            }
+            return status;
+        }
         case ElapsedMs:
             return time(s.phases.elapsed());
         case PrepareMs:

@@ -7,6 +7,7 @@
 #include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cstdio>
 
 #include <QFile>
 #include <QFileInfo>
@@ -16,6 +17,7 @@
 #include "GuiTestSupport.h"
 #include "model/ProjectFile.h"
 #include "support/TestSupport.h"
+#include "ui/DocumentController.h"
 #include "ui/MainWindow.h"
 #include "ui/ResultsModel.h"
 #include "ui/RunController.h"
@@ -230,25 +232,90 @@ TEST_F(ProjectLockGuiTest, SaveIsRefusedWhileAnotherProcessHoldsTheProjectLock) 
 }
 
 // The other process has finished: the file now holds its run, which this window never loaded. A
-// Save would write the window's history over it: refused, naming the run; Save as still works.
-TEST_F(ProjectLockGuiTest, SaveIsRefusedWhenTheFileHoldsRunsThisWindowHasNotLoaded) {
+// Save used to write the window's history over it; now the window's run joins that version (#29).
+TEST_F(ProjectLockGuiTest, SaveAddsTheWindowsRunToAVersionAnotherProcessSaved) {
     ASSERT_TRUE(waitForRun([&] { window->runAll(); }));
+    const QString mine = document->project().history.front().runId;
     Project onDisk = loadProject(project);
     RunRecord theirs = document->project().history.front();
     theirs.runId = QStringLiteral("run-of-another-process");
     onDisk.history.push_back(theirs);
     saveProject(project, onDisk);
 
+    ASSERT_TRUE(window->files()->saveProjectTo(project)) << window->errorText().toStdString();
+    const Project saved = loadProject(project);
+    ASSERT_EQ(saved.history.size(), 2u) << "a run was lost";
+    EXPECT_EQ(saved.history[0].runId, theirs.runId);
+    EXPECT_EQ(saved.history[1].runId, mine);
+    EXPECT_EQ(document->project().history.size(), 2u) << "the window does not show the file it saved";
+    EXPECT_FALSE(document->isDirty());
+}
+
+// Issue #29: another program renames a new version of the project into place (an editor, `mv
+// new.json P`) while the window holds an unsaved run. Save keeps that version's edit and adds the
+// window's run to it, and says so; a second outside edit after that is noticed as well.
+TEST_F(ProjectLockGuiTest, SaveMergesTheWindowsRunsIntoAFileChangedByAnotherProgram) {
+    ASSERT_TRUE(window->files()->openProjectFile(project));  // the stamp of the file as opened
+    ASSERT_TRUE(waitForRun([&] { window->runAll(); }));
+    const QString mine = document->project().history.front().runId;
+    auto replaceOnDisk = [&](const QString& name) {
+        Project edited = loadProject(project);
+        edited.name = name;
+        const QString next = project + QStringLiteral(".new");
+        saveProject(next, edited);
+        return ::rename(QFile::encodeName(next).constData(), QFile::encodeName(project).constData()) == 0;
+    };
+    ASSERT_TRUE(replaceOnDisk(QStringLiteral("edited by another program")));
+
+    QSignalSpy said(window->files(), &DocumentController::message);
+    ASSERT_TRUE(window->files()->saveProjectTo(project)) << window->errorText().toStdString();
+    const Project saved = loadProject(project);
+    EXPECT_EQ(saved.name, QStringLiteral("edited by another program")) << "the outside edit was lost";
+    ASSERT_EQ(saved.history.size(), 1u) << "the window's run is not in the file";
+    EXPECT_EQ(saved.history[0].runId, mine);
+    EXPECT_FALSE(saved.history[0].samples.empty());
+    EXPECT_EQ(document->project().name, QStringLiteral("edited by another program"));
+    EXPECT_FALSE(document->isDirty());
+    ASSERT_FALSE(said.isEmpty());
+    EXPECT_NE(said.last().at(0).toString().indexOf(QStringLiteral("changed by another program")), -1)
+        << said.last().at(0).toString().toStdString();
+    EXPECT_FALSE(QFile::exists(journalPathFor(project)));
+
+    // The stamp follows the save: another edit, another run, another merge.
+    ASSERT_TRUE(waitForRun([&] { window->runAll(); }));
+    ASSERT_TRUE(replaceOnDisk(QStringLiteral("edited again")));
+    ASSERT_TRUE(window->files()->saveProjectTo(project)) << window->errorText().toStdString();
+    EXPECT_EQ(loadProject(project).name, QStringLiteral("edited again"));
+    EXPECT_EQ(loadProject(project).history.size(), 2u);
+}
+
+// When the window changed more than runs (here a scenario's title), no merge is safe: refused with
+// one message, the outside version kept on disk, the window's project unsaved; Save as works.
+TEST_F(ProjectLockGuiTest, SaveOverAFileChangedByAnotherProgramIsRefusedWhenTheWindowChangedMore) {
+    ASSERT_TRUE(waitForRun([&] { window->runAll(); }));
+    ScenarioDef retitled = document->project().scenarios.at(0);
+    retitled.title = QStringLiteral("retitled in the window");
+    document->setScenario(0, retitled);
+    Project edited = loadProject(project);
+    edited.name = QStringLiteral("edited by another program");
+    const QString next = project + QStringLiteral(".new");
+    saveProject(next, edited);
+    ASSERT_EQ(::rename(QFile::encodeName(next).constData(), QFile::encodeName(project).constData()), 0);
+
     EXPECT_FALSE(window->files()->saveProjectTo(project));
     const std::string said = window->errorText().toStdString();
-    EXPECT_NE(said.find("holds 1 run(s) this window has not loaded (run-of-another-process)"), std::string::npos)
+    EXPECT_NE(said.find("Not saved: " + QFileInfo(project).absoluteFilePath().toStdString() +
+                        " was changed by another program since this window read it"),
+              std::string::npos)
         << said;
-    ASSERT_EQ(loadProject(project).history.size(), 1u) << "the other process's run was overwritten";
-    EXPECT_EQ(loadProject(project).history[0].runId, theirs.runId);
+    EXPECT_EQ(said.find('\n'), std::string::npos) << "one line: " << said;
+    EXPECT_EQ(loadProject(project).name, QStringLiteral("edited by another program")) << "the outside edit was lost";
     EXPECT_TRUE(document->isDirty());
+    EXPECT_TRUE(QFile::exists(journalPathFor(project))) << "the unsaved run's journal went";
 
     const QString elsewhere = project + QStringLiteral(".mine.blobbench.json");
     ASSERT_TRUE(window->files()->saveProjectTo(elsewhere));
+    EXPECT_EQ(loadProject(elsewhere).scenarios.at(0).title, QStringLiteral("retitled in the window"));
     EXPECT_EQ(loadProject(elsewhere).history.size(), 1u);
 }
 

@@ -128,3 +128,34 @@ TEST(ResultsModel, FailedSamplesKeepTheirError) {
     EXPECT_EQ(cell(model, 0, ResultsModel::Status), QStringLiteral("failed"));
     EXPECT_EQ(cell(model, 0, ResultsModel::Error), QStringLiteral("no such table: NOPE"));
 }
+
+// Issue #29: a failed or cancelled sample whose figures stop at the fault says it is partial, and
+// one the client was stopped during says it is disturbed, with the reason in the tooltip.
+TEST(ResultsModel, PartialAndDisturbedSamplesSaySo) {
+    ResultsModel model;
+    Sample partial = sample("cut", 10, 1000, 5);
+    partial.status = SampleStatus::Cancelled;
+    partial.error = "cancelled";
+    partial.partial = true;
+    Sample disturbed = sample("paused", 10, 1000, 5);
+    disturbed.disturbed = "the client was stopped for 7.0 s (SIGSTOP or a suspend)";
+    Sample both = sample("both", 1, 1, 2);
+    both.status = SampleStatus::Failed;
+    both.partial = true;
+    both.disturbed = "the client was stopped for 2.0 s";
+    model.addSample(partial);
+    model.addSample(disturbed);
+    model.addSample(both);
+    model.addSample(sample("whole", 10, 1000, 5));
+
+    EXPECT_EQ(cell(model, 0, ResultsModel::Status), QStringLiteral("cancelled, partial"));
+    EXPECT_NE(cell(model, 0, ResultsModel::Status, Qt::ToolTipRole).indexOf(QStringLiteral("Partial")), -1);
+    EXPECT_EQ(cell(model, 1, ResultsModel::Status), QStringLiteral("complete, disturbed"));
+    EXPECT_NE(cell(model, 1, ResultsModel::Status, Qt::ToolTipRole)
+                  .indexOf(QStringLiteral("the client was stopped for 7.0 s (SIGSTOP or a suspend)")),
+              -1)
+        << cell(model, 1, ResultsModel::Status, Qt::ToolTipRole).toStdString();
+    EXPECT_EQ(cell(model, 2, ResultsModel::Status), QStringLiteral("failed, partial, disturbed"));
+    EXPECT_EQ(cell(model, 3, ResultsModel::Status), QStringLiteral("complete"));
+    EXPECT_TRUE(cell(model, 3, ResultsModel::Status, Qt::ToolTipRole).isEmpty());
+}
