@@ -37,8 +37,14 @@ QStringList runsOnlyIn(const QString& path, const Project& project) {
     return lost;
 }
 
+// Empty for a project that cannot be written (a connection target holding a password): the save
+// itself then refuses it in one line; a hash must never throw out of a signal handler.
 QByteArray settingsHash(const Project& project) {
-    return QCryptographicHash::hash(projectToJson(project), QCryptographicHash::Sha256);
+    try {
+        return QCryptographicHash::hash(projectToJson(project), QCryptographicHash::Sha256);
+    } catch (const Error&) {
+        return {};
+    }
 }
 
 }  // namespace

@@ -21,7 +21,11 @@ const char* const kConninfo = "dbname=blob_test user=postgres password=postgres 
 constexpr int kRows = 8;
 
 std::string at(std::uint16_t port) {
-    return std::string(kConninfo) + " host=127.0.0.1 hostaddr=127.0.0.1 port=" + std::to_string(port);
+    // Appended in place: gcc 12's -Warray-bounds misreads `std::string(...) + "literal"` at -O2.
+    std::string conninfo(kConninfo);
+    conninfo += " host=127.0.0.1 hostaddr=127.0.0.1 port=";
+    conninfo += std::to_string(port);
+    return conninfo;
 }
 
 using Connection = std::unique_ptr<PGconn, decltype(&PQfinish)>;
