@@ -160,6 +160,7 @@ Runner::~Runner() = default;
 void Runner::setKeepSession(bool keep) {
     m_keepSession = keep;
     if (!keep) {
+        m_keptSockets.clear();
         m_kept.reset();
         m_keptTap.reset();
         m_keptCounter.reset();
@@ -178,6 +179,7 @@ void Runner::cancel() {
     if (m_counter != nullptr) {
         m_counter->cutCallsAfter(kCancelGrace);  // before the engine's cancel request, as above
     }
+    startSocketDeadline();  // before the engine's cancel request, as above
     if (m_session != nullptr) {
         // The engine's own cancel connection (libpq's PQcancel, made on this thread) is adopted too, so
         // the grace cuts it when the server never closes it, as the relay did with every connection.
@@ -189,8 +191,59 @@ void Runner::cancel() {
     }
 }
 
+void Runner::startSocketDeadline() {
+    std::lock_guard lock(m_deadlineMutex);
+    if (!m_running || !m_direct || m_deadline.joinable()) {
+        return;
+    }
+    // The sockets open before the cancel that are not the session's are another part's of the
+    // program; those opened after it are the engine's cancel request's (libpq's PQcancel).
+    m_deadline = std::thread([this, atCancel = processSockets()] {
+        std::unique_lock wait(m_deadlineMutex);
+        auto over = [this] { return !m_running; };
+        if (m_runEnded.wait_for(wait, kCancelGrace, over)) {
+            return;
+        }
+        // Until the run ends: a call the engine retries on a new socket is cut as well.
+        do {
+            std::vector<ProcessSocket> cut =
+                m_sessionSockets ? *m_sessionSockets : socketsOpenedSince(m_socketsBefore, processSockets());
+            for (const ProcessSocket& socket : socketsOpenedSince(atCancel, processSockets())) {
+                if (std::find(cut.begin(), cut.end(), socket) == cut.end()) {
+                    cut.push_back(socket);
+                }
+            }
+            shutDownSockets(cut);
+        } while (!m_runEnded.wait_for(wait, std::chrono::milliseconds(250), over));
+    });
+}
+
+void Runner::endSocketDeadline() {
+    std::thread deadline;
+    {
+        std::lock_guard lock(m_deadlineMutex);
+        m_running = false;
+        m_direct = false;
+        m_sessionSockets.reset();
+        deadline = std::move(m_deadline);
+    }
+    m_runEnded.notify_all();
+    if (deadline.joinable()) {
+        deadline.join();
+    }
+}
+
 RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     const clientpause::Watch pauses;  // a stopped or suspended client is not a server's stall
+    {
+        std::lock_guard lock(m_deadlineMutex);
+        m_running = true;
+    }
+    // Ends last, after Detach: the deadline may still have to cut a cancel request that holds m_mutex.
+    struct EndDeadline {
+        Runner* runner;
+        ~EndDeadline() { runner->endSocketDeadline(); }
+    } endDeadline{this};
     RunOutcome outcome;
     const std::string where = plan.connection.label();
     std::string sessionLabel;  // the label of the spec the driver connected with (the tap's, when relayed)
@@ -264,6 +317,11 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         storeWireSettings(wire, resolved);
         key = sessionKey(plan, driver, resolved, wire);
         if (m_keepSession && m_kept && m_keptKey == key) {
+            {
+                std::lock_guard lock(m_deadlineMutex);
+                m_direct = !m_keptTap && !m_keptCounter;
+                m_sessionSockets = m_keptSockets;
+            }
             session = std::move(m_kept);
             tap = std::move(m_keptTap);
             counter = std::move(m_keptCounter);
@@ -272,6 +330,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             sessionLabel = m_keptSessionLabel;
         } else {
             m_kept.reset();  // closed before the new one opens: one connection at a time
+            m_keptSockets.clear();
             m_keptTap.reset();
             m_keptCounter.reset();
             ConnectionSpec spec = plan.connection;
@@ -289,6 +348,12 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 spec = driver.redirected(spec, Endpoint{"127.0.0.1", tap->port()});
             }
             sessionLabel = spec.label();
+            {
+                std::lock_guard lock(m_deadlineMutex);
+                m_direct = !tap && !counter;
+                m_socketsBefore = m_direct ? processSockets() : std::vector<ProcessSocket>{};
+                m_sessionSockets.reset();
+            }
             const auto t0 = Clock::now();
             {
                 std::lock_guard lock(m_mutex);
@@ -313,6 +378,10 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 throw cancelledOr(tapContext(e));
             }
             connectTime = Clock::now() - t0;
+            if (!tap && !counter) {
+                std::lock_guard lock(m_deadlineMutex);
+                m_sessionSockets = socketsOpenedSince(m_socketsBefore, processSockets());
+            }
             if (tap) {
                 connectWire = tap->snapshot();
             } else if (counter) {
@@ -354,6 +423,8 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 runner->m_keptConnectTime = connectTime;
                 runner->m_keptConnectWire = connectWire;
                 runner->m_keptSessionLabel = sessionLabel;
+                std::lock_guard lock(runner->m_deadlineMutex);
+                runner->m_keptSockets = runner->m_sessionSockets.value_or(std::vector<ProcessSocket>{});
             }
         }
     } keep{this, session, tap, counter, outcome, key, connectTime, connectWire, sessionLabel};

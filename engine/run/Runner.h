@@ -1,9 +1,11 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/core/CancelToken.h"
@@ -11,6 +13,7 @@
 #include "engine/drivers/Driver.h"
 #include "engine/run/Scenario.h"
 #include "engine/wire/LinkProfile.h"
+#include "engine/wire/ProcessSockets.h"
 
 namespace blobbench {
 
@@ -72,8 +75,9 @@ public:
 
     // From any thread: stops the run at the next row or chunk, interrupting the engine call. A
     // connect or call on which nothing moves for kCancelGrace after the cancel (a server that does
-    // not answer the cancel) is cut, by the relay or the in-process counter; the run ends with
-    // ErrorKind::Cancelled either way.
+    // not answer the cancel) is cut, by the relay or the in-process counter; a connection with
+    // neither (the tap off, a Unix-domain socket) has its sockets shut down kCancelGrace after the
+    // cancel whatever still flows. The run ends with ErrorKind::Cancelled either way.
     void cancel();
 
     // For sweeps: keep the session open after run() and reuse it in the next run() when the
@@ -82,6 +86,10 @@ public:
     void setKeepSession(bool keep);
 
 private:
+    // The hard deadline of a cancel for a connection with no relay or counter in front of it.
+    void startSocketDeadline();  // from cancel()
+    void endSocketDeadline();    // when run() returns: the deadline's thread stops and is joined
+
     CancelToken m_cancel;
     bool m_keepSession = false;
     std::unique_ptr<Session> m_kept;               // only touched by the thread that calls run()
@@ -96,6 +104,17 @@ private:
     WireTap* m_tap = nullptr;            // guarded by m_mutex: the relay of the connect or run under way, for cancel()
     SocketCounter* m_counter = nullptr;  // guarded by m_mutex: or the in-process counter, for cancel()
     std::uint16_t m_counterPort = 0;     // guarded by m_mutex: the server port m_counter adopts connections to
+    std::vector<ProcessSocket> m_keptSockets;  // the sockets the kept session's connect opened
+
+    // Guarded by m_deadlineMutex, not m_mutex: cancel() holds m_mutex while the engine's cancel
+    // request may wait on a server that never answers it, and the deadline must cut that too.
+    std::mutex m_deadlineMutex;
+    std::condition_variable m_runEnded;
+    bool m_running = false;                                      // a run() is under way
+    bool m_direct = false;                                       // it talks to the server with no relay or counter
+    std::vector<ProcessSocket> m_socketsBefore;                  // the process's sockets before its connect
+    std::optional<std::vector<ProcessSocket>> m_sessionSockets;  // those the connect opened, once connected
+    std::thread m_deadline;
 };
 
 }  // namespace blobbench

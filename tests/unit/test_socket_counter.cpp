@@ -3,15 +3,18 @@
 // adopted descriptor counted (a second libpq connection, the test's own sockets), and a counter's
 // figures equal to a WireTap's in front of the same conversation; the stall timeout and the cancel
 // grace cut a silent server, and a wait longer than the counter's wake-up is otherwise invisible.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <string>
 #include <thread>
 
+#include "engine/wire/ProcessSockets.h"
 #include "engine/wire/SocketCounter.h"
 #include "engine/wire/WireTap.h"
 #include "support/SocketSupport.h"
@@ -267,4 +270,49 @@ TEST(SocketCounter, ASlowAnswerIsNoStallWhenNotWatchingOrOff) {
 }
 
 }  // namespace
+// The cancel's deadline without a relay or counter (engine/wire/ProcessSockets.h): the sockets a
+// call opened are found in /proc, a blocked read on one returns once it is shut down, and a
+// descriptor number that now holds another file is left alone.
+TEST(ProcessSockets, WhatACallOpenedIsFoundAndShutDown) {
+    const std::vector<ProcessSocket> before = processSockets();
+    int pair[2];
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
+    const std::vector<ProcessSocket> opened = socketsOpenedSince(before, processSockets());
+    ASSERT_EQ(opened.size(), 2u);
+    EXPECT_TRUE(opened[0].fd == pair[0] || opened[1].fd == pair[0]);
+
+    std::atomic<ssize_t> got{-2};
+    std::thread reader([&] {
+        char c;
+        got = ::recv(pair[0], &c, 1, 0);  // nothing is ever sent: blocks until shut down
+    });
+    std::vector<ProcessSocket> first;
+    for (const ProcessSocket& socket : opened) {
+        if (socket.fd == pair[0]) {
+            first.push_back(socket);
+        }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(got.load(), -2) << "the read waits";
+    EXPECT_EQ(shutDownSockets(first), 1u);
+    reader.join();
+    EXPECT_EQ(got.load(), 0) << "a shut-down socket reads as closed";
+
+    // pair[1]'s number now holds a file: its old inode no longer matches, nothing is shut down.
+    std::vector<ProcessSocket> second;
+    for (const ProcessSocket& socket : opened) {
+        if (socket.fd == pair[1]) {
+            second.push_back(socket);
+        }
+    }
+    const int file = ::open("/dev/null", O_RDONLY);
+    ASSERT_GE(file, 0);
+    ASSERT_EQ(::dup2(file, pair[1]), pair[1]);
+    EXPECT_EQ(shutDownSockets(second), 0u);
+    EXPECT_TRUE(socketsOpenedSince(before, processSockets()).size() == 1u) << "only pair[0] is a socket now";
+    ::close(file);
+    ::close(pair[1]);
+    ::close(pair[0]);
+}
+
 }  // namespace blobbench
