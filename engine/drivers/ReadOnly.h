@@ -1,6 +1,8 @@
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 namespace blobbench {
 
@@ -13,6 +15,18 @@ namespace blobbench {
 // The words for such a refusal: the engine's own, then what they mean.
 inline std::string refusedWrite(const std::string& engineWords) {
     return "a reading scenario runs in a read-only transaction, and the server refused a write in it (" + engineWords +
+           "); a statement that changes data belongs in the scenario's setup SQL, which is not measured";
+}
+
+// Some calls write although the transaction is read-only: PostgreSQL's large-object functions
+// (lo_create, lo_from_bytea, lo_unlink, ...) and Firebird's generators (GEN_ID, NEXT VALUE FOR,
+// outside every transaction). The name of the first such call in `sql` (outside comments, string
+// literals and quoted names; case-insensitive; a multi-word name is its words in a row), else "".
+std::string writingCallIn(std::string_view sql, std::initializer_list<std::string_view> calls);
+
+// The words for refusing such a call before it runs: why it would write, and where it belongs.
+inline std::string refusedWritingCall(const std::string& call, const std::string& why) {
+    return "a reading scenario must not write, and " + call + " writes even in a read-only transaction (" + why +
            "); a statement that changes data belongs in the scenario's setup SQL, which is not measured";
 }
 

@@ -99,6 +99,20 @@ TEST(ReadOnlyScenarios, PostgresRefusesDeleteAndDrop) {
     test::PgConn check(own.conninfo);
     EXPECT_EQ(check.value("SELECT count(*) FROM blob_test"), "20");
     EXPECT_EQ(check.value("SELECT to_regclass('blob_sample') IS NOT NULL"), "t");
+    // Round 5b G4: PostgreSQL lets the large-object functions through a read-only transaction, and
+    // each repetition committed a large object. Refused before they run, named.
+    const std::string objects = check.value("SELECT count(*) FROM pg_largeobject_metadata");
+    TempDir loDir;
+    const std::string lo = writingProject(loDir, "postgres", own.target, "",
+                                          {{"Create a large object", "SELECT lo_create(0) AS id"},
+                                           {"Large object from bytea", "SELECT lo_from_bytea(0, '\\x41') AS id"}});
+    const auto refusedLo = runCli({"run", lo, "-r", "2", "--no-save", "-q"}, pg.env());
+    EXPECT_EQ(refusedLo.exitCode, 1) << refusedLo.err;
+    EXPECT_NE(refusedLo.err.find("Create a large object: "), std::string::npos) << refusedLo.err;
+    EXPECT_NE(refusedLo.err.find("lo_create() writes even in a read-only transaction"), std::string::npos)
+        << refusedLo.err;
+    EXPECT_NE(refusedLo.out.find("writes-2 failed"), std::string::npos) << refusedLo.out;
+    EXPECT_EQ(check.value("SELECT count(*) FROM pg_largeobject_metadata"), objects);
     // The writing calls still write on the next session: prepare again.
     EXPECT_EQ(runCli({"prepare", own.target, "--rows", "10", "-q"}, pg.env()).exitCode, 0);
 }
@@ -166,6 +180,17 @@ TEST(ReadOnlyScenarios, FirebirdRefusesDeleteAndDrop) {
     EXPECT_EQ(errorLines(r.err), 1) << r.err;
     expectRefused(r, "Delete one");
     EXPECT_NE(r.out.find("writes-2 failed"), std::string::npos) << r.out;
+    // Round 5b G6: a generator stands outside every transaction, and each repetition moved it on.
+    // Refused before the statement is prepared (BB_G need not exist: the server never sees it).
+    TempDir genDir;
+    const std::string gen = writingProject(genDir, "firebird", target, user,
+                                           {{"Move a generator", "SELECT GEN_ID(BB_G, 1) AS ID FROM RDB$DATABASE"},
+                                            {"Next value", "SELECT NEXT VALUE FOR BB_G AS ID FROM RDB$DATABASE"}});
+    const auto refusedGen = runCli({"run", gen, "-p", password, "-r", "2", "--no-save", "-q"});
+    EXPECT_EQ(refusedGen.exitCode, 1) << refusedGen.err;
+    EXPECT_NE(refusedGen.err.find("GEN_ID writes even in a read-only transaction"), std::string::npos)
+        << refusedGen.err;
+    EXPECT_NE(refusedGen.out.find("writes-2 failed"), std::string::npos) << refusedGen.out;
     const auto again = runCli({"run", "-d", target, "-u", user, "-p", password, "-s", "all-blobs", "--no-tap", "-q"});
     EXPECT_EQ(again.exitCode, 0) << again.err;
     EXPECT_NE(again.out.find("Record count: 20\n"), std::string::npos) << again.out;

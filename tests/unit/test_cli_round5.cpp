@@ -16,6 +16,7 @@
 #include <fstream>
 #include <thread>
 
+#include "engine/drivers/ReadOnly.h"
 #include "model/ProjectFile.h"
 #include "support/TestSupport.h"
 
@@ -226,5 +227,31 @@ TEST(Round5Cli, WritingStatementInAReadingScenarioIsRefused) {
         const auto again = runCli({"run", "sqlite:" + p.db, "-s", "all-blobs", "-q"});
         EXPECT_EQ(again.exitCode, 0) << again.err;
         EXPECT_NE(again.out.find("Record count: 20\n"), std::string::npos) << again.out;
+    }
+}
+
+// The calls that write through a read-only transaction (round 5b G4/G6) are found as calls, not
+// inside comments, literals or quoted names, and a multi-word name only as its words in a row.
+TEST(Round5Cli, WritingCallsAreFoundOutsideCommentsAndLiterals) {
+    struct Case {
+        const char* sql;
+        const char* found;
+    };
+    const Case cases[] = {
+        {"SELECT lo_create(0) AS o", "lo_create"},
+        {"select LO_FROM_BYTEA(0, '\\x41')", "lo_from_bytea"},
+        {"SELECT 'lo_create(0)' AS text, \"lo_unlink\" FROM t -- lo_unlink(1)\n/* lo_put */", ""},
+        {"SELECT $$ lo_create(0) $$, $body$ GEN_ID $body$ AS x", ""},
+        {"SELECT lo_get(o), lo_creat_x FROM t WHERE id = $1", ""},
+        {"SELECT GEN_ID(G1, 1) FROM RDB$DATABASE", "GEN_ID"},
+        {"SELECT next  value\n for G1 FROM RDB$DATABASE", "NEXT VALUE FOR"},
+        {"SELECT NEXT_VALUE, value FOR_X FROM T", ""},
+        {"SELECT 'it''s GEN_ID(G, 1)' FROM RDB$DATABASE", ""},
+    };
+    for (const Case& c : cases) {
+        EXPECT_EQ(
+            writingCallIn(c.sql, {"lo_create", "lo_from_bytea", "lo_unlink", "lo_put", "GEN_ID", "NEXT VALUE FOR"}),
+            c.found)
+            << c.sql;
     }
 }

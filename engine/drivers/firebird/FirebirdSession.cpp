@@ -435,6 +435,13 @@ QueryStats FirebirdSession::query(const QuerySpec& spec, RowSink& sink, const Ca
         throw Error(ErrorKind::Cancelled, context + ": cancelled");
     }
     const bool readOnly = currentTransaction() == nullptr;  // a reading statement: see ReadOnly.h
+    if (const std::string call = readOnly ? writingCallIn(spec.sql, {"GEN_ID", "NEXT VALUE FOR"}) : std::string();
+        !call.empty()) {
+        throw Error(ErrorKind::Sql, context + ": " +
+                                        refusedWritingCall(call,
+                                                           "a generator stands outside every transaction: "
+                                                           "each repetition would move it on for good"));
+    }
     try {
         OwnTransaction tx(*this, readOnly);
         auto t0 = Clock::now();

@@ -590,6 +590,16 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
     // it runs in a read-only transaction (a DELETE or DROP in a scenario is refused, not committed).
     const bool ownReadOnly = m_liveInserts == 0 && PQtransactionStatus(m_conn) == PQTRANS_IDLE;
     if (ownReadOnly) {
+        // The large-object functions write through a read-only transaction: refused before they run.
+        const std::string call =
+            writingCallIn(spec.sql, {"lo_create", "lo_creat", "lo_from_bytea", "lo_import", "lo_unlink", "lo_put",
+                                     "lo_truncate", "lo_truncate64", "lo_export"});
+        if (!call.empty()) {
+            throw Error(ErrorKind::Sql, m_label + ": prepare: " +
+                                            refusedWritingCall(call + "()",
+                                                               "PostgreSQL lets the large-object "
+                                                               "functions through one, and commits them"));
+        }
         setReadOnly(true);
     }
     struct Reading {
