@@ -32,13 +32,15 @@ void holdPrepareLock(Session& session) {
     }
 }
 
+}  // namespace
+
 // Firebird and SQLite have no such lock: two prepares at once end in the engine's words for a
-// conflict ("deadlock -update conflicts with concurrent update", "database is locked"), which
-// the line explains.
-Error explainedConflict(const Error& e) {
+// conflict ("deadlock -update conflicts with concurrent update", "database is locked"; on Firebird
+// 5 two CREATE TABLEs racing for one system-table key), which the line explains.
+Error explainedPrepareConflict(const Error& e) {
     const std::string_view what = e.what();
     for (const char* conflict : {"update conflicts with concurrent update", "lock conflict on no wait transaction",
-                                 "database is locked", "is in use"}) {
+                                 "database is locked", "is in use", "UNIQUE KEY constraint \"RDB$INDEX_0\""}) {
         if (what.find(conflict) != std::string_view::npos) {
             return Error(e.kind(), std::string(what) +
                                        " (another prepare of this database, or another session writing to it, "
@@ -47,8 +49,6 @@ Error explainedConflict(const Error& e) {
     }
     return e;
 }
-
-}  // namespace
 
 std::unique_ptr<RowSource> makeRowSource(const DatasetChoice& choice) {
     if (!choice.folder.empty()) {
@@ -69,7 +69,7 @@ DatasetSummary prepareDataset(ConnectionSpec spec, const ParameterValues& reques
     try {
         session = driver.connect(spec, resolveParameters(driver.parameters(), requested));
     } catch (const Error& e) {
-        throw explainedConflict(e);
+        throw explainedPrepareConflict(e);
     }
     if (session->dialect() == Dialect::PostgreSQL) {
         try {
@@ -101,9 +101,9 @@ DatasetSummary prepareDataset(ConnectionSpec spec, const ParameterValues& reques
         // connection: the line does.
         const std::string label = spec.label();
         if (std::string_view(e.what()).starts_with(label + ": ")) {
-            throw explainedConflict(e);
+            throw explainedPrepareConflict(e);
         }
-        throw explainedConflict(Error(e.kind(), label + ": prepare: " + e.what()));
+        throw explainedPrepareConflict(Error(e.kind(), label + ": prepare: " + e.what()));
     } catch (...) {
         rollback();
         throw;

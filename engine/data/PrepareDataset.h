@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/core/Error.h"
 #include "engine/data/Dataset.h"
 
 namespace blobbench {
@@ -27,6 +28,10 @@ std::unique_ptr<RowSource> makeRowSource(const DatasetChoice& choice);
 // failure the open transaction is rolled back and the Error's line names the connection once
 // ("<label>: prepare: <what the engine said>"); a cancel is ErrorKind::Cancelled. The summary
 // names the tunables of `requested` that the session reports not in effect.
+// A prepare's error that is another prepare (or writer) of the same database holding it, said so
+// after the engine's words; any other error unchanged.
+Error explainedPrepareConflict(const Error& e);
+
 DatasetSummary prepareDataset(ConnectionSpec spec, const ParameterValues& requested, const RowSource& source,
                               const PrepareOptions& options);
 

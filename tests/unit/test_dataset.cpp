@@ -2,6 +2,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/data/Dataset.h"
+#include "engine/data/PrepareDataset.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
 #include "engine/run/MeasuringSink.h"
@@ -168,4 +169,19 @@ TEST(Dataset, SyntheticPrepareMatchesTheSource) {
             EXPECT_EQ(sink.contentBytes(), summary.contentBytes) << scenario.id;
         }
     }
+}
+
+// Round 5b P2: the second of two prepares at once on Firebird 5 failed with only the server's
+// words for the system-table key both CREATE TABLEs raced for.
+TEST(PrepareConflict, FirebirdSystemKeyRaceSaysAnotherPrepareHoldsIt) {
+    const Error raced(ErrorKind::Sql,
+                      "firebird:inet://h/db: prepare: CREATE TABLE BLOB_SAMPLE (...): unsuccessful metadata update "
+                      "-CREATE TABLE BLOB_SAMPLE failed -violation of PRIMARY or UNIQUE KEY constraint \"RDB$INDEX_0\" "
+                      "on table \"RDB$RELATIONS\"");
+    const std::string said = explainedPrepareConflict(raced).what();
+    EXPECT_TRUE(said.starts_with(raced.what())) << said;
+    EXPECT_NE(said.find("another prepare of this database"), std::string::npos) << said;
+    EXPECT_EQ(explainedPrepareConflict(raced).kind(), ErrorKind::Sql);
+    const Error other(ErrorKind::Sql, "firebird: prepare: no permission for CREATE access to DATABASE");
+    EXPECT_STREQ(explainedPrepareConflict(other).what(), other.what()) << "other errors are left as they are";
 }
