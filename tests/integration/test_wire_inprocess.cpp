@@ -69,13 +69,14 @@ void expectSameCounts(const std::map<std::string, Sample>& relay, const std::map
         EXPECT_GT(p.tap.counters.recvBytes, p.contentBytes);
         EXPECT_EQ(p.tap.counters.sendBytes, r.tap.counters.sendBytes);
         EXPECT_EQ(p.tap.counters.recvBytes, r.tap.counters.recvBytes);
-        EXPECT_EQ(p.tap.counters.roundTrips, r.tap.counters.roundTrips);
+        EXPECT_TRUE(test::relayRoundTripsAgree(p.tap.counters.roundTrips, r.tap.counters.roundTrips))
+            << "in-process " << p.tap.counters.roundTrips << ", relay " << r.tap.counters.roundTrips;
         for (const char* phase : {"connect", "prepare"}) {
             SCOPED_TRACE(phase);
             ASSERT_TRUE(r.tapPhases.count(phase) && p.tapPhases.count(phase));
             EXPECT_EQ(p.tapPhases.at(phase).sendBytes, r.tapPhases.at(phase).sendBytes);
             EXPECT_EQ(p.tapPhases.at(phase).recvBytes, r.tapPhases.at(phase).recvBytes);
-            EXPECT_EQ(p.tapPhases.at(phase).roundTrips, r.tapPhases.at(phase).roundTrips);
+            EXPECT_TRUE(test::relayRoundTripsAgree(p.tapPhases.at(phase).roundTrips, r.tapPhases.at(phase).roundTrips));
         }
         // Where execute ends and fetch begins depends on how much of the result had arrived when
         // the first row was returned (libpq reads whatever is there; the relay reads ahead of the

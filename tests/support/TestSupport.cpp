@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
@@ -197,6 +198,10 @@ ProcessResult CliProcess::wait(std::chrono::seconds timeout) {
     result.out = slurp(m_io->file("out"));
     result.err = slurp(m_io->file("err"));
     return result;
+}
+
+bool relayRoundTripsAgree(std::uint64_t inProcess, std::uint64_t relay) {
+    return relay >= inProcess && relay - inProcess <= std::max<std::uint64_t>(2, inProcess / 50);
 }
 
 std::string envOrEmpty(const char* name) {

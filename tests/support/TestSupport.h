@@ -3,6 +3,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -73,6 +74,12 @@ private:
 
 std::string envOrEmpty(const char* name);
 bool ciMode();  // CI=true: a missing server fails the test instead of skipping it
+
+// The relay counts a round trip at each turn of the streams it reads, the client at each turn of
+// its own calls. A request the client sends without waiting for its answer (Firebird's deferred
+// packets, a pipeline) that the server answers before the client's next send is one turn for the
+// client and two for the relay: the relay may count a few more, never fewer (at most 2 or 2 %).
+bool relayRoundTripsAgree(std::uint64_t inProcess, std::uint64_t relay);
 
 }  // namespace blobbench::test
 
