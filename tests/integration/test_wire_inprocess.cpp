@@ -70,7 +70,8 @@ void expectSameCounts(const std::map<std::string, Sample>& relay, const std::map
         EXPECT_EQ(p.tap.counters.sendBytes, r.tap.counters.sendBytes);
         EXPECT_EQ(p.tap.counters.recvBytes, r.tap.counters.recvBytes);
         EXPECT_TRUE(test::relayRoundTripsAgree(p.tap.counters.roundTrips, r.tap.counters.roundTrips))
-            << "in-process " << p.tap.counters.roundTrips << ", relay " << r.tap.counters.roundTrips;
+            << "in-process " << p.tap.counters.roundTrips.value_or(0) << ", relay "
+            << r.tap.counters.roundTrips.value_or(0);
         for (const char* phase : {"connect", "prepare"}) {
             SCOPED_TRACE(phase);
             ASSERT_TRUE(r.tapPhases.count(phase) && p.tapPhases.count(phase));

@@ -204,6 +204,13 @@ bool relayRoundTripsAgree(std::uint64_t inProcess, std::uint64_t relay) {
     return relay >= inProcess && relay - inProcess <= std::max<std::uint64_t>(2, inProcess / 50);
 }
 
+bool relayRoundTripsAgree(const std::optional<std::uint64_t>& inProcess, const std::optional<std::uint64_t>& relay) {
+    if (!inProcess || !relay) {
+        return !inProcess && !relay;
+    }
+    return relayRoundTripsAgree(*inProcess, *relay);
+}
+
 std::string envOrEmpty(const char* name) {
     const char* value = std::getenv(name);
     return value == nullptr ? std::string() : std::string(value);

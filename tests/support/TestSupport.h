@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,8 @@ bool ciMode();  // CI=true: a missing server fails the test instead of skipping 
 // packets, a pipeline) that the server answers before the client's next send is one turn for the
 // client and two for the relay: the relay may count a few more, never fewer (at most 2 or 2 %).
 bool relayRoundTripsAgree(std::uint64_t inProcess, std::uint64_t relay);
+// Counted by both (then as above) or by neither.
+bool relayRoundTripsAgree(const std::optional<std::uint64_t>& inProcess, const std::optional<std::uint64_t>& relay);
 
 }  // namespace blobbench::test
 
