@@ -139,15 +139,16 @@ private:
     void flushChart(std::size_t index);
     void applyEffects(const std::vector<ParameterEffect>& effects);
 
-    // What-if's "Measure at this link": one parameter set of one scenario at another link than the
-    // connection's (which stays as it is).
+    // What-if's "Measure at this link": one parameter set of one scenario (every setting it ran
+    // with) at another link than the connection's (which stays as it is).
     struct LinkCheck {
-        ParameterValues point;
+        ParameterValues settings;
         LinkSettings link;
     };
     void startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex = -1, const LinkCheck* check = nullptr);
     void connectWhatIf();
-    void measureAtLink(const QString& scenarioId, const ParameterValues& point, const LinkSettings& link);
+    void measureAtLink(const QString& scenarioId, const QString& connection, const ParameterValues& settings,
+                       const LinkSettings& link);
     void pushPredictions();
     void updateWhatIfMeasurable();
     void logEngineFollow(const QString& note);

@@ -253,8 +253,8 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex
         record.sweepName = def.name;
         record.orderSeed = sweep.randomOrder ? sweep.seed : 0;
     }
-    if (check != nullptr && !check->point.empty()) {
-        request.points = {SweepPoint{0, check->point}};  // the parameter set's own values, as its sweep ran them
+    if (check != nullptr) {
+        plan.parameters = check->settings;  // the parameter set's own values, every one as it ran
     }
     m_checkingLink = check != nullptr;
     const QString defaultTarget = QStringLiteral("sqlite:") + m_defaultDatasetPath;

@@ -1,14 +1,35 @@
 // The main window's side of the What-if dock (ui/WhatIfPanel): predictions to the charts, the
 // settings to the project, "Measure at this link" to a run.
+#include <QAction>
 #include <QDockWidget>
+#include <QEvent>
 #include <QTabWidget>
+#include <functional>
 
 #include "engine/drivers/Registry.h"
+#include "model/SeriesNaming.h"
 #include "ui/MainWindow.h"
 #include "ui/ParameterPanel.h"
 #include "ui/WhatIfPanel.h"
 
 namespace blobbench {
+namespace {
+
+// Calls `onClose` when the watched widget gets a close event (a dock's close button).
+class CloseWatcher : public QObject {
+public:
+    CloseWatcher(QObject* parent, std::function<void()> onClose) : QObject(parent), m_onClose(std::move(onClose)) {}
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Close)
+            m_onClose();
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::function<void()> m_onClose;
+};
+
+}  // namespace
 
 void MainWindow::connectWhatIf() {
     m_whatIf->setSettings(m_document->project().whatIf);
@@ -17,6 +38,18 @@ void MainWindow::connectWhatIf() {
     connect(m_whatIf, &WhatIfPanel::predictionsChanged, this, &MainWindow::pushPredictions);
     connect(m_whatIf, &WhatIfPanel::settingsChanged, m_document, &ProjectDocument::setWhatIf);
     connect(m_whatIf, &WhatIfPanel::measureRequested, this, &MainWindow::measureAtLink);
+    // Closing the dock (its close button, or unticking View > What if) switches the predictions
+    // off: no hollow markers stay in the charts without the panel that says what they are (#30).
+    // Not on every hide: the window's own close and a tab switch between docks hide it too.
+    auto off = [this] {
+        if (m_whatIf->settings().enabled)
+            m_whatIf->setOn(false);
+    };
+    m_whatIfDock->installEventFilter(new CloseWatcher(m_whatIfDock, off));
+    connect(m_whatIfDock->toggleViewAction(), &QAction::triggered, this, [off](bool shown) {
+        if (!shown)
+            off();
+    });
     connect(m_document, &ProjectDocument::projectReset, this, [this] {
         m_whatIf->setSettings(m_document->project().whatIf);
         m_whatIf->setCurrentValues(m_parameters->values());
@@ -56,6 +89,8 @@ void MainWindow::pushPredictions() {
 
 void MainWindow::updateWhatIfMeasurable() {
     const ConnectionProfile* profile = m_document->project().current();
+    m_whatIf->setCurrentConnection(profile != nullptr ? QString::fromStdString(profile->toSpec().label()) : QString());
+    m_whatIf->setCurrentValues(m_parameters->values());  // the engine's, after a switch
     const Driver* driver = currentDriver();
     if (profile == nullptr || driver == nullptr || !driver->networked()) {
         m_whatIf->setMeasurable(
@@ -66,9 +101,18 @@ void MainWindow::updateWhatIfMeasurable() {
     m_whatIf->setMeasurable(true, {});
 }
 
-void MainWindow::measureAtLink(const QString& scenarioId, const ParameterValues& point, const LinkSettings& link) {
+void MainWindow::measureAtLink(const QString& scenarioId, const QString& connection, const ParameterValues& settings,
+                               const LinkSettings& link) {
     if (isRunning()) {
         m_whatIf->checkFailed(tr("a run is in progress"));
+        return;
+    }
+    // The prediction is of the set's samples: measured on another connection it would be another
+    // experiment, so the set's own connection must be the current one.
+    const ConnectionProfile* profile = m_document->project().current();
+    if (profile == nullptr || QString::fromStdString(profile->toSpec().label()) != connection) {
+        m_whatIf->checkFailed(tr("this parameter set was measured on %1; choose that connection to measure it")
+                                  .arg(connectionText(connection.toStdString())));
         return;
     }
     const auto& scenarios = m_document->project().scenarios;
@@ -78,7 +122,7 @@ void MainWindow::measureAtLink(const QString& scenarioId, const ParameterValues&
         m_whatIf->checkFailed(tr("the scenario “%1” is no longer in the project").arg(scenarioId));
         return;
     }
-    const LinkCheck check{point, link};
+    const LinkCheck check{settings, link};
     startRun({*scenario}, -1, &check);
     if (!isRunning())
         m_whatIf->checkFailed(errorText().isEmpty() ? tr("the run did not start") : errorText());

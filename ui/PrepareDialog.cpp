@@ -12,7 +12,9 @@
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
 
+#include "engine/drivers/Registry.h"
 #include "model/SeriesNaming.h"
 #include "ui/Units.h"
 
@@ -35,6 +37,7 @@ PrepareDialog::PrepareDialog(const QString& connectionName, ConnectionSpec conne
       m_rows(new QSpinBox(this)),
       m_seed(new QSpinBox(this)),
       m_binary(new QCheckBox(tr("&Incompressible bytes instead of text"), this)),
+      m_createDatabase(new QCheckBox(tr("Create the database &file if it does not exist"), this)),
       m_folder(new QLineEdit(this)),
       m_browse(new QPushButton(tr("&Browse…"), this)),
       m_batch(new QSpinBox(this)),
@@ -62,6 +65,21 @@ PrepareDialog::PrepareDialog(const QString& connectionName, ConnectionSpec conne
     m_seed->setValue(static_cast<int>(SyntheticProfile{}.seed));
     m_seed->setToolTip(tr("The same seed gives the same data (--seed)"));
     m_binary->setToolTip(tr("Bytes that do not compress, to see wire compression without effect (--binary)"));
+    // Engines whose connection can create its database (Firebird's create_database): a fresh
+    // server has none, and Test's "I/O error during open" offers this dialog (#30).
+    bool canCreate = false;
+    try {
+        const auto& specs = driverById(m_connection.engine).parameters();
+        canCreate =
+            std::any_of(specs.begin(), specs.end(), [](const ParameterSpec& p) { return p.id == "create_database"; });
+    } catch (const Error&) {
+        // an unknown engine fails at connect, in its own words
+    }
+    m_createDatabase->setVisible(canCreate);
+    m_createDatabase->setChecked(canCreate);
+    m_createDatabase->setToolTip(
+        tr("Only a missing file is created (with the page size of the Parameters); an "
+           "existing database is used as it is (create_database)"));
     m_folder->setPlaceholderText(tr("every file below it becomes a BLOB_SAMPLE row (--from-folder)"));
     m_batch->setRange(1, 100000);
     m_batch->setValue(1000);
@@ -105,6 +123,7 @@ PrepareDialog::PrepareDialog(const QString& connectionName, ConnectionSpec conne
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
+    layout->addWidget(m_createDatabase);
     layout->addWidget(data);
     layout->addLayout(sizes);
     layout->addWidget(m_progress);
@@ -156,6 +175,8 @@ PrepareRequest PrepareDialog::request() const {
     PrepareRequest r;
     r.connection = m_connection;
     r.parameters = m_parameters;
+    if (!m_createDatabase->isHidden())
+        r.parameters["create_database"] = m_createDatabase->isChecked() ? "true" : "false";
     r.choice.rows = static_cast<std::uint64_t>(m_rows->value());
     if (m_fromFolder->isChecked()) {
         r.choice.folder = m_folder->text().trimmed().toStdString();
@@ -209,7 +230,7 @@ void PrepareDialog::chooseFolder() {
 void PrepareDialog::updateControls() {
     const bool busy = isPreparing();
     const bool synthetic = m_synthetic->isChecked();
-    for (QWidget* w : std::initializer_list<QWidget*>{m_synthetic, m_fromFolder, m_rows, m_batch})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_synthetic, m_fromFolder, m_rows, m_batch, m_createDatabase})
         w->setEnabled(!busy);
     m_seed->setEnabled(!busy && synthetic);
     m_binary->setEnabled(!busy && synthetic);
@@ -229,7 +250,8 @@ void PrepareDialog::showResult(const QString& line, bool error) {
 
 bool errorOffersPrepare(const QString& error) {
     return error.contains(QLatin1String("no complete reference data set")) ||
-           error.contains(QLatin1String("no such database file"));
+           error.contains(QLatin1String("no such database file")) ||
+           error.contains(QLatin1String("prepare it with create_database=true"));
 }
 
 }  // namespace blobbench

@@ -33,6 +33,7 @@ public:
     QSpinBox* rowsBox() const { return m_rows; }
     QSpinBox* seedBox() const { return m_seed; }
     QCheckBox* binaryBox() const { return m_binary; }
+    QCheckBox* createDatabaseBox() const { return m_createDatabase; }  // shown where the engine can create one
     QLineEdit* folderEdit() const { return m_folder; }
     QSpinBox* batchBox() const { return m_batch; }
     QPushButton* prepareButton() const { return m_prepare; }
@@ -69,6 +70,7 @@ private:
     QSpinBox* m_rows;
     QSpinBox* m_seed;
     QCheckBox* m_binary;
+    QCheckBox* m_createDatabase;
     QLineEdit* m_folder;
     QPushButton* m_browse;
     QSpinBox* m_batch;

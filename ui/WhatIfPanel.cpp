@@ -21,6 +21,7 @@
 #include <set>
 
 #include "engine/wire/LinkModel.h"
+#include "model/SeriesNaming.h"
 #include "ui/Charts.h"
 #include "ui/LinkPanel.h"
 #include "ui/ResultsModel.h"
@@ -40,36 +41,50 @@ double millis(std::chrono::nanoseconds t) {
     return static_cast<double>(t.count()) / 1e6;
 }
 
-QString pointLabel(const ParameterValues& point) {
-    if (point.empty())
-        return QCoreApplication::translate("WhatIfPanel", "as run (no sweep point)");
+// A set's name for people: "connection=…, link=…, max_inline_blob_size=0"; "as run" for a
+// scenario's only set.
+QString pointLabel(const ParameterValues& differing) {
+    if (differing.empty())
+        return QCoreApplication::translate("WhatIfPanel", "as run (the scenario's only parameter set)");
     QStringList parts;
-    for (const auto& [k, v] : point)
-        parts << qs(k) + QLatin1Char('=') + qs(v);
+    for (const auto& [k, v] : differing)
+        parts << qs(k) + QLatin1Char('=') + (k == "connection" ? connectionText(v) : qs(v));
     return parts.join(QStringLiteral(", "));
 }
 
-// The chart's short name of a set: its values only ("cursor · binary"); the title names the tunables.
-QString pointValues(const ParameterValues& point) {
-    if (point.empty())
+// The chart's short name of a set: its values only ("Firebird … · 0"); the title names the tunables.
+QString pointValues(const ParameterValues& differing) {
+    if (differing.empty())
         return QCoreApplication::translate("WhatIfPanel", "as run");
     QStringList parts;
-    for (const auto& [k, v] : point)
-        parts << qs(v);
+    for (const auto& [k, v] : differing)
+        parts << (k == "connection" ? connectionText(v) : qs(v));
     return parts.join(QStringLiteral(" · "));
 }
 
-// The tunables a scenario's sets differ in: "max_inline_blob_size · wire_compression".
+// The tunables a scenario's sets differ in: "connection · max_inline_blob_size · wire_compression".
 QString tunableNames(const ScenarioAdvice& advice) {
     std::set<std::string> keys;
     for (const ParameterSetAdvice& ranked : advice.ranked) {
-        for (const auto& [k, v] : ranked.point)
+        for (const auto& [k, v] : ranked.differing)
             keys.insert(k);
     }
     QStringList names;
     for (const std::string& k : keys)
         names << qs(k);
     return names.join(QStringLiteral(" · "));
+}
+
+// A set's identity as text, to keep the row picked across a new ranking.
+QString keyText(const ParameterSetKey& key) {
+    QString text = qs(key.connection) + QLatin1Char('\n') + qs(key.measuredOver);
+    for (const auto& [k, v] : key.settings)
+        text += QLatin1Char('\n') + qs(k) + QLatin1Char('=') + qs(v);
+    return text;
+}
+
+ParameterSetKey keyOf(const ParameterSetAdvice& a) {
+    return ParameterSetKey{a.connection, a.settings, a.measuredOver};
 }
 
 double median(std::vector<double> v) {
@@ -245,6 +260,13 @@ void WhatIfPanel::setCurrentValues(const ParameterValues& values) {
     }
 }
 
+void WhatIfPanel::setCurrentConnection(const QString& label) {
+    if (label != m_currentConnection) {
+        m_currentConnection = label;
+        scheduleAdvice();
+    }
+}
+
 void WhatIfPanel::setMeasurable(bool measurable, const QString& reason) {
     m_measure->setEnabled(measurable);
     m_measure->setToolTip(measurable ? tr("Runs the selected parameter set once through the relay's link emulation "
@@ -364,10 +386,11 @@ void WhatIfPanel::appendRows(int first, int last) {
         const auto index = static_cast<std::size_t>(row);
         m_predictable.push_back(index);
         const QString scenario = qs(s.scenarioId);
+        ParameterSetKey key = parameterSetKey(s);
         auto set = std::find_if(m_sets.begin(), m_sets.end(),
-                                [&](const ParameterSet& p) { return p.scenarioId == scenario && p.point == s.point; });
+                                [&](const ParameterSet& p) { return p.scenarioId == scenario && p.key == key; });
         if (set == m_sets.end()) {
-            m_sets.push_back(ParameterSet{scenario, s.point, {}});
+            m_sets.push_back(ParameterSet{scenario, std::move(key), {}});
             set = m_sets.end() - 1;
         }
         set->samples.push_back(index);
@@ -398,7 +421,7 @@ void WhatIfPanel::scheduleAdvice() {
 
 void WhatIfPanel::flushAdvice() {
     m_adviceTimer->stop();
-    m_advice = adviseParameterSets(m_results->samples(), link(), m_current);
+    m_advice = adviseParameterSets(m_results->samples(), link(), m_current, m_currentConnection.toStdString());
     fillTree();
     updateCurves();
 }
@@ -420,7 +443,7 @@ void WhatIfPanel::fillTree() {
         top->setData(0, Qt::UserRole, qs(a.scenarioId));
         top->setToolTip(0, top->text(0));
         for (const ParameterSetAdvice& set : a.ranked) {
-            QString name = pointValues(set.point);
+            QString name = pointValues(set.differing);
             if (set.best)
                 name = QStringLiteral("★ ") + name;
             if (set.current)
@@ -433,11 +456,13 @@ void WhatIfPanel::fillTree() {
             auto* child = new QTreeWidgetItem(
                 top, {name, formatMillis(millis(set.predicted)), formatMillis(millis(set.measured)), versus});
             child->setData(0, Qt::UserRole, qs(a.scenarioId));
-            child->setData(0, Qt::UserRole + 1, pointLabel(set.point));
-            if (qs(a.scenarioId) == selected && pointLabel(set.point) == selectedSet)
+            child->setData(0, Qt::UserRole + 1, keyText(keyOf(set)));
+            if (qs(a.scenarioId) == selected && keyText(keyOf(set)) == selectedSet)
                 selectChild = child;
             child->setToolTip(
-                0, name + QLatin1Char('\n') + tr("%n sample(s) with a trace", nullptr, static_cast<int>(set.samples)));
+                0, tr("%1\nOn %2, measured %3\n%n sample(s) with a trace", nullptr, static_cast<int>(set.samples))
+                       .arg(pointLabel(set.differing), connectionText(set.connection),
+                            set.measuredOver == "unshaped" ? tr("unshaped") : tr("over %1").arg(qs(set.measuredOver))));
             if (set.best) {
                 QFont bold = child->font(0);
                 bold.setBold(true);
@@ -488,13 +513,11 @@ void WhatIfPanel::updateCurves() {
                 xs.push_back(ms);
         }
         for (const ParameterSetAdvice& ranked : advice->ranked) {
-            const auto set = std::find_if(m_sets.begin(), m_sets.end(), [&](const ParameterSet& p) {
-                return p.scenarioId == m_chartScenario && p.point == ranked.point;
-            });
-            if (set == m_sets.end())
+            const ParameterSet* set = setOf(m_chartScenario, ranked);
+            if (set == nullptr)
                 continue;
             PredictionCurve curve;
-            curve.name = pointValues(ranked.point);
+            curve.name = pointValues(ranked.differing);
             curve.best = ranked.best;
             for (double x : xs) {
                 LinkProfile at = chosen;
@@ -540,9 +563,13 @@ const WhatIfPanel::ParameterSet* WhatIfPanel::selectedSet() const {
                                           [](const ParameterSetAdvice& a) { return a.current; });
         chosen = current != advice->ranked.end() ? &*current : &advice->ranked.front();
     }
-    const auto set = std::find_if(m_sets.begin(), m_sets.end(), [&](const ParameterSet& p) {
-        return p.scenarioId == scenario && p.point == chosen->point;
-    });
+    return setOf(scenario, *chosen);
+}
+
+const WhatIfPanel::ParameterSet* WhatIfPanel::setOf(const QString& scenarioId, const ParameterSetAdvice& advice) const {
+    const ParameterSetKey key = keyOf(advice);
+    const auto set = std::find_if(m_sets.begin(), m_sets.end(),
+                                  [&](const ParameterSet& p) { return p.scenarioId == scenarioId && p.key == key; });
     return set != m_sets.end() ? &*set : nullptr;
 }
 
@@ -555,9 +582,10 @@ void WhatIfPanel::requestMeasure() {
         return;
     }
     const LinkProfile at = link();
-    m_pendingCheck = PendingCheck{set->scenarioId, set->point, at, medianPredicted(*set, at)};
-    m_check->setText(tr("Measuring %1 at %2…").arg(pointLabel(set->point), qs(at.describe())));
-    emit measureRequested(set->scenarioId, set->point, m_settings.link);
+    m_pendingCheck = PendingCheck{set->scenarioId, set->key, at, medianPredicted(*set, at)};
+    m_check->setText(
+        tr("Measuring %1 on %2 at %3…").arg(set->scenarioId, connectionText(set->key.connection), qs(at.describe())));
+    emit measureRequested(set->scenarioId, qs(set->key.connection), set->key.settings, m_settings.link);
 }
 
 void WhatIfPanel::showCheck(const std::vector<Sample>& measured) {
@@ -568,13 +596,16 @@ void WhatIfPanel::showCheck(const std::vector<Sample>& measured) {
     std::vector<double> ms;
     bool throughRelay = true;
     for (const Sample& s : measured) {
-        if (s.status == SampleStatus::Complete && qs(s.scenarioId) == check.scenarioId) {
+        // Only the set's own scenario under its own settings on its own connection is compared.
+        const ParameterSetKey key = parameterSetKey(s);
+        if (s.status == SampleStatus::Complete && qs(s.scenarioId) == check.scenarioId &&
+            key.connection == check.key.connection && key.settings == check.key.settings) {
             ms.push_back(millis(s.phases.elapsed()));
             throughRelay = throughRelay && s.tap.method == "relay";
         }
     }
     if (ms.empty()) {
-        checkFailed(tr("the run gave no complete sample"));
+        checkFailed(tr("the run gave no complete sample of this parameter set"));
         return;
     }
     const double m = median(ms);

@@ -45,6 +45,8 @@ public:
     void setSettings(const WhatIfSettings& settings);  // shows them; emits no settingsChanged
     // The project's tunable values: the parameter set the advisor measures savings against.
     void setCurrentValues(const ParameterValues& values);
+    // The current connection's label (ConnectionSpec::label): the current set is one of its sets.
+    void setCurrentConnection(const QString& label);
     // Whether "Measure at this link" can run, and why not.
     void setMeasurable(bool measurable, const QString& reason);
 
@@ -77,13 +79,15 @@ public:
 signals:
     void settingsChanged(const blobbench::WhatIfSettings& settings);
     void predictionsChanged();
-    void measureRequested(const QString& scenarioId, const blobbench::ParameterValues& point,
-                          const blobbench::LinkSettings& link);
+    // One parameter set: its scenario, the connection it was measured on and every setting it ran
+    // with, to be run again at `link`.
+    void measureRequested(const QString& scenarioId, const QString& connection,
+                          const blobbench::ParameterValues& settings, const blobbench::LinkSettings& link);
 
 private:
     struct ParameterSet {
         QString scenarioId;
-        ParameterValues point;
+        ParameterSetKey key;               // connection, settings, the link measured over
         std::vector<std::size_t> samples;  // indexes into the results
     };
 
@@ -100,10 +104,12 @@ private:
     void applyBandwidthEdit(bool up);
     double medianPredicted(const ParameterSet& set, const LinkProfile& link) const;
     const ParameterSet* selectedSet() const;
+    const ParameterSet* setOf(const QString& scenarioId, const ParameterSetAdvice& advice) const;
 
     const ResultsModel* m_results;
     WhatIfSettings m_settings;
     ParameterValues m_current;
+    QString m_currentConnection;
     std::vector<std::size_t> m_predictable;  // indexes of complete samples with a trace
     std::size_t m_unpredictable = 0;         // complete samples without one
     QString m_unpredictableReason;
@@ -113,7 +119,7 @@ private:
     QString m_chartScenario;
     struct PendingCheck {
         QString scenarioId;
-        ParameterValues point;
+        ParameterSetKey key;
         LinkProfile link;
         double predictedMs = 0;
     };

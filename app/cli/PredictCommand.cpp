@@ -22,6 +22,7 @@
 #include "model/Project.h"
 #include "model/ProjectFile.h"
 #include "model/SampleJson.h"
+#include "model/SeriesNaming.h"
 
 namespace blobbench::cli {
 namespace {
@@ -29,6 +30,7 @@ namespace {
 struct Input {
     std::vector<Sample> samples;
     std::map<std::string, std::string> current;  // a project's tunable values, for the advice
+    std::string currentConnection;               // and its current connection's label
 };
 
 Input readInput(const std::string& path) {
@@ -47,6 +49,7 @@ Input readInput(const std::string& path) {
             in.samples.insert(in.samples.end(), run.samples.begin(), run.samples.end());
         }
         if (const ConnectionProfile* c = project.current()) {
+            in.currentConnection = c->toSpec().label();
             const auto values = project.parameters.find(c->engine);
             if (values != project.parameters.end()) {
                 in.current.insert(values->second.begin(), values->second.end());
@@ -131,6 +134,21 @@ std::string label(const std::map<std::string, std::string>& point) {
     return text.isEmpty() ? std::string("(as run)") : cell(text.toStdString());
 }
 
+// A parameter set by what tells it from its scenario's other sets: the connection first where they
+// have several ("postgresql://u@h/db"), then the link and the settings ("link=…, result_format=binary").
+std::string setLabel(const ParameterSetAdvice& s) {
+    std::map<std::string, std::string> rest = s.differing;
+    std::string text;
+    if (const auto c = rest.find("connection"); c != rest.end()) {
+        text = connectionText(c->second).toStdString();
+        rest.erase(c);
+    }
+    if (!rest.empty()) {
+        text += (text.empty() ? "" : " · ") + pointLabel(rest).toStdString();
+    }
+    return text.empty() ? std::string("(as run)") : cell(text);
+}
+
 struct Row {
     const Sample* sample;
     LinkPrediction p;
@@ -176,6 +194,9 @@ QJsonObject toJson(const LinkProfile& link, const std::vector<Row>& rows, const 
         for (const ParameterSetAdvice& s : a.ranked) {
             QJsonObject r;
             r[QStringLiteral("point")] = pointLabel(s.point);
+            r[QStringLiteral("set")] = pointLabel(s.differing);  // what tells it from the scenario's other sets
+            r[QStringLiteral("connection")] = qs(s.connection);
+            r[QStringLiteral("measuredOver")] = qs(s.measuredOver);
             r[QStringLiteral("samples")] = static_cast<qint64>(s.samples);
             r[QStringLiteral("measuredNs")] = static_cast<qint64>(s.measured.count());
             r[QStringLiteral("predictedNs")] = static_cast<qint64>(s.predicted.count());
@@ -219,7 +240,7 @@ std::string markdown(const LinkProfile& link, const std::vector<Row>& rows, cons
         md += "\n## " + cell(a.scenarioTitle) + ": parameter sets by predicted time\n\n";
         md += "| Parameters | Samples | Measured | Predicted | |\n|---|---:|---:|---:|---|\n";
         for (const ParameterSetAdvice& s : a.ranked) {
-            md += "| " + markdownCell(label(s.point)) + " | " + std::to_string(s.samples) + " | " +
+            md += "| " + markdownCell(setLabel(s)) + " | " + std::to_string(s.samples) + " | " +
                   milliseconds(s.measured) + " | " + milliseconds(s.predicted) + " | " + adviceMark(s) + " |\n";
         }
     }
@@ -238,9 +259,17 @@ void printTable(const LinkProfile& link, const std::vector<Row>& rows, const std
     }
     for (const ScenarioAdvice& a : advice) {
         say("\n%s: parameter sets by predicted time\n", cell(a.scenarioTitle).c_str());
+        // As wide as the longest name (a connection string and its settings), at least 40.
+        int width = 40;
+        for (const ParameterSetAdvice& s : a.ranked)
+            width = std::max(width, static_cast<int>(QString::fromStdString(setLabel(s)).size()));
         for (const ParameterSetAdvice& s : a.ranked) {
-            say("  %-40.40s %3zu samples %12s -> %12s  %s\n", label(s.point).c_str(), s.samples,
-                milliseconds(s.measured).c_str(), milliseconds(s.predicted).c_str(), adviceMark(s).c_str());
+            std::string padded = setLabel(s);
+            padded.append(
+                static_cast<std::size_t>(std::max(0, width - static_cast<int>(QString::fromStdString(padded).size()))),
+                ' ');
+            say("  %s %3zu samples %12s -> %12s  %s\n", padded.c_str(), s.samples, milliseconds(s.measured).c_str(),
+                milliseconds(s.predicted).c_str(), adviceMark(s).c_str());
         }
     }
 }
@@ -282,8 +311,8 @@ int commandPredict(const CliOptions& o) {
     }
     const std::vector<ScenarioAdvice> advice =
         !o.advise         ? std::vector<ScenarioAdvice>{}
-        : outOfRange == 0 ? adviseParameterSets(in.samples, o.link, in.current)
-                          : adviseParameterSets(fitting(in.samples, o.link), o.link, in.current);
+        : outOfRange == 0 ? adviseParameterSets(in.samples, o.link, in.current, in.currentConnection)
+                          : adviseParameterSets(fitting(in.samples, o.link), o.link, in.current, in.currentConnection);
     printTable(o.link, rows, advice);
     if (const std::size_t without = in.samples.size() - rows.size() - outOfRange; without != 0) {
         say("\n%zu sample(s) without an exchange trace or not complete: not predicted\n", without);

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QIcon>
 #include <QPainter>
 #include <QStyleFactory>
@@ -125,8 +126,10 @@ int main(int argc, char* argv[]) {
         QStringLiteral("Show the What-if dock switched on at the project's what-if link (nothing is run), write the "
                        "window to <png>, quit."),
         QStringLiteral("png"));
+    const QCommandLineOption fresh(QStringLiteral("new"),
+                                   QStringLiteral("Start on a new project instead of the one open last."));
     parser.addOptions({grabIdle, grabRun, grabSweep, grabCompare, sweep, size, startup, chart, repeat, side, bottom,
-                       dark, grabStorage, grabPrepare, grabWhatIf, guide});
+                       dark, grabStorage, grabPrepare, grabWhatIf, guide, fresh});
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("A *.blobbench.json project to open."));
     parser.process(app);
 
@@ -135,8 +138,17 @@ int main(int argc, char* argv[]) {
         QApplication::setPalette(darkPalette());
     }
     blobbench::MainWindow window;
+    const bool grabbing = parser.isSet(grabIdle) || parser.isSet(grabRun) || parser.isSet(grabSweep) ||
+                          parser.isSet(grabCompare) || parser.isSet(grabStorage) || parser.isSet(grabPrepare) ||
+                          parser.isSet(grabWhatIf);
     if (!parser.positionalArguments().isEmpty()) {
         window.files()->openProjectFile(parser.positionalArguments().constFirst());
+    } else if (!grabbing && !parser.isSet(fresh)) {
+        // As an editor does: the project open last, while its file is still there (a failed load
+        // says why in the window and leaves the new project).
+        const QStringList recent = window.files()->recentProjects();
+        if (!recent.isEmpty() && QFileInfo(recent.constFirst()).isFile())
+            window.files()->openProjectFile(recent.constFirst());
     }
     if (parser.isSet(grabStorage)) {
         blobbench::StorageChart storage(window.document());

@@ -473,6 +473,20 @@ TEST(Charts, RoundTripTicksAreWholeNumbers) {
     EXPECT_TRUE(labels.contains(QStringLiteral("3"))) << labels.join(QLatin1Char(' ')).toStdString();
 }
 
+// #30: the ids-only scenario reads 0 content bytes; alone in the chart it drew an axis of
+// "2e-07 ... 1e-06" bytes.
+TEST(Charts, PointsAllAtZeroBytesGetAZeroToOneAxis) {
+    auto chart = makeChart(ChartKind::TimeVsBytes, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    chart->addSample(sample("ids", 0, 5));
+    const QStringList labels = chart->xAxisLabels();
+    ASSERT_FALSE(labels.isEmpty());
+    EXPECT_EQ(labels.front(), QStringLiteral("0")) << labels.join(QLatin1Char(' ')).toStdString();
+    EXPECT_EQ(labels.back(), QStringLiteral("1")) << labels.join(QLatin1Char(' ')).toStdString();
+    for (const QString& label : labels)
+        EXPECT_FALSE(label.contains(QLatin1Char('e'))) << labels.join(QLatin1Char(' ')).toStdString();
+}
+
 TEST(Charts, CategoricalSweepsArePointsInTheSweepsOrderAndTheTitleFollowsTheMetric) {
     auto chart = makeChart(ChartKind::Sweep, nullptr);
     std::unique_ptr<QWidget> owner(chart->widget());

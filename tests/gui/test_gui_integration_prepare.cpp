@@ -148,7 +148,8 @@ TEST(GuiIntegrationPrepare, AFreshPostgresDatabaseIsPreparedFromTheWindowAndRuns
 namespace {
 
 // A database beside the shared one: inet://HOST:PORT/<folder>/prepwin-PID.fdb, created by the
-// prepare (the parameter panel's "Create the database"), through `clientLibrary` (empty: the system's).
+// prepare (the dialog's "Create the database file if it does not exist"), through `clientLibrary`
+// (empty: the system's).
 void prepareOwnFirebirdDatabase(const std::string& shared, const std::string& user, const std::string& password,
                                 const std::string& clientLibrary) {
     const std::string folder = std::filesystem::path(shared.substr(shared.find("//", 6) + 1)).parent_path().string();
@@ -171,7 +172,6 @@ void prepareOwnFirebirdDatabase(const std::string& shared, const std::string& us
     profile.clientLibrary = QString::fromStdString(clientLibrary);
     project.connections.push_back(profile);
     project.currentConnection = static_cast<int>(project.connections.size()) - 1;
-    project.parameters[QStringLiteral("firebird")] = {{"create_database", "true"}};
     document->reset(project);
     MainWindow window(document);
     int asked = 0;
@@ -182,8 +182,21 @@ void prepareOwnFirebirdDatabase(const std::string& shared, const std::string& us
         });
     test::adoptAndShow(window, document);
 
+    // Test before the database exists: the I/O error says how to have it created, and the window
+    // offers Prepare beside it (#30 item 8: it offered nothing).
+    QSignalSpy tested(window.controller(), &RunController::connectionTested);
+    window.connections()->testAction()->trigger();
+    ASSERT_TRUE(tested.count() > 0 || tested.wait(kTimeoutMs));
+    EXPECT_FALSE(tested.at(0).at(0).toBool());
+    EXPECT_TRUE(window.errorText().contains(QStringLiteral("prepare it with create_database=true")))
+        << window.errorText().toStdString();
+    EXPECT_FALSE(window.findChild<QPushButton*>(QStringLiteral("prepareOffer"))->isHidden());
+    EXPECT_FALSE(std::filesystem::exists(file)) << "a Test creates nothing";
+
+    // The dialog creates the missing file (its box, checked for an engine that can).
     const Prepared prepared = prepareFromMenu(window, 120, 60);
     ASSERT_NE(prepared.dialog, nullptr);
+    EXPECT_FALSE(prepared.dialog->createDatabaseBox()->isHidden());
     EXPECT_EQ(asked, 1);
     ASSERT_TRUE(prepared.ok) << prepared.line.toStdString();
     EXPECT_EQ(test::queryNumber(spec, "SELECT COUNT(*) FROM BLOB_TEST"), 120U);

@@ -1,6 +1,8 @@
 // The What-if dock against the real PostgreSQL server (label integration): a sweep of the fetch
 // mode measured unshaped, the advisor's order at 20 ms one-way, and "Measure at this link" running
-// one parameter set through the relay's link emulation, its error against the prediction within 5%.
+// one parameter set through the relay's link emulation, its error against the prediction within 5%;
+// with PostgreSQL and Firebird 3 runs in one project, each set is one connection's and the check
+// measures exactly the set it predicted.
 #include <gtest/gtest.h>
 
 #include <QLabel>
@@ -82,7 +84,8 @@ TEST(GuiIntegrationWhatIf, PostgresAdviceAndMeasureAtThisLinkWithinFivePercent) 
     EXPECT_EQ(document->project().current()->link, LinkSettings{}) << "the connection's own link is left as it was";
     ASSERT_FALSE(check.samples.empty());
     for (const Sample& s : check.samples) {
-        EXPECT_EQ(s.point.at("fetch_mode"), "cursor");
+        EXPECT_EQ(s.parameters->at("fetch_mode"), "cursor") << "the set's own settings";
+        EXPECT_TRUE(s.point.empty()) << "not a point of the sweep, which was measured unshaped";
         EXPECT_EQ(s.tap.method, "relay");
     }
     const QString text = panel->checkLabel()->text();
@@ -91,4 +94,106 @@ TEST(GuiIntegrationWhatIf, PostgresAdviceAndMeasureAtThisLinkWithinFivePercent) 
     std::printf("measure at this link: %s\n", qPrintable(text));
     EXPECT_LT(std::abs(error.toDouble()), 5.0) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("measured"))) << text.toStdString();
+}
+
+// Issue #30 item 1: a project with runs of two engines. The advisor's sets are one connection's
+// each, named by it; a set of another connection than the current one is not measured (it would be
+// another experiment); on its own connection the check runs the set's own settings and agrees with
+// the prediction within 10% at 20 ms one-way.
+TEST(GuiIntegrationWhatIf, TwoEnginesAreTwoSetsAndTheCheckMeasuresTheSetItPredicted) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    BLOBBENCH_REQUIRE_ENV(database, "BLOBBENCH_FB_DATABASE");
+    BLOBBENCH_REQUIRE_ENV(user, "BLOBBENCH_FB_USER");
+    BLOBBENCH_REQUIRE_ENV(password, "BLOBBENCH_FB_PASSWORD");
+    test::ensurePostgresDataset(conninfo);
+    test::ensureFirebirdData(database, user, password);
+    qputenv("ISC_PASSWORD", QByteArray::fromStdString(password));
+    TempDir dir;
+    Project project = defaultProject(QString::fromStdString(dir.file("unused.sqlite")));
+    ConnectionProfile pg;
+    pg.name = QStringLiteral("PostgreSQL under test");
+    pg.engine = QStringLiteral("postgres");
+    pg.target = QString::fromStdString(conninfo);
+    ConnectionProfile fb3;
+    fb3.name = QStringLiteral("Firebird 3 under test");
+    fb3.engine = QStringLiteral("firebird");
+    fb3.target = QString::fromStdString(database);
+    fb3.user = QString::fromStdString(user);
+    project.connections = {pg, fb3};
+    project.currentConnection = 0;
+    project.scenarios.clear();
+    for (const Scenario& s : referenceSuite(Dialect::PostgreSQL)) {
+        if (s.id == "varchar")
+            project.scenarios.push_back(ScenarioDef::fromScenario(s));
+    }
+    auto* document = new ProjectDocument;
+    document->reset(project);
+    MainWindow window(document);
+    test::adoptAndShow(window, document);
+    window.showWhatIf();
+    WhatIfPanel* panel = window.whatIfPanel();
+    window.setRepetitions(3);
+    ASSERT_TRUE(test::runAndWait(window, [&] { window.runAll(); }));
+    ASSERT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
+    document->setCurrentConnection(1);
+    ASSERT_TRUE(test::runAndWait(window, [&] { window.runAll(); }));
+    ASSERT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
+    const std::string pgLabel = document->project().connections[0].toSpec().label();
+    const std::string fbLabel = document->project().connections[1].toSpec().label();
+
+    panel->setLatency(20);
+    panel->flushAdvice();
+    ASSERT_EQ(panel->advice().size(), 1u);
+    const auto& ranked = panel->advice().front().ranked;
+    ASSERT_EQ(ranked.size(), 2u) << "one set per connection, never one of both";
+    for (const ParameterSetAdvice& set : ranked) {
+        EXPECT_EQ(set.samples, 3u);
+        EXPECT_EQ(set.differing.at("connection"), set.connection);
+        EXPECT_EQ(set.current, set.connection == fbLabel) << "the current connection's set";
+    }
+    // The rows name their connection.
+    QTreeWidgetItem* top = panel->adviceTree()->topLevelItem(0);
+    ASSERT_EQ(top->childCount(), 2);
+    QTreeWidgetItem *pgRow = nullptr, *fbRow = nullptr;
+    for (int i = 0; i < 2; ++i) {
+        const bool isPg = ranked[static_cast<std::size_t>(i)].connection == pgLabel;
+        (isPg ? pgRow : fbRow) = top->child(i);
+    }
+    ASSERT_TRUE(pgRow != nullptr && fbRow != nullptr);
+    EXPECT_TRUE(pgRow->text(0).contains(QStringLiteral("postgresql://"))) << pgRow->text(0).toStdString();
+    EXPECT_TRUE(fbRow->text(0).contains(QStringLiteral("firebird"))) << fbRow->text(0).toStdString();
+
+    // PostgreSQL's set while Firebird is current: refused, nothing run.
+    const std::size_t runs = document->project().history.size();
+    panel->adviceTree()->setCurrentItem(pgRow);
+    panel->measureButton()->click();
+    EXPECT_FALSE(window.isRunning());
+    EXPECT_EQ(document->project().history.size(), runs);
+    EXPECT_TRUE(
+        panel->checkLabel()->text().startsWith(QStringLiteral("Not measured: this parameter set was measured on")))
+        << panel->checkLabel()->text().toStdString();
+
+    // Firebird's own set: measured on Firebird with its settings, within 10% of the prediction.
+    std::map<std::string, std::string> fbSettings;
+    for (const ParameterSetAdvice& a : ranked) {
+        if (a.connection == fbLabel)
+            fbSettings = a.settings;
+    }
+    ASSERT_FALSE(fbSettings.empty());
+    panel->adviceTree()->setCurrentItem(fbRow);
+    ASSERT_TRUE(test::runAndWait(window, [&] { panel->measureButton()->click(); }));
+    ASSERT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
+    const RunRecord& check = document->project().history.back();
+    ASSERT_EQ(check.samples.size(), 3u);
+    for (const Sample& s : check.samples) {
+        EXPECT_EQ(s.connection, fbLabel);
+        EXPECT_EQ(s.scenarioId, "varchar");
+        EXPECT_EQ(parameterSetKey(s).settings, fbSettings) << "the set's own settings, every one";
+        EXPECT_EQ(s.tap.method, "relay");
+    }
+    const QVariant error = panel->checkLabel()->property("errorPercent");
+    ASSERT_TRUE(error.isValid()) << panel->checkLabel()->text().toStdString();
+    std::printf("two engines, measure at this link: %s\n", qPrintable(panel->checkLabel()->text()));
+    EXPECT_LT(std::abs(error.toDouble()), 10.0) << panel->checkLabel()->text().toStdString();
+    qunsetenv("ISC_PASSWORD");
 }

@@ -130,6 +130,32 @@ TEST_F(WhatIfTest, DraggingTheLatencyMovesThePredictedPointsAndNotTheMeasuredOne
     EXPECT_EQ(chart->drawnMillis(false), measured);
 }
 
+// #30: after the dock was closed its hollow markers stayed in every chart and legend.
+TEST_F(WhatIfTest, ClosingTheDockSwitchesThePredictionsOff) {
+    open(projectWith(sqlitePath, {traced("a", {}, 10, 1, 1000), traced("b", {}, 30, 50, 1000)}));
+    SampleChart* chart = window->chart(ChartKind::TimeVsBytes);
+    panel->setOn(true);
+    panel->setLatency(40);
+    ASSERT_EQ(chart->drawnMillis(true).size(), 2u);
+    auto* dock = window->findChild<QDockWidget*>(QStringLiteral("whatIfDock"));
+    ASSERT_NE(dock, nullptr);
+    dock->close();
+    window->flushCharts();
+    EXPECT_FALSE(panel->settings().enabled);
+    EXPECT_FALSE(document->project().whatIf.enabled) << "saved off with the project";
+    EXPECT_TRUE(chart->drawnMillis(true).empty()) << "no predicted markers without the dock";
+    EXPECT_TRUE(chart->predictedSeriesNames().isEmpty());
+    EXPECT_EQ(chart->drawnMillis(false).size(), 2u) << "the measured points stay";
+
+    // Shown again, the panel keeps its link; switching on draws the predictions again.
+    window->showWhatIf();
+    EXPECT_FALSE(panel->settings().enabled);
+    EXPECT_EQ(panel->settings().link.latencyUpMs, 40);
+    panel->setOn(true);
+    window->flushCharts();
+    EXPECT_EQ(chart->drawnMillis(true).size(), 2u);
+}
+
 TEST_F(WhatIfTest, SamplesOfARealSqliteRunAreNamedNotPredictable) {
     open(defaultProject(sqlitePath));
     window->setDefaultDataset(sqlitePath, 300);

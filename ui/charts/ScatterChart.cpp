@@ -626,9 +626,12 @@ private:
             minX /= 2;
             minY /= 2;
         }
-        // An empty chart still shows a sensible 0..1 frame rather than a range of 1e-9.
-        const double maxX = m_order.isEmpty() ? 1.0 : std::max(this->maxX() / xu.divisor * 1.05, minX * 4 + 1e-6);
-        const double maxY = m_order.isEmpty() ? 1.0 : std::max(yMax() / yu.divisor * 1.1, minY * 4 + 1e-6);
+        // An empty chart, or one whose points all sit at 0 (a scenario that read no content bytes),
+        // still shows a sensible 0..1 frame rather than a range of 1e-6 ("2e-07 ... 1e-06", #30).
+        const bool flatX = m_order.isEmpty() || (!m_log && this->maxX() <= 0);
+        const bool flatY = m_order.isEmpty() || (!m_log && yMax() <= 0);
+        const double maxX = flatX ? 1.0 : std::max(this->maxX() / xu.divisor * 1.05, minX * 4 + 1e-6);
+        const double maxY = flatY ? 1.0 : std::max(yMax() / yu.divisor * 1.1, minY * 4 + 1e-6);
         m_xAxis->setRange(minX, maxX > minX ? maxX : minX + 1);
         m_yAxis->setRange(minY, maxY > minY ? maxY : minY + 1);
         if (auto* v = qobject_cast<QValueAxis*>(m_xAxis)) {

@@ -216,6 +216,13 @@ FirebirdSession::FirebirdSession(std::shared_ptr<FirebirdClient> client, const C
         }
     } catch (const FbException& e) {
         Error error = statusError(ErrorKind::Connect, context + ": connect", e.getStatus());
+        // A missing file is an I/O error at open: say how to have it created (the window offers
+        // Prepare beside this line, see ui/PrepareDialog.cpp errorOffersPrepare).
+        if (statusHas(e.getStatus(), isc_io_error) && !booleanValue(values, "create_database")) {
+            throw Error(error.kind(), std::string(error.what()) +
+                                          " (if the database does not exist yet, prepare it with "
+                                          "create_database=true: it creates a missing file)");
+        }
         // The client reports a server that accepted the TCP connection but never answered within
         // isc_dpb_connect_timeout as "connection rejected": a real rejection comes at once.
         const auto timeout = std::chrono::seconds(integerValue(values, "connect_timeout"));
