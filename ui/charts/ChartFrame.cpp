@@ -16,21 +16,28 @@
 namespace blobbench::charts {
 namespace {
 
-// The scene rectangles of the legend's visible labels, top to bottom (Qt Charts draws each
-// entry's label as a text item under the legend).
-QList<QRectF> legendLabels(const QGraphicsItem* legend) {
-    QList<QRectF> out;
+// The legend's visible labels, top to bottom (Qt Charts draws each entry's label as a text item
+// under the legend): where each is, and whether Qt left it any text. An entry the legend's layout
+// squeezed below one line's height gets its label truncated to nothing: a marker with no name.
+struct LegendLabel {
+    QRectF rect;
+    bool blank = false;
+};
+
+QList<LegendLabel> legendLabels(const QGraphicsItem* legend) {
+    QList<LegendLabel> out;
     std::function<void(const QGraphicsItem*)> walk = [&](const QGraphicsItem* item) {
         for (const QGraphicsItem* child : item->childItems()) {
             if (!child->isVisible())
                 continue;
-            if (dynamic_cast<const QGraphicsTextItem*>(child) != nullptr)
-                out << child->sceneBoundingRect();
+            if (const auto* text = dynamic_cast<const QGraphicsTextItem*>(child))
+                out << LegendLabel{child->sceneBoundingRect(), text->toPlainText().trimmed().isEmpty()};
             walk(child);
         }
     };
     walk(legend);
-    std::sort(out.begin(), out.end(), [](const QRectF& a, const QRectF& b) { return a.top() < b.top(); });
+    std::sort(out.begin(), out.end(),
+              [](const LegendLabel& a, const LegendLabel& b) { return a.rect.top() < b.rect.top(); });
     return out;
 }
 
@@ -95,11 +102,12 @@ void ChartFrame::arrangeLegend(bool force) {
     }
     if (m_chart->layout() != nullptr)
         m_chart->layout()->activate();
-    // Where Qt Charts put the labels: an entry whose label ends below the legend is cut off.
-    const QList<QRectF> labels = legendLabels(legend);
+    // Where Qt Charts put the labels: an entry whose label ends below the legend is cut off, and
+    // one it left without text has no room either (#30: markers without names on a real display).
+    const QList<LegendLabel> labels = legendLabels(legend);
     const qreal bottom = legend->mapRectToScene(legend->rect()).bottom();
     qsizetype fit = 0;
-    while (fit < labels.size() && labels[fit].bottom() <= bottom + 0.5)
+    while (fit < labels.size() && !labels[fit].blank && labels[fit].rect.bottom() <= bottom + 0.5)
         ++fit;
     if (labels.size() == listed.size() && fit < listed.size() && fit > 0) {
         const qsizetype keep = fit - 1;  // its line says "+N more"
@@ -109,7 +117,7 @@ void ChartFrame::arrangeLegend(bool force) {
             listed[i]->setProperty(kOverflowProperty, true);
             hidden << listed[i]->label();
         }
-        showOverflowLine(hidden, labels[keep]);
+        showOverflowLine(hidden, labels[keep].rect);
     } else if (m_more != nullptr) {
         m_more->hide();
     }
