@@ -9,9 +9,11 @@
 #include <QPainter>
 #include <QStyleFactory>
 #include <QTimer>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 
+#include "app/gui/QuitOnSignal.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
@@ -138,6 +140,18 @@ int main(int argc, char* argv[]) {
         QApplication::setPalette(darkPalette());
     }
     blobbench::MainWindow window;
+    // Before a project's connection loads a client library (see QuitOnSignal.h).
+    blobbench::quitOnTerminationSignals(&app, [&](int sig) {
+        std::fprintf(stderr,
+                     "blobbench: %s: the window closes; measured runs are kept in the project's run journal, "
+                     "other unsaved changes are not saved\n",
+                     sig == SIGINT    ? "SIGINT"
+                     : sig == SIGTERM ? "SIGTERM"
+                                      : "SIGHUP");
+        window.files()->setSuppressUnsavedPrompt(true);
+        window.close();  // stops a run under way
+        app.exit(128 + sig);
+    });
     const bool grabbing = parser.isSet(grabIdle) || parser.isSet(grabRun) || parser.isSet(grabSweep) ||
                           parser.isSet(grabCompare) || parser.isSet(grabStorage) || parser.isSet(grabPrepare) ||
                           parser.isSet(grabWhatIf);

@@ -105,7 +105,7 @@ ProcessResult runProgram(const std::string& program, const std::vector<std::stri
 }
 
 CliProcess::CliProcess(const std::vector<std::string>& args, const std::vector<std::string>& env, int stdoutFd,
-                       const std::vector<std::string>& unset)
+                       const std::vector<std::string>& unset, const std::string& program)
     : m_io(std::make_unique<TempDir>()) {
     const std::string outPath = m_io->file("out");
     const std::string errPath = m_io->file("err");
@@ -118,7 +118,8 @@ CliProcess::CliProcess(const std::vector<std::string>& args, const std::vector<s
         posix_spawn_file_actions_addopen(&actions, 1, outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     }
     posix_spawn_file_actions_addopen(&actions, 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    std::vector<std::string> all = {BLOBBENCH_CLI_PATH};
+    const std::string path = program.empty() ? std::string(BLOBBENCH_CLI_PATH) : program;
+    std::vector<std::string> all = {path};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : all) {
@@ -146,9 +147,9 @@ CliProcess::CliProcess(const std::vector<std::string>& args, const std::vector<s
         envp.push_back(e.data());
     }
     envp.push_back(nullptr);
-    if (posix_spawn(&m_pid, BLOBBENCH_CLI_PATH, &actions, nullptr, argv.data(), envp.data()) != 0) {
+    if (posix_spawn(&m_pid, path.c_str(), &actions, nullptr, argv.data(), envp.data()) != 0) {
         m_pid = -1;
-        ADD_FAILURE() << "cannot start " << BLOBBENCH_CLI_PATH;
+        ADD_FAILURE() << "cannot start " << path;
     }
     posix_spawn_file_actions_destroy(&actions);
 }
@@ -209,6 +210,10 @@ bool relayRoundTripsAgree(const std::optional<std::uint64_t>& inProcess, const s
         return !inProcess && !relay;
     }
     return relayRoundTripsAgree(*inProcess, *relay);
+}
+
+std::string windowProgram() {
+    return (std::filesystem::path(BLOBBENCH_CLI_PATH).parent_path() / "gui" / "blobbench").string();
 }
 
 std::string envOrEmpty(const char* name) {

@@ -53,8 +53,9 @@ std::string ensureFirebirdData(const std::string& target, const std::string& use
 // when destroyed.
 class CliProcess {
 public:
+    // `program`: another program than blobbench-cli (the window: windowProgram()).
     explicit CliProcess(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
-                        int stdoutFd = -1, const std::vector<std::string>& unset = {});
+                        int stdoutFd = -1, const std::vector<std::string>& unset = {}, const std::string& program = {});
     ~CliProcess();
     CliProcess(const CliProcess&) = delete;
     CliProcess& operator=(const CliProcess&) = delete;
@@ -74,7 +75,9 @@ private:
 };
 
 std::string envOrEmpty(const char* name);
-bool ciMode();  // CI=true: a missing server fails the test instead of skipping it
+bool ciMode();
+// The workbench window's executable, beside blobbench-cli's (build/<preset>/app/gui/blobbench).
+std::string windowProgram();  // CI=true: a missing server fails the test instead of skipping it
 
 // The relay counts a round trip at each turn of the streams it reads, the client at each turn of
 // its own calls. A request the client sends without waiting for its answer (Firebird's deferred
