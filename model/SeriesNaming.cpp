@@ -110,7 +110,7 @@ QString SeriesNaming::settingsText(const Sample& sample) const {
     QStringList parts;
     // The connection first: results of two servers are the widest difference.
     if (m_all.keys.count(kConnection))
-        parts << connectionText(settings.at(kConnection));
+        parts << connectionName(settings.at(kConnection));
     const auto group = m_byConnection.find(settings.at(kConnection));
     if (group == m_byConnection.end())
         return parts.join(QStringLiteral(" · "));  // a sample not added: only its connection
@@ -126,6 +126,11 @@ QString SeriesNaming::settingsText(const Sample& sample) const {
         parts << part;
     }
     return parts.join(QStringLiteral(" · "));
+}
+
+QString SeriesNaming::connectionName(const std::string& label) const {
+    const auto name = m_names.find(label);
+    return name != m_names.end() && !name->second.isEmpty() ? name->second : connectionText(label);
 }
 
 QString SeriesNaming::label(const Sample& sample) const {

@@ -39,6 +39,11 @@ public:
     // The differing settings' keys ("connection", then parameter ids), sorted.
     QStringList differingKeys() const;
 
+    // The names people gave the connections (a project's profiles: label -> "PostgreSQL 15"): a
+    // name stands for its connection label where one is known, else connectionText() does.
+    void setConnectionNames(std::map<std::string, QString> labelToName) { m_names = std::move(labelToName); }
+    QString connectionName(const std::string& label) const;
+
 private:
     // The settings' values over some samples, and which of them differ.
     struct Seen {
@@ -51,6 +56,7 @@ private:
     // Per connection: another engine's samples have other tunables, which would make every
     // setting "differ"; a name gives the connection, then what differs among its own samples.
     std::map<std::string, Seen> m_byConnection;
+    std::map<std::string, QString> m_names;
 };
 
 // A sample's connection for people: "postgresql://u@h/db", not "postgres:postgresql://u@h/db" (a URI

@@ -85,6 +85,9 @@ public:
 
     // Sweep only: the engine's tunables (their units label the x axis) and what y shows.
     virtual void setParameterSpecs(const std::vector<ParameterSpec>& /*specs*/) {}
+    // The project's connection names by label (SeriesNaming::setConnectionNames), for the series'
+    // names; takes effect with the next setSamples().
+    virtual void setConnectionNames(const std::map<std::string, QString>& /*labelToName*/) {}
     virtual void setSweepMetric(SweepMetric /*metric*/) {}
 
     // TimeVsBytes only: the x axis asked for, and the one drawn (Content where no sample has wire

@@ -41,6 +41,7 @@
 #include <QToolButton>
 #include <QUuid>
 #include <QVBoxLayout>
+#include <set>
 
 #include "engine/core/Error.h"
 #include "engine/data/ReferenceSuite.h"
@@ -475,6 +476,8 @@ void MainWindow::connectDocument() {
     });
     connect(m_document, &ProjectDocument::connectionsChanged, this, [this] {
         m_connections->refresh();
+        if (connectionNames() != m_shownConnectionNames)
+            reloadResults();  // a renamed connection: its series' names follow
         if (m_applyingLink)
             return;  // the link group's own edit: it already shows it
         const Driver* driver = currentDriver();
@@ -543,6 +546,20 @@ void MainWindow::refreshParameters() {
     m_parametersTitle->setText(tr("<b>Parameters</b> — %1").arg(qs(driver->displayName())));
 }
 
+// The series say "PostgreSQL 15", not the connection string, where one profile has the label.
+std::map<std::string, QString> MainWindow::connectionNames() const {
+    std::map<std::string, QString> names;
+    std::set<std::string> shared;
+    for (const ConnectionProfile& c : m_document->project().connections) {
+        const std::string label = c.toSpec().label();
+        if (!names.emplace(label, c.name).second && names[label] != c.name)
+            shared.insert(label);  // two profiles of one label (another client library): the label
+    }
+    for (const std::string& label : shared)
+        names.erase(label);
+    return names;
+}
+
 void MainWindow::reloadResults() {
     std::vector<Sample> all;
     m_expectedRows.clear();
@@ -554,9 +571,12 @@ void MainWindow::reloadResults() {
                 all.push_back(s);
         }
     }
+    const std::map<std::string, QString> names = connectionNames();
+    m_shownConnectionNames = names;
     m_reloadingResults = true;  // the what-if follows once the charts hold the new samples
     m_results->setSamples(all);
     for (std::size_t i = 0; i < m_charts.size(); ++i) {
+        m_charts[i]->setConnectionNames(names);
         m_pendingSamples[i].clear();
         m_charts[i]->setSamples(all);
     }

@@ -133,6 +133,7 @@ private:
     void applyChartSettings();
     void refreshParameters();
     void reloadResults();
+    std::map<std::string, QString> connectionNames() const;  // label -> the profile's name, where unambiguous
     void clearRunStatus();
     void fillChartConnectionsMenu(QMenu* menu);
     void addSampleToViews(const Sample& sample);
@@ -219,7 +220,8 @@ private:
     double m_lastThroughputAt = 0;
     std::uint64_t m_lastThroughputBytes = 0;
     int m_runCounter = 0;
-    bool m_applyingLink = false;  // a link group edit on its way through the document
+    bool m_applyingLink = false;                            // a link group edit on its way through the document
+    std::map<std::string, QString> m_shownConnectionNames;  // what the charts name the connections by
 };
 
 }  // namespace blobbench

@@ -243,7 +243,10 @@ TEST_F(ProjectWindowTest, ConnectionsCanBeHiddenFromTheChartsWithoutTouchingTheH
     SampleChart* chart = window->chart(ChartKind::TimeVsBytes);
     const auto names = [&] { return chart->seriesNames().join(QLatin1Char('|')); };
     window->flushCharts();
-    ASSERT_TRUE(names().contains(QString::fromStdString(first))) << names().toStdString();
+    // A series names its connection by the profile's name ("SQLite (embedded, reference data)").
+    const QString firstName = window->document()->project().connections.front().name;
+    ASSERT_TRUE(names().contains(firstName)) << names().toStdString();
+    EXPECT_FALSE(names().contains(QString::fromStdString(first))) << "not by its connection string";
 
     auto* menu = window->findChild<QMenu*>(QStringLiteral("chartConnectionsMenu"));
     ASSERT_NE(menu, nullptr);
@@ -257,7 +260,7 @@ TEST_F(ProjectWindowTest, ConnectionsCanBeHiddenFromTheChartsWithoutTouchingTheH
     EXPECT_TRUE(hideFirst->isChecked());
     hideFirst->setChecked(false);
     EXPECT_EQ(window->resultsModel()->rowCount(), 1);
-    EXPECT_FALSE(names().contains(QString::fromStdString(first))) << names().toStdString();
+    EXPECT_FALSE(names().contains(firstName)) << names().toStdString();
     EXPECT_EQ(window->document()->project().history.size(), 2u);
 
     emit menu->aboutToShow();
@@ -278,4 +281,12 @@ TEST_F(ProjectWindowTest, ConnectionsCanBeHiddenFromTheChartsWithoutTouchingTheH
     ASSERT_NE(all, nullptr);
     all->trigger();
     EXPECT_EQ(window->resultsModel()->rowCount(), 3);
+
+    // A renamed connection: its series' names follow at once.
+    ConnectionProfile renamed = window->document()->project().connections.front();
+    renamed.name = QStringLiteral("Reference file");
+    window->document()->setConnection(0, renamed);
+    window->flushCharts();
+    EXPECT_TRUE(names().contains(QStringLiteral("Reference file"))) << names().toStdString();
+    EXPECT_FALSE(names().contains(firstName)) << names().toStdString();
 }

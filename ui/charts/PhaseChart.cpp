@@ -36,6 +36,7 @@ public:
         m_sums.clear();
         m_order.clear();
         m_naming = SeriesNaming();
+        m_naming.setConnectionNames(m_connectionNames);
         for (const Sample& s : samples) {
             record(s);
         }
@@ -52,6 +53,10 @@ public:
         rebuild();
     }
     void clear() override { setSamples({}); }
+    void setConnectionNames(const std::map<std::string, QString>& labelToName) override {
+        m_connectionNames = labelToName;
+        m_naming.setConnectionNames(labelToName);
+    }
     void setLogScale(bool on) override {
         m_log = on;
         rebuild();
@@ -187,6 +192,7 @@ private:
     QStringList m_order;
     QStringList m_categories;
     SeriesNaming m_naming;
+    std::map<std::string, QString> m_connectionNames;
     bool m_log = false;
 };
 

@@ -110,6 +110,10 @@ public:
         clearData();
         rebuild();
     }
+    void setConnectionNames(const std::map<std::string, QString>& labelToName) override {
+        m_connectionNames = labelToName;
+        m_naming.setConnectionNames(labelToName);
+    }
     void setLogScale(bool on) override {
         if (on != m_log) {
             m_log = on;
@@ -302,6 +306,7 @@ private:
         m_series.clear();
         m_order.clear();
         m_naming = SeriesNaming();
+        m_naming.setConnectionNames(m_connectionNames);
         m_max = Raw();
         m_maxY = 0;
         m_wireSamples = 0;
@@ -670,6 +675,7 @@ private:
     std::map<QString, Series> m_series;
     QStringList m_order;
     SeriesNaming m_naming;
+    std::map<std::string, QString> m_connectionNames;
     QAbstractAxis* m_xAxis = nullptr;
     QAbstractAxis* m_yAxis = nullptr;
     Raw m_max;  // the largest x of each axis
