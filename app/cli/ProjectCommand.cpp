@@ -23,6 +23,7 @@
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
+#include "engine/data/ExpectedContent.h"
 #include "engine/drivers/Registry.h"
 #include "engine/run/Runner.h"
 #include "engine/run/Sweep.h"
@@ -550,6 +551,10 @@ int commandRunProject(const CliOptions& o) {
     }
     for (const auto& [id, value] : o.parameters) {
         plan.parameters[id] = value;
+    }
+    plan.verifyContent = takeVerifyContent(plan.parameters, o.verifyContent);
+    if (plan.verifyContent) {
+        plan.expectContent = cachedExpectedContent();
     }
     resolveParameters(driver.parameters(), plan.parameters);  // bad tunables refused before connecting
     plan.scenarios = queries;

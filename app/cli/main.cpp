@@ -16,6 +16,7 @@
 #include <iostream>
 
 #include "app/cli/ByteaCommand.h"
+#include "app/cli/CheckCommand.h"
 #include "app/cli/CliOptions.h"
 #include "app/cli/FbCompat.h"
 #include "app/cli/PredictCommand.h"
@@ -25,6 +26,7 @@
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
+#include "engine/data/ExpectedContent.h"
 #include "engine/data/PrepareDataset.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
@@ -337,6 +339,11 @@ int commandRun(const CliOptions& o) {
             ErrorKind::Usage,
             driver.displayName() + " is embedded: --wire-tap, --latency and --bandwidth need a networked engine");
     }
+    // verify_content (--verify-content or -P verify_content=on) is the Runner's, not the driver's.
+    plan.verifyContent = takeVerifyContent(plan.parameters, o.verifyContent);
+    if (plan.verifyContent) {
+        plan.expectContent = cachedExpectedContent();
+    }
     // Refuse bad tunables before touching the database.
     resolveParameters(driver.parameters(), plan.parameters);
     plan.scenarios = selectScenarios(driver.dialect(), o.scenarios);
@@ -344,6 +351,11 @@ int commandRun(const CliOptions& o) {
     // The data set must be complete before anything is measured: the Runner checks it on the run's
     // own session (through the tap, with the run's timeouts), so a failure there reads like any other.
     std::vector<std::string> notes;
+    if (plan.verifyContent) {
+        notes.push_back(
+            "Content: every value read is compared with the data set's (verify_content=on; the hashing time is "
+            "taken out of each fetch time)");
+    }
     if (o.limitRows) {
         plan.rowLimit = o.limitRows;
         notes.push_back("Rows limited to " + std::to_string(*o.limitRows) +
@@ -436,6 +448,8 @@ int main(int argc, char** argv) {
     int code = 0;
     if (!args.empty() && args[0] == "storage") {
         code = runStorage(args, std::cout, std::cerr);
+    } else if (!args.empty() && args[0] == "check") {
+        code = runCheck(args, std::cout, std::cerr);
     } else if (isFbCompatCommandLine(args)) {
         code = runFbCompat(args, std::cout, std::cerr);
     } else {
