@@ -292,6 +292,29 @@ TEST(VerifyContentCli, ACorruptedRowFailsItsSampleNamingTheRowAndTheRunGoesOn) {
     EXPECT_EQ(r.exitCode, 0) << r.err;
 }
 
+TEST(VerifyContentCli, AProjectRunSaysPerScenarioWhatWasVerified) {
+    TempDir dir;
+    auto r = runCli({"prepare", "sqlite:" + dir.file("reference.sqlite"), "--rows", "150", "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    // The SQLite preset reads ${DATA}/reference.sqlite: the data directory is the test's own.
+    const std::string project = dir.file("p.blobbench.json");
+    std::filesystem::copy_file(std::string(BLOBBENCH_SOURCE_DIR) + "/resources/presets/sqlite-reference.blobbench.json",
+                               project);
+    const std::vector<std::string> env = {"BLOBBENCH_DATA_DIR=" + dir.file("")};
+    r = runCli({"run", project, "--verify-content", "-s", "all-blobs", "-s", "blob-ids", "--no-save", "-q"}, env);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("all-blobs median [0-9.]+ ms \\(n=1\\), content verified\n")))
+        << r.out;
+    EXPECT_NE(r.out.find("(n=1), content not verified\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("verify_content=on"), std::string::npos) << r.out;  // the Markdown's tunables
+    sqliteExec(dir.file("reference.sqlite"), "UPDATE BLOB_TEST SET CONTENT = 'x' WHERE ID = 3");
+    r = runCli({"run", project, "--verify-content", "-s", "all-blobs", "--no-save", "-q"}, env);
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("all-blobs failed, content differs from the prepared data set: row 3: expected"),
+              std::string::npos)
+        << r.out;
+}
+
 TEST(Fb9060Versions, TheIssuesVersionsAreNamedAffectedAndOthersNot) {
     const std::string v504 = "LI-V5.0.4.1812 Firebird 5.0";
     const std::string v503 = "WI-V5.0.3.1683 Firebird 5.0";
