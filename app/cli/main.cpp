@@ -240,6 +240,14 @@ public:
     }
     void connected(const SessionInfo& info) override {
         m_session = info;
+        // verify_content=on and in effect (else the header's not-in-effect line says why not).
+        for (const ParameterEffect& e : info.effects) {
+            if (e.id == kVerifyContentParameter && e.inEffect) {
+                m_notes.push_back(
+                    "Content: every value read is compared with the data set's (verify_content=on; the hashing "
+                    "time is taken out of each fetch time)");
+            }
+        }
         m_report.header(info, m_notes);
     }
     void scenarioStarted(const Scenario& scenario, int repetition) override {
@@ -351,11 +359,6 @@ int commandRun(const CliOptions& o) {
     // The data set must be complete before anything is measured: the Runner checks it on the run's
     // own session (through the tap, with the run's timeouts), so a failure there reads like any other.
     std::vector<std::string> notes;
-    if (plan.verifyContent) {
-        notes.push_back(
-            "Content: every value read is compared with the data set's (verify_content=on; the hashing time is "
-            "taken out of each fetch time)");
-    }
     if (o.limitRows) {
         plan.rowLimit = o.limitRows;
         notes.push_back("Rows limited to " + std::to_string(*o.limitRows) +
