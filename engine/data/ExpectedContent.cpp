@@ -31,6 +31,94 @@ std::optional<SyntheticProfile> syntheticProfileOf(const std::string& source) {
     return profile;
 }
 
+// The statements the expectation checks: the reference suite's that read whole rows, and the
+// warm-up when the values are text (of bytes that are not text, each engine counts its own way).
+void checkedStatements(ContentExpectation& e, Dialect dialect, bool text) {
+    for (const Scenario& s : referenceSuite(dialect)) {
+        if (s.kind == ScenarioKind::Scalar) {
+            e.maxLengthSql = text ? s.sql : std::string();
+        } else if (s.fetch == FetchMode::Content) {
+            e.rowSql.push_back(s.sql);
+        }
+    }
+}
+
+// BLOBBENCH_CONTENT_HASH's rows: ID, LEN, HASH (hex).
+class HashRows final : public RowSink {
+public:
+    std::vector<ExpectedValue> rows;
+    std::string problem;
+    void integer(std::size_t column, std::int64_t value) override {
+        if (column == 0) {
+            m_id = value;
+        } else if (column == 1) {
+            m_length = static_cast<std::uint64_t>(value);
+        }
+    }
+    void null(std::size_t) override {}
+    void chunk(std::size_t column, std::string_view bytes) override {
+        if (column == 2) {
+            m_hash.append(bytes);
+        }
+    }
+    void endRow() override {
+        if (m_id != static_cast<std::int64_t>(rows.size()) + 1 && problem.empty()) {
+            problem = "row " + std::to_string(rows.size() + 1) + " has no content hash";
+        }
+        std::uint64_t hash = 0;
+        const bool hex = m_hash.size() == 16 && m_hash.find_first_not_of("0123456789abcdef") == std::string::npos;
+        if (hex) {
+            hash = std::stoull(m_hash, nullptr, 16);
+        } else if (problem.empty()) {
+            problem = "row " + std::to_string(m_id) + "'s content hash '" + m_hash + "' is not 16 hex digits";
+        }
+        rows.push_back(ExpectedValue{m_length, hash});
+        m_hash.clear();
+    }
+
+private:
+    std::int64_t m_id = 0;
+    std::uint64_t m_length = 0;
+    std::string m_hash;
+};
+
+// A data set loaded from a folder: the hashes its prepare stored.
+ContentExpectation storedContent(Session& session, const DatasetSummary& summary) {
+    ContentExpectation e;
+    e.source = summary.source;
+    const ReferenceSchema schema = referenceSchema(session.dialect());
+    if (!session.tableExists(schema.hashTable)) {
+        e.notInEffect = "the data set (" + summary.source +
+                        ") was loaded from a folder before BlobBench kept content hashes with it: prepare it "
+                        "again to verify it";
+        return e;
+    }
+    HashRows hashes;
+    session.query(QuerySpec{schema.selectHash}, hashes, CancelToken());
+    std::uint64_t bytes = 0;
+    for (const ExpectedValue& v : hashes.rows) {
+        bytes += v.length;
+    }
+    if (!hashes.problem.empty() || hashes.rows.size() != summary.rows || bytes != summary.contentBytes) {
+        e.notInEffect =
+            schema.hashTable + " does not describe the data set (" +
+            (hashes.problem.empty()
+                 ? std::to_string(hashes.rows.size()) + " rows, " + std::to_string(bytes) + " bytes; the data set " +
+                       std::to_string(summary.rows) + " rows, " + std::to_string(summary.contentBytes) + " bytes"
+                 : hashes.problem) +
+            ")";
+        return e;
+    }
+    e.rows = std::move(hashes.rows);
+    e.maxLength = summary.maxLength;
+    checkedStatements(e, session.dialect(), summary.nonUtf8Samples == 0);
+    return e;
+}
+
+bool loadedFromFolder(const DatasetSummary& summary) {
+    return summary.preparedByBlobBench && summary.source.starts_with("folder ");
+}
+
 }  // namespace
 
 ContentExpectation expectedContent(const DatasetSummary& summary, Dialect dialect) {
@@ -43,8 +131,8 @@ ContentExpectation expectedContent(const DatasetSummary& summary, Dialect dialec
     const std::optional<SyntheticProfile> profile = syntheticProfileOf(summary.source);
     if (!profile) {
         e.notInEffect = "the data set (" + summary.source +
-                        ") was not generated from a seed: its source files are not kept with it, so its content "
-                        "cannot be computed again (verify_content needs a synthetic data set)";
+                        ") was not generated from a seed, and no content hashes were read for it (a data set "
+                        "loaded from a folder keeps them in BLOBBENCH_CONTENT_HASH)";
         return e;
     }
     if (profile->rows != summary.rows || profile->rows > 10'000'000) {
@@ -70,14 +158,7 @@ ContentExpectation expectedContent(const DatasetSummary& summary, Dialect dialec
                         " (prepared by another version of the generator: prepare it again to verify it)";
         return e;
     }
-    for (const Scenario& s : referenceSuite(dialect)) {
-        if (s.kind == ScenarioKind::Scalar) {
-            // The warm-up counts characters: of bytes that are not text, each engine counts its own way.
-            e.maxLengthSql = profile->binary ? std::string() : s.sql;
-        } else if (s.fetch == FetchMode::Content) {
-            e.rowSql.push_back(s.sql);
-        }
-    }
+    checkedStatements(e, dialect, !profile->binary);
     return e;
 }
 
@@ -87,6 +168,9 @@ ContentExpectation expectedContent(Session& session) {
         ContentExpectation e;
         e.notInEffect = check.problem;
         return e;
+    }
+    if (loadedFromFolder(*check.summary)) {
+        return storedContent(session, *check.summary);
     }
     return expectedContent(*check.summary, session.dialect());
 }
@@ -109,7 +193,11 @@ std::function<ContentExpectation(Session&)> cachedExpectedContent() {
         std::lock_guard lock(cache->mutex);
         auto it = cache->byDataSet.find(key);
         if (it == cache->byDataSet.end()) {
-            it = cache->byDataSet.emplace(key, expectedContent(*check.summary, session.dialect())).first;
+            it =
+                cache->byDataSet
+                    .emplace(key, loadedFromFolder(*check.summary) ? storedContent(session, *check.summary)
+                                                                   : expectedContent(*check.summary, session.dialect()))
+                    .first;
         }
         return it->second;
     };

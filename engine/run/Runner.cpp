@@ -98,11 +98,14 @@ bool judgeContent(Sample& sample, const Scenario& scenario, ContentCheckKind che
         return false;
     }
     if (check == ContentCheckKind::None) {
-        sample.contentCheck = scenario.fetch != FetchMode::Content ? "not verified: BLOB ids only, no content is read"
-                              : !scenario.setupSql.empty()
-                                  ? "not verified: the scenario has setup SQL (it may change the rows)"
-                                  : "not verified: not a statement of the reference suite (its values "
-                                    "need not be whole rows of BLOB_TEST)";
+        sample.contentCheck =
+            scenario.kind == ScenarioKind::Scalar && expected.maxLengthSql.empty()
+                ? "not verified: the data set holds values that are not text (engines count their characters "
+                  "each their own way)"
+            : scenario.fetch != FetchMode::Content ? "not verified: BLOB ids only (the scenario asks for no content)"
+            : !scenario.setupSql.empty()           ? "not verified: the scenario has setup SQL (it may change the rows)"
+                                                   : "not verified: not a statement of the reference suite (its values "
+                                                     "need not be whole rows of BLOB_TEST)";
         return false;
     }
     if (check == ContentCheckKind::MaxLength) {

@@ -10,6 +10,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 
 #include "engine/data/Dataset.h"
@@ -53,7 +55,7 @@ void expectWholeSuiteVerified(const std::vector<std::string>& connection, const 
         const std::string check = textOf(s, "contentCheck");
         EXPECT_EQ(textOf(s, "status"), "complete") << id << ": " << textOf(s, "error");
         if (id == "blob-ids") {
-            EXPECT_EQ(check, "not verified: BLOB ids only, no content is read");
+            EXPECT_EQ(check, "not verified: BLOB ids only (the scenario asks for no content)");
         } else if (id == "warm-up") {
             EXPECT_TRUE(check.starts_with("verified: the max char length equals the data set's")) << check;
         } else {
@@ -101,6 +103,36 @@ TEST(VerifyContent, PostgresVerifiesTheSuiteAndNamesAChangedRow) {
         conn.value("UPDATE BLOB_TEST SET CONTENT = 'changed behind BlobBench''s back' WHERE ID = 7");
     }
     expectRowSevenNamed({mine.target}, pg.env(), "31");
+    admin.value("DROP DATABASE IF EXISTS " + mine.name + " WITH (FORCE)");
+}
+
+TEST(VerifyContent, PostgresFolderDataSetIsVerifiedByItsStoredHashes) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    const test::PgOwnDatabase mine =
+        test::createOwnPgDatabase(conninfo, "blobbench_verify_folder_" + std::to_string(getpid()));
+    test::PgConn admin(conninfo);
+    TempDir dir;
+    std::filesystem::create_directories(dir.file("src"));
+    for (int i = 1; i <= 4; ++i) {
+        std::ofstream(dir.file("src/f" + std::to_string(i) + ".txt"))
+            << std::string(static_cast<std::size_t>(i) * 4000, static_cast<char>('a' + i)) << "\u00e9";
+    }
+    auto r = runCli({"prepare", mine.target, "--from-folder", dir.file("src"), "--rows", "30", "-q"}, pg.env());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    r = runCli({"run", mine.target, "--verify-content", "-s", "all-blobs", "-s", "warm-up", "-q"}, pg.env());
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("Content: verified: 30 values equal the data set's"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Content: verified: the max char length equals the data set's (16001)"), std::string::npos)
+        << r.out;
+    {
+        test::PgConn conn(mine.conninfo);
+        conn.value("UPDATE BLOB_TEST SET CONTENT = CONTENT || 'x' WHERE ID = 7");
+    }
+    r = runCli({"run", mine.target, "--verify-content", "-s", "all-blobs", "-q"}, pg.env());
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("row 7: expected 12002 bytes"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("got 12003 bytes"), std::string::npos) << r.err;
     admin.value("DROP DATABASE IF EXISTS " + mine.name + " WITH (FORCE)");
 }
 

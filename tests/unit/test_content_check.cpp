@@ -9,6 +9,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 
@@ -196,7 +198,8 @@ TEST(ExpectedContent, AFolderOrAForeignDataSetCannotBeVerified) {
     DatasetSummary folder;
     folder.source = "folder /tmp/x (3 files), 10 rows";
     folder.rows = 10;
-    EXPECT_NE(expectedContent(folder, Dialect::SQLite).notInEffect.find("not generated from a seed"),
+    EXPECT_NE(expectedContent(folder, Dialect::SQLite)
+                  .notInEffect.find("was not generated from a seed, and no content hashes"),
               std::string::npos);
     DatasetSummary foreign;
     foreign.preparedByBlobBench = false;
@@ -243,7 +246,7 @@ TEST(VerifyContentCli, SqliteVerifiesEveryScenarioAndOffLeavesTheOutputAsBefore)
         EXPECT_EQ(s[QStringLiteral("parameters")].toObject()[QStringLiteral("verify_content")].toString(),
                   QStringLiteral("on"));
         if (id == "blob-ids") {
-            EXPECT_EQ(check, "not verified: BLOB ids only, no content is read");
+            EXPECT_EQ(check, "not verified: BLOB ids only (the scenario asks for no content)");
         } else if (id == "warm-up") {
             EXPECT_TRUE(check.starts_with("verified: the max char length equals the data set's")) << check;
         } else {
@@ -286,7 +289,8 @@ TEST(VerifyContentCli, ACorruptedRowFailsItsSampleNamingTheRowAndTheRunGoesOn) {
     EXPECT_EQ(samples[0].toObject()[QStringLiteral("rows")].toInteger(), 200);  // measured to the end
     // The run went on with the next scenario.
     EXPECT_EQ(textOf(samples[1].toObject(), "status"), "complete");
-    EXPECT_EQ(textOf(samples[1].toObject(), "contentCheck"), "not verified: BLOB ids only, no content is read");
+    EXPECT_EQ(textOf(samples[1].toObject(), "contentCheck"),
+              "not verified: BLOB ids only (the scenario asks for no content)");
     // Without verification the same data set runs as a fast, complete sample.
     r = runCli({"run", "sqlite:" + file, "-s", "all-blobs", "-q"});
     EXPECT_EQ(r.exitCode, 0) << r.err;
@@ -313,6 +317,45 @@ TEST(VerifyContentCli, AProjectRunSaysPerScenarioWhatWasVerified) {
     EXPECT_NE(r.out.find("all-blobs failed, content differs from the prepared data set: row 3: expected"),
               std::string::npos)
         << r.out;
+}
+
+TEST(VerifyContentCli, AFolderDataSetIsVerifiedByTheHashesItsPrepareKept) {
+    TempDir dir;
+    std::filesystem::create_directories(dir.file("src"));
+    for (int i = 1; i <= 3; ++i) {
+        std::ofstream(dir.file("src/f" + std::to_string(i) + ".txt"))
+            << std::string(static_cast<std::size_t>(i) * 5000, 'a' + i);
+    }
+    std::ofstream(dir.file("src/z.bin"), std::ios::binary) << std::string("\xff\xfe\x00bytes", 8);
+    const std::string file = dir.file("folder.sqlite");
+    auto r = runCli({"prepare", "sqlite:" + file, "--from-folder", dir.file("src"), "--rows", "20", "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    r = runCli({"run", "sqlite:" + file, "--verify-content", "--json", dir.file("f.json"), "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    for (const auto& v : samplesOf(dir.file("f.json"))) {
+        const QJsonObject s = v.toObject();
+        const std::string id = textOf(s, "scenario");
+        const std::string check = textOf(s, "contentCheck");
+        if (id == "warm-up") {  // a file that is not UTF-8: no character count to compare
+            EXPECT_TRUE(check.starts_with("not verified: the data set holds values that are not text")) << check;
+        } else if (id != "blob-ids") {
+            EXPECT_TRUE(check.starts_with("verified: ")) << id << ": " << check;
+        }
+    }
+    sqliteExec(file, "UPDATE BLOB_TEST SET CONTENT = 'bbbbb' WHERE ID = 6");
+    r = runCli({"run", "sqlite:" + file, "--verify-content", "-s", "all-blobs", "-q"});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("content differs from the prepared data set: row 6: expected 10000 bytes"), std::string::npos)
+        << r.err;
+    // A folder data set without its hashes (prepared before they were kept) is not in effect, said.
+    sqliteExec(file, "DROP TABLE BLOBBENCH_CONTENT_HASH");
+    r = runCli({"run", "sqlite:" + file, "--verify-content", "-s", "all-blobs", "--json", dir.file("n.json"), "-q"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("Not in effect: verify_content = on (the data set (folder "), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("Content: every value read is compared"), std::string::npos) << r.out;
+    const QJsonArray none = samplesOf(dir.file("n.json"));
+    ASSERT_EQ(none.size(), 1);
+    EXPECT_TRUE(textOf(none[0].toObject(), "contentCheck").starts_with("not in effect: the data set (folder "));
 }
 
 TEST(Fb9060Versions, TheIssuesVersionsAreNamedAffectedAndOthersNot) {
