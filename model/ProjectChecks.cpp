@@ -198,7 +198,7 @@ void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
              {"runId",  "scenario",   "title",         "sql",           "repetition",    "point",      "startedAt",
               "engine", "connection", "serverVersion", "clientVersion", "negotiated",    "parameters", "effects",
               "phases", "rows",       "contentBytes",  "valuesRead",    "valuesSkipped", "maxId",      "scalarLabel",
-              "scalar", "wire",       "status",        "error",         "partial",       "disturbed"},
+              "scalar", "wire",       "status",        "error",         "partial",       "disturbed",  "contentCheck"},
              complete ? std::initializer_list<const char*>{"scenario", "repetition", "phases", "status"}
                       : std::initializer_list<const char*>{});
     constexpr qint64 maxCount = std::numeric_limits<qint64>::max();
@@ -210,6 +210,7 @@ void sampleCheck(const QJsonObject& o, const QString& path, bool complete) {
     f.text("scalar", kMaxTextLength);
     f.text("error", kMaxTextLength);
     f.text("disturbed");
+    f.text("contentCheck", kMaxTextLength);
     f.boolean("partial", false);
     f.whole("repetition", 0, kMaxCount, 0);
     for (const char* k : {"negotiated", "parameters", "point"}) {

@@ -242,6 +242,9 @@ QJsonObject sampleToJson(const Sample& s) {
     if (!s.disturbed.empty()) {
         o[QStringLiteral("disturbed")] = qs(s.disturbed);
     }
+    if (!s.contentCheck.empty()) {  // verify_content=on only
+        o[QStringLiteral("contentCheck")] = qs(s.contentCheck);
+    }
     return o;
 }
 
@@ -344,6 +347,8 @@ void applySampleJson(Sample& s, const QJsonObject& o) {
             s.partial = v.toBool();
         } else if (key == QLatin1String("disturbed")) {
             s.disturbed = text();
+        } else if (key == QLatin1String("contentCheck")) {
+            s.contentCheck = text();
         }
     }
 }
@@ -511,6 +516,9 @@ SampleFields sampleJsonFields(const Sample& s) {
     f.emplace_back("clientVersion", jsonText(s.clientVersion));
     f.emplace_back("connection", jsonText(s.connection));
     f.emplace_back("contentBytes", number(s.contentBytes));
+    if (!s.contentCheck.empty()) {  // verify_content=on only
+        f.emplace_back("contentCheck", jsonText(s.contentCheck));
+    }
     if (!s.disturbed.empty()) {
         f.emplace_back("disturbed", jsonText(s.disturbed));
     }

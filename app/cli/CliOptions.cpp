@@ -130,6 +130,8 @@ Commands:
   predict    predict PROJECT|SAMPLES.json at another link from the samples' exchange traces,
              without running: --latency MS, --bandwidth RATE (--bandwidth-up ...), --advise,
              --json FILE, --markdown FILE (see "predict" below)
+  check      check fb9060 CONNECTION: whether a Firebird server and client show issue
+             #9060 (stale BLOB content with inline BLOBs; see check --help)
   --help     this text
   --version  the version
 
@@ -159,6 +161,9 @@ run:
       --json FILE                   also write every sample as JSON
       --csv FILE                    also write every sample as CSV
   -q, --quiet                       no progress on stderr
+      --verify-content              compare every value read with the data set's (a synthetic
+                                    data set: computed from its seed); a value that differs
+                                    fails its sample, naming the row (-P verify_content=on)
 
 Wire (networked engines; the tap is on by default for them):
       --tap, --wire-tap             relay the connection through a counting tap on 127.0.0.1:
@@ -341,6 +346,8 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.advise = true;
         } else if (arg == "--no-save") {
             o.noSave = true;
+        } else if (arg == "--verify-content") {
+            o.verifyContent = true;
         } else if (arg == "-q" || arg == "--quiet") {
             o.quiet = true;
         } else if (arg == "--wire-tap" || arg == "--tap") {

@@ -39,6 +39,7 @@ struct CliOptions {
     std::string jsonPath;
     std::string csvPath;
     bool quiet = false;
+    bool verifyContent = false;  // --verify-content: the same as -P verify_content=on
     // wire tap and link emulation (networked engines)
     bool wireTap = false;  // asked for explicitly (--tap or a link option)
     bool noTap = false;    // --no-tap

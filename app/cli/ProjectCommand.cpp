@@ -23,6 +23,7 @@
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
+#include "engine/data/ExpectedContent.h"
 #include "engine/drivers/Registry.h"
 #include "engine/run/Runner.h"
 #include "engine/run/Sweep.h"
@@ -117,6 +118,22 @@ RunRecord baseRun(const Project& project, const std::string& what) {
                     (known.empty() ? std::string(" (the history is empty)") : " (runs: " + known + ")"));
 }
 
+// verify_content=on: what the scenario's samples of a point say of their content ("" when off).
+std::string contentSummary(const std::vector<Sample>& samples, const std::string& scenarioId) {
+    std::string verdict;
+    for (const Sample& s : samples) {
+        if (s.scenarioId != scenarioId || s.contentCheck.empty()) {
+            continue;
+        }
+        if (s.contentCheck.starts_with("differs")) {
+            return ", " + s.error;
+        }
+        const std::string word = s.contentCheck.starts_with("verified") ? "verified" : "not verified";
+        verdict = verdict.empty() || verdict == word ? word : "partly verified";
+    }
+    return verdict.empty() ? std::string() : ", content " + verdict;
+}
+
 class ProjectObserver final : public SweepObserver {
 public:
     ProjectObserver(ProjectDocument& doc, const QString& runId, const CliOptions& o, bool save)
@@ -164,12 +181,13 @@ public:
         for (const auto& p : summariseSamples(outcome.samples)) {
             std::cout << (point.values.empty() ? std::string() : point.label() + ": ") << p.scenarioId.toStdString();
             if (p.elapsed.count == 0) {
-                std::cout << " failed\n";
+                std::cout << " failed" << contentSummary(outcome.samples, p.scenarioId.toStdString()) << "\n";
                 continue;
             }
             std::cout << " median " << QString::number(p.elapsed.median, 'f', 3).toStdString()
                       << " ms (n=" << p.elapsed.count
-                      << (p.failed ? ", " + std::to_string(p.failed) + " failed" : std::string()) << ")\n";
+                      << (p.failed ? ", " + std::to_string(p.failed) + " failed" : std::string()) << ")"
+                      << contentSummary(outcome.samples, p.scenarioId.toStdString()) << "\n";
         }
         std::cout << std::flush;
         // After every point: a crash or a Stop later loses nothing measured. The point's samples are
@@ -550,6 +568,10 @@ int commandRunProject(const CliOptions& o) {
     }
     for (const auto& [id, value] : o.parameters) {
         plan.parameters[id] = value;
+    }
+    plan.verifyContent = takeVerifyContent(plan.parameters, o.verifyContent);
+    if (plan.verifyContent) {
+        plan.expectContent = cachedExpectedContent();
     }
     resolveParameters(driver.parameters(), plan.parameters);  // bad tunables refused before connecting
     plan.scenarios = queries;

@@ -16,6 +16,7 @@
 #include <iostream>
 
 #include "app/cli/ByteaCommand.h"
+#include "app/cli/CheckCommand.h"
 #include "app/cli/CliOptions.h"
 #include "app/cli/FbCompat.h"
 #include "app/cli/PredictCommand.h"
@@ -25,6 +26,7 @@
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
+#include "engine/data/ExpectedContent.h"
 #include "engine/data/PrepareDataset.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
@@ -238,6 +240,14 @@ public:
     }
     void connected(const SessionInfo& info) override {
         m_session = info;
+        // verify_content=on and in effect (else the header's not-in-effect line says why not).
+        for (const ParameterEffect& e : info.effects) {
+            if (e.id == kVerifyContentParameter && e.inEffect) {
+                m_notes.push_back(
+                    "Content: every value read is compared with the data set's (verify_content=on; the hashing "
+                    "time is taken out of each fetch time)");
+            }
+        }
         m_report.header(info, m_notes);
     }
     void scenarioStarted(const Scenario& scenario, int repetition) override {
@@ -336,6 +346,11 @@ int commandRun(const CliOptions& o) {
         throw Error(
             ErrorKind::Usage,
             driver.displayName() + " is embedded: --wire-tap, --latency and --bandwidth need a networked engine");
+    }
+    // verify_content (--verify-content or -P verify_content=on) is the Runner's, not the driver's.
+    plan.verifyContent = takeVerifyContent(plan.parameters, o.verifyContent);
+    if (plan.verifyContent) {
+        plan.expectContent = cachedExpectedContent();
     }
     // Refuse bad tunables before touching the database.
     resolveParameters(driver.parameters(), plan.parameters);
@@ -436,6 +451,8 @@ int main(int argc, char** argv) {
     int code = 0;
     if (!args.empty() && args[0] == "storage") {
         code = runStorage(args, std::cout, std::cerr);
+    } else if (!args.empty() && args[0] == "check") {
+        code = runCheck(args, std::cout, std::cerr);
     } else if (isFbCompatCommandLine(args)) {
         code = runFbCompat(args, std::cout, std::cerr);
     } else {

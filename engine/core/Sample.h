@@ -131,6 +131,10 @@ struct Sample {
     // Why the sample's times are not the link's and the server's alone (the client itself was
     // stopped or suspended during it, ClientPause.h); empty when nothing disturbed it.
     std::string disturbed;
+    // verify_content=on: what was checked of the values read against the data set ("verified: 5884
+    // values equal the data set's (...)", "differs: ...", "not verified: ...", "not in effect: ...");
+    // empty when verification was off.
+    std::string contentCheck;
 };
 
 // Makes consecutive samples with an equal session context (negotiated flags, parameters,

@@ -6,6 +6,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/data/ReferenceSuite.h"
+#include "engine/run/ContentCheck.h"
 
 namespace blobbench {
 namespace fs = std::filesystem;
@@ -92,6 +93,41 @@ void FolderRowSource::sampleContent(std::uint64_t sample, std::string& out) cons
     }
 }
 
+namespace {
+
+// Each BLOB_TEST row's length and hash, for verify_content (ReferenceSchema::hashTable): written
+// after BLOB_TEST, one hash per file, in batches like the rows.
+void writeContentHashes(Session& session, const ReferenceSchema& schema, const RowSource& source,
+                        const PrepareOptions& options) {
+    session.execute(schema.createHashTable);
+    std::vector<ExpectedValue> samples(source.sampleCount());
+    std::string content;
+    for (std::uint64_t i = 0; i < source.sampleCount(); ++i) {
+        source.sampleContent(i, content);
+        samples[i] = ExpectedValue{content.size(), contentHash(content)};
+    }
+    auto insert = session.prepareInsert(schema.insertHash);
+    const std::uint64_t batch = std::max<std::uint64_t>(1, options.batchRows);
+    session.begin();
+    for (std::uint64_t row = 0; row < source.testRows(); ++row) {
+        const ExpectedValue& v = samples[source.sampleOfTestRow(row)];
+        insert->bindInteger(0, static_cast<std::int64_t>(row + 1));
+        insert->bindInteger(1, static_cast<std::int64_t>(v.length));
+        insert->bindText(2, hashText(v.hash));
+        insert->execute();
+        if ((row + 1) % batch == 0 && row + 1 < source.testRows()) {
+            session.commit();
+            if (options.cancel.cancelled()) {
+                throw Error(ErrorKind::Cancelled, "prepare cancelled while writing the content hashes");
+            }
+            session.begin();
+        }
+    }
+    session.commit();
+}
+
+}  // namespace
+
 DatasetSummary prepareReferenceTables(Session& session, const RowSource& source, const PrepareOptions& options) {
     const ReferenceSchema schema = referenceSchema(session.dialect());
     for (const auto& drop : schema.dropStatements) {
@@ -177,6 +213,10 @@ DatasetSummary prepareReferenceTables(Session& session, const RowSource& source,
             summary.shortBytes += content.size();
         }
         checkpoint(row, row + 1 == source.testRows());
+    }
+
+    if (source.fillsSampleTable()) {
+        writeContentHashes(session, schema, source, options);
     }
 
     summary.preparedAt = isoNow();

@@ -20,6 +20,13 @@ struct ReferenceSchema {
     std::string insertMeta;    // (NAME, VAL)
     std::string selectMeta;    // NAME, VAL
     std::string metaTable = "BLOBBENCH_DATASET";
+    // A data set loaded from a folder keeps each BLOB_TEST row's length and content hash
+    // (ContentHash, 16 hex digits) for verify_content: its files are not kept with it. A synthetic
+    // data set has no such table (its content is generated again from the seed).
+    std::string hashTable = "BLOBBENCH_CONTENT_HASH";
+    std::string createHashTable;
+    std::string insertHash;  // (ID, LEN, HASH)
+    std::string selectHash;  // ID, LEN, HASH in ID order
 };
 ReferenceSchema referenceSchema(Dialect dialect);
 

@@ -160,6 +160,15 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
             m_out << "Disturbed (repetition " << r.repetition + 1 << "): " << printable(r.disturbed) << '\n';
         }
     }
+    for (const Sample& r : repetitions) {
+        if (!r.contentCheck.empty()) {
+            m_out << "Content";
+            if (repetitions.size() > 1) {
+                m_out << " (repetition " << r.repetition + 1 << ")";
+            }
+            m_out << ": " << printable(r.contentCheck) << '\n';
+        }
+    }
     if (s.status != SampleStatus::Complete) {
         m_out << "Failed: " << printable(oneLine(s.error)) << '\n';
         if (s.partial) {

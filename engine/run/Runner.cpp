@@ -82,6 +82,67 @@ Sample sampleFor(const RunPlan& plan, const Scenario& scenario, const SessionInf
     return s;
 }
 
+std::string milliseconds(Nanos spent) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f ms", static_cast<double>(spent.count()) / 1e6);
+    return text;
+}
+
+// verify_content=on: the sample's content check, and true when a value differs from the data set's
+// (then the sample is failed and its error names the row). The hashing time leaves the fetch phase.
+bool judgeContent(Sample& sample, const Scenario& scenario, ContentCheckKind check, const ContentExpectation& expected,
+                  const ContentVerdict* verdict, const std::optional<std::string>& scalar) {
+    const bool complete = sample.status == SampleStatus::Complete;
+    if (!expected.notInEffect.empty()) {
+        sample.contentCheck = "not in effect: " + expected.notInEffect;
+        return false;
+    }
+    if (check == ContentCheckKind::None) {
+        sample.contentCheck =
+            scenario.kind == ScenarioKind::Scalar && expected.maxLengthSql.empty()
+                ? "not verified: the data set holds values that are not text (engines count their characters "
+                  "each their own way)"
+            : scenario.fetch != FetchMode::Content ? "not verified: BLOB ids only (the scenario asks for no content)"
+            : !scenario.setupSql.empty()           ? "not verified: the scenario has setup SQL (it may change the rows)"
+                                                   : "not verified: not a statement of the reference suite (its values "
+                                                     "need not be whole rows of BLOB_TEST)";
+        return false;
+    }
+    if (check == ContentCheckKind::MaxLength) {
+        const std::string want = std::to_string(expected.maxLength);
+        if (!complete) {
+            sample.contentCheck = "not verified: the statement did not finish";
+            return false;
+        }
+        if (scalar && *scalar == want) {
+            sample.contentCheck = "verified: the max char length equals the data set's (" + want + ")";
+            return false;
+        }
+        sample.contentCheck = "differs: max char length " + scalar.value_or("NULL") + ", the data set's " + want;
+        sample.status = SampleStatus::Failed;
+        sample.error = "content differs from the prepared data set: max char length expected " + want + ", got " +
+                       scalar.value_or("NULL");
+        return true;
+    }
+    sample.phases.fetch -= std::min(sample.phases.fetch, verdict->spent);
+    const std::string cost = " (" + milliseconds(verdict->spent) + " of hashing taken out of the fetch time)";
+    if (verdict->mismatches == 0) {
+        sample.contentCheck = std::string(complete ? "verified: " : "verified until the failure: ") +
+                              std::to_string(verdict->values) + " values equal the data set's" + cost;
+        return false;
+    }
+    const std::string more =
+        verdict->mismatches > 1 ? " (" + std::to_string(verdict->mismatches - 1) + " more rows differ)" : "";
+    sample.contentCheck = "differs: " + std::to_string(verdict->mismatches) + " rows of " +
+                          std::to_string(sample.rows) + ", first " + verdict->firstMismatch + cost;
+    if (!complete) {
+        return false;  // already failed; its own error is the one to report
+    }
+    sample.status = SampleStatus::Failed;
+    sample.error = "content differs from the prepared data set: " + verdict->firstMismatch + more;
+    return true;
+}
+
 // What a session depends on: the connection, the tunables applied at connect time, and the link.
 std::string sessionKey(const RunPlan& plan, const Driver& driver, const ParameterValues& resolved,
                        const WireSettings& wire) {
@@ -310,10 +371,13 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     };
     std::string key;
     WireSettings wire;
+    bool verify = plan.verifyContent;
     try {
         const Driver& driver = driverById(plan.connection.engine);
-        resolved = resolveParameters(driver.parameters(), plan.parameters);
-        wire = resolveWireSettings(plan.wireTap, plan.link, plan.estimateCompression, plan.parameters);
+        ParameterValues given = plan.parameters;
+        verify = takeVerifyContent(given, plan.verifyContent);
+        resolved = resolveParameters(driver.parameters(), given);
+        wire = resolveWireSettings(plan.wireTap, plan.link, plan.estimateCompression, given);
         storeWireSettings(wire, resolved);
         key = sessionKey(plan, driver, resolved, wire);
         if (m_keepSession && m_kept && m_keptKey == key) {
@@ -451,9 +515,35 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         fail(cancelledOr(tapContext(e)), "data set");
         return outcome;
     }
+    // verify_content: what the data set holds, built on this session before anything is measured.
+    std::optional<ContentExpectation> expectation;
+    if (verify) {
+        try {
+            StallWatch watch(tap.get(), counter.get(), m_cancel);
+            if (plan.expectContent) {
+                expectation = plan.expectContent(*session);
+            } else {
+                expectation.emplace();
+                expectation->notInEffect = "this run names no data set to verify against";
+            }
+        } catch (const Error& e) {
+            fail(cancelledOr(tapContext(e)), "content check");
+            return outcome;
+        }
+        resolved[kVerifyContentParameter] = "on";
+    }
     outcome.session = session->info();
     // The wire tunables are the Runner's, not the driver's: their effects join the session's.
     for (auto& effect : wireEffects(wire, resolved, wire.tap && !tap && !counter)) {
+        outcome.session.effects.push_back(std::move(effect));
+    }
+    if (expectation) {
+        ParameterEffect effect;
+        effect.id = kVerifyContentParameter;
+        effect.requested = "on";
+        effect.inEffect = expectation->notInEffect.empty();
+        effect.actual = effect.inEffect ? "on" : "off";
+        effect.reason = effect.inEffect ? "" : "not in effect (" + expectation->notInEffect + ")";
         outcome.session.effects.push_back(std::move(effect));
     }
     observer.connected(outcome.session);
@@ -464,8 +554,12 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     };
     const char* method = tap ? "relay" : "in-process";
 
+    std::optional<ErrorKind> firstQueryFailure;  // a content mismatch is none: the run goes on after it
     for (const Scenario& scenario : plan.scenarios) {
         bool scenarioFailed = false;
+        const ContentCheckKind check =
+            expectation ? contentCheckKind(*expectation, scenario.sql, scenario.setupSql, scenario.fetch)
+                        : ContentCheckKind::None;
         for (int rep = -plan.warmups; rep < std::max(1, plan.repetitions) && !scenarioFailed; ++rep) {
             if (m_cancel.cancelled()) {
                 fail(Error(ErrorKind::Cancelled, "cancelled"), scenario.title);
@@ -482,6 +576,12 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             const clientpause::Pauses pausesBefore = clientpause::pausesSoFar();
             MeasuringSink sink(
                 [&](std::uint64_t rows, std::uint64_t bytes) { observer.progress(scenario, rows, bytes); });
+            std::optional<VerifyingSink> verifying;
+            if (check == ContentCheckKind::Rows) {
+                verifying.emplace(sink, *expectation);
+            }
+            RowSink& rowSink = verifying ? static_cast<RowSink&>(*verifying) : sink;
+            bool contentFailed = false;
             try {
                 StallWatch watch(tap.get(), counter.get(), m_cancel);
                 if (!scenario.setupSql.empty()) {
@@ -511,12 +611,12 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                     }
                 };
                 for (const auto& [id, value] : resolved) {
-                    if (!isWireParameter(id)) {  // applied by the Runner, not the driver
+                    if (!isWireParameter(id) && id != kVerifyContentParameter) {  // the Runner's, not the driver's
                         query.statementParameters[id] = value;
                     }
                 }
                 clock.start = Clock::now();
-                const QueryStats stats = session->query(query, sink, m_cancel);
+                const QueryStats stats = session->query(query, rowSink, m_cancel);
                 applyQueryStats(sample, stats);
             } catch (const Error& raw) {
                 const Error e = cancelledOr(tapContext(raw));
@@ -525,7 +625,17 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 sample.partial = true;
                 clock.keepPartial(sample.phases);
                 scenarioFailed = true;
+                firstQueryFailure = firstQueryFailure.value_or(e.kind());
                 fail(e, scenario.title);
+            }
+            if (expectation) {
+                sample.rows = sink.rows();
+                contentFailed = judgeContent(sample, scenario, check, *expectation,
+                                             verifying ? &verifying->verdict() : nullptr, sink.firstValue());
+                if (contentFailed) {
+                    scenarioFailed = true;
+                    fail(Error(ErrorKind::Data, sample.error), scenario.title);
+                }
             }
             if (counted) {
                 sample.tapPhases["connect"] = connectWire;
@@ -574,7 +684,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 outcome.samples.push_back(sample);
                 observer.sampleReady(sample);
             }
-            if (scenarioFailed && outcome.errorKind != ErrorKind::Sql) {
+            if (scenarioFailed && !contentFailed && firstQueryFailure != ErrorKind::Sql) {
                 return outcome;
             }
         }

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include "engine/core/CancelToken.h"
 #include "engine/core/Error.h"
 #include "engine/drivers/Driver.h"
+#include "engine/run/ContentCheck.h"
 #include "engine/run/Scenario.h"
 #include "engine/wire/LinkProfile.h"
 #include "engine/wire/ProcessSockets.h"
@@ -34,6 +36,13 @@ struct RunPlan {
     bool wireTap = false;              // relay a networked engine through a WireTap that counts (and shapes)
     LinkProfile link;                  // emulated link; turns the tap on
     bool estimateCompression = false;  // zlib/zstd estimate of what the tap relays; turns the tap on
+    // verify_content=on (this field, or "verify_content" in `parameters`, which the Runner takes out
+    // before the driver sees them): each scenario's values are compared with what the data set
+    // holds, and a value that differs fails its sample naming the row. `expectContent` (engine/data's
+    // expectedContent) builds the expectation on the run's session before anything is measured; the
+    // hashing time is taken out of each sample's fetch phase. Off: samples and outputs as before.
+    bool verifyContent = false;
+    std::function<ContentExpectation(Session&)> expectContent;
 };
 
 // Called on the runner's thread. The GUI hands these to its UI thread (ui/RunController); the CLI prints.

@@ -1,0 +1,178 @@
+#include "app/cli/CheckCommand.h"
+
+#include <map>
+
+#include "engine/core/Error.h"
+#include "engine/core/Printable.h"
+#include "engine/drivers/Registry.h"
+#include "engine/drivers/firebird/Fb9060Check.h"
+
+namespace blobbench::cli {
+namespace {
+
+constexpr int kOk = 0;
+constexpr int kFailed = 1;
+constexpr int kUsage = 2;
+constexpr int kDefectSeen = 4;
+
+struct CheckOptions {
+    bool help = false;
+    std::string name;  // fb9060
+    ConnectionSpec connection;
+    ParameterValues parameters;
+};
+
+CheckOptions parse(const std::vector<std::string>& args) {
+    CheckOptions o;
+    o.connection.engine = "firebird";
+    std::size_t i = 1;
+    if (i < args.size() && (args[i] == "-h" || args[i] == "--help")) {
+        o.help = true;
+        return o;
+    }
+    if (i >= args.size() || args[i].starts_with("-")) {
+        throw Error(ErrorKind::Usage, "check: name the check (known: fb9060)");
+    }
+    o.name = args[i++];
+    if (o.name != "fb9060") {
+        throw Error(ErrorKind::Usage, "check: unknown check '" + o.name + "' (known: fb9060)");
+    }
+    std::map<std::string, bool> given;
+    auto value = [&](const std::string& option) -> std::string {
+        if (i + 1 >= args.size()) {
+            throw Error(ErrorKind::Usage, "check: " + option + " needs a value");
+        }
+        if (given[option]) {
+            throw Error(ErrorKind::Usage, "check: " + option + " is given twice (give it once)");
+        }
+        given[option] = true;
+        return args[++i];
+    };
+    bool databaseGiven = false;
+    for (; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg == "-h" || arg == "--help") {
+            o.help = true;
+            return o;
+        } else if (arg == "-u" || arg == "--username") {
+            o.connection.user = value("--username");
+        } else if (arg == "-p" || arg == "--password") {
+            o.connection.password = value("--password");
+        } else if (arg == "--client-library") {
+            o.connection.clientLibrary = value(arg);
+        } else if (arg == "-c" || arg == "--charset") {
+            o.connection.charset = value("--charset");
+        } else if (arg == "-P" || arg == "--param") {
+            const std::string assignment = args.size() > i + 1 ? args[++i] : std::string();
+            const auto eq = assignment.find('=');
+            if (eq == std::string::npos || eq == 0) {
+                throw Error(ErrorKind::Usage, "check: " + arg + " needs ID=VALUE");
+            }
+            if (!o.parameters.emplace(assignment.substr(0, eq), assignment.substr(eq + 1)).second) {
+                throw Error(ErrorKind::Usage, "check: " + arg + " " + assignment.substr(0, eq) + " is given twice");
+            }
+        } else if (arg == "-d" || arg == "--database" || !arg.starts_with("-")) {
+            if (databaseGiven) {
+                throw Error(ErrorKind::Usage, "check: the connection is already '" + o.connection.target + "'");
+            }
+            o.connection.target = arg.starts_with("-") ? value("--database") : arg;
+            databaseGiven = true;
+        } else {
+            throw Error(ErrorKind::Usage, "check: unknown option '" + arg + "' (try check --help)");
+        }
+    }
+    if (o.connection.target.empty()) {
+        throw Error(ErrorKind::Usage, "check fb9060: name a Firebird connection (e.g. inet://host:3050//path/db.fdb)");
+    }
+    const Driver& driver = driverById("firebird");
+    if (!driver.accepts(o.connection.target)) {
+        throw Error(ErrorKind::Usage,
+                    "check fb9060: '" + maskTarget(o.connection.target) + "' is not a Firebird connection string");
+    }
+    resolveParameters(driver.parameters(), o.parameters);  // a bad tunable is refused before connecting
+    return o;
+}
+
+void printOutcome(std::ostream& out, const std::string& size, const Fb9060Outcome& r) {
+    out << "max_inline_blob_size=" << size << " (the attachment reports: " << r.inlineSize << "): ";
+    if (r.defectSeen()) {
+        out << "defect seen: the re-read in the same transaction returned '" << printable(r.got) << "', expected '"
+            << r.expected << "'";
+    } else {
+        out << "not seen: the re-read in the same transaction returned '" << printable(r.got) << "'";
+    }
+    out << (r.blobIdReused() ? " (BLOB id " + r.freedBlobId + " freed and reused)"
+                             : " (BLOB id not reused: " + r.freedBlobId + " freed, " + r.newBlobId + " new)");
+    out << "; after COMMIT a new transaction reads '" << printable(r.gotAfterCommit) << "'\n";
+    for (std::size_t i = 0; i < r.steps.size(); ++i) {
+        out << "  " << (i + 1) << ". " << printable(r.steps[i]) << '\n';
+    }
+}
+
+}  // namespace
+
+std::string checkUsage() {
+    return R"(Usage: blobbench-cli check fb9060 CONNECTION [OPTIONS]
+
+Checks a Firebird server and client for issue #9060 (FirebirdSQL/firebird: "Inline blobs (protocol
+19): stale blob content returned on same-transaction re-read after blob id reuse"; affects 5.0.3
+and 5.0.4, fixed in 5.0.5). In one transaction, on a table of its own (BLOBBENCH_FB9060_<pid>,
+dropped afterwards; the reference tables are not touched), it inserts two rows, fetches row 1 with
+its BLOB and leaves the cursor open, frees row 1's BLOB, fetches row 2, gives row 2 a new BLOB,
+re-reads it and compares it with what was written. By default it runs twice: with the default
+inline BLOB size (65535) and with 0 (inline BLOBs off).
+
+Options:
+  -u, --username USER           user name
+  -p, --password PASSWORD       password (better: ISC_PASSWORD in the environment)
+      --client-library PATH     the libfbclient to load (a 5.0.3+ client for inline BLOBs)
+  -c, --charset NAME            connection character set (default UTF8)
+  -P, --param ID=VALUE          a Firebird tunable; -P max_inline_blob_size=N runs that size only
+
+Exit codes: 0 not seen, 4 defect seen (with any size tried), 1 the check could not run, 2 bad usage.
+)";
+}
+
+int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    try {
+        const CheckOptions o = parse(args);
+        if (o.help) {
+            out << checkUsage();
+            return kOk;
+        }
+        std::vector<std::string> sizes;
+        if (const auto it = o.parameters.find("max_inline_blob_size"); it != o.parameters.end()) {
+            sizes.push_back(it->second);
+        } else {
+            sizes = {"65535", "0"};
+        }
+        out << "Firebird issue #9060: stale BLOB content on a same-transaction re-read after BLOB id reuse "
+               "(inline BLOBs, protocol 19)\n";
+        out << "Known: " << fb9060KnownVersions() << '\n';
+        bool seen = false;
+        bool first = true;
+        for (const std::string& size : sizes) {
+            ParameterValues values = o.parameters;
+            values["max_inline_blob_size"] = size;
+            const Fb9060Outcome r = runFb9060Check(o.connection, values);
+            if (first) {
+                out << "Connection: " << o.connection.label() << '\n';
+                out << "Server: " << r.serverVersion << "; client: " << r.clientVersion << '\n';
+                out << "These versions: " << describe(fb9060Expectation(r.serverVersion, r.clientVersion)) << '\n';
+                first = false;
+            }
+            printOutcome(out, size, r);
+            seen = seen || r.defectSeen();
+        }
+        out << "Result: " << (seen ? "defect seen" : "not seen") << '\n';
+        return seen ? kDefectSeen : kOk;
+    } catch (const Error& e) {
+        err << "blobbench-cli: " << oneLine(e.what()) << '\n';
+        return e.kind() == ErrorKind::Usage ? kUsage : kFailed;
+    } catch (const std::exception& e) {
+        err << "blobbench-cli: " << oneLine(e.what()) << '\n';
+        return kFailed;
+    }
+}
+
+}  // namespace blobbench::cli
