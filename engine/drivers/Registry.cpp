@@ -34,8 +34,9 @@ const Driver& driverForTarget(std::string_view target) {
             return *driver;
         }
     }
-    throw Error(ErrorKind::Usage, "cannot tell the engine of '" + maskTarget(target) +
-                                      "' (name it with --engine, or write sqlite:PATH, postgresql://..., inet://..., mariadb://...)");
+    throw Error(ErrorKind::Usage,
+                "cannot tell the engine of '" + maskTarget(target) +
+                    "' (name it with --engine, or write sqlite:PATH, postgresql://..., inet://..., mariadb://...)");
 }
 
 }  // namespace blobbench
