@@ -237,5 +237,34 @@ TEST_F(MariadbTest, TheCliSaysOneLineForABadTargetOrAWrongPassword) {
     EXPECT_EQ(std::count(wrong.err.begin(), wrong.err.end(), '\n'), 1) << wrong.err;
 }
 
+TEST_F(MariadbTest, AValueAboveMaxAllowedPacketIsOneClearLine) {
+    const Driver& driver = driverById("mariadb");
+    const ParameterValues values = resolveParameters(driver.parameters(), {});
+    std::uint64_t limit = 0;
+    {
+        auto session = driver.connect(specOf(m_url), values);
+        limit = std::stoull(session->info().negotiated.at("max_allowed_packet"));
+        session->execute("CREATE TABLE IF NOT EXISTS BB_PACKET (V LONGBLOB)");
+        auto insert = session->prepareInsert("INSERT INTO BB_PACKET (V) VALUES (?)");
+        insert->bindBytes(0, std::string(static_cast<std::size_t>(limit) + 1024, 'x'));
+        try {
+            insert->execute();
+            ADD_FAILURE() << "a value of " << limit + 1024 << " B above max_allowed_packet was accepted";
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            RecordProperty("error", what);
+            EXPECT_NE(what.find("max_allowed_packet"), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+            EXPECT_EQ(what.find(test::envOrEmpty("BLOBBENCH_MARIADB_URL")), std::string::npos) << what;
+        }
+    }
+    // The server is still there for the next session, and a value just below the limit passes.
+    auto session = driver.connect(specOf(m_url), values);
+    auto insert = session->prepareInsert("INSERT INTO BB_PACKET (V) VALUES (?)");
+    insert->bindBytes(0, std::string(1024 * 1024, 'y'));
+    EXPECT_NO_THROW(insert->execute());
+    session->execute("DROP TABLE BB_PACKET");
+}
+
 }  // namespace
 }  // namespace blobbench
