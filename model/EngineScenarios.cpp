@@ -5,7 +5,7 @@
 namespace blobbench {
 namespace {
 
-constexpr Dialect kDialects[] = {Dialect::SQLite, Dialect::Firebird, Dialect::PostgreSQL};
+constexpr Dialect kDialects[] = {Dialect::SQLite, Dialect::Firebird, Dialect::PostgreSQL, Dialect::MariaDB};
 
 bool sameStatements(const ScenarioDef& def, const Scenario& reference) {
     return def.sql.trimmed() == QString::fromStdString(reference.sql).trimmed() &&
@@ -66,6 +66,8 @@ QString dialectName(Dialect dialect) {
             return QStringLiteral("Firebird");
         case Dialect::PostgreSQL:
             return QStringLiteral("PostgreSQL");
+        case Dialect::MariaDB:
+            return QStringLiteral("MariaDB");
         case Dialect::None:
             break;
     }

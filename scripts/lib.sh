@@ -38,7 +38,7 @@ start_service() {
 }
 
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl1-mesa-dev
-                libpq-dev firebird-dev libfbclient2 libsqlite3-dev zlib1g-dev libzstd-dev
+                libpq-dev firebird-dev libfbclient2 libmariadb-dev libsqlite3-dev zlib1g-dev libzstd-dev
                 libgtest-dev libgmock-dev libbenchmark-dev tshark qtkeychain-qt6-dev gnome-keyring)
 
 # What scripts/package-check runs besides the build: cpack's dpkg-shlibdeps, the validators, the

@@ -255,6 +255,7 @@ std::string foreignCountSql(Dialect dialect) {
                    "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN LENGTH(CAST(CONTENT AS BLOB)) ELSE 0 END), 0), "
                    "COALESCE(MAX(LENGTH(CONTENT)), 0), COUNT(SHORT_CONTENT) FROM BLOB_TEST";
         case Dialect::Firebird:
+        case Dialect::MariaDB:
             return "SELECT COUNT(ID), COALESCE(SUM(OCTET_LENGTH(CONTENT)), 0), "
                    "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN 1 ELSE 0 END), 0), "
                    "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN OCTET_LENGTH(CONTENT) ELSE 0 END), 0), "

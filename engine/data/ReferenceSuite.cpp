@@ -100,6 +100,23 @@ ReferenceSchema referenceSchema(Dialect dialect) {
             s.insertTest = "INSERT INTO BLOB_TEST (ID, SHORT_CONTENT, CONTENT, SHORT_BLOB) VALUES ($1, $2, $3, $4)";
             s.insertMeta = "INSERT INTO BLOBBENCH_DATASET (NAME, VAL) VALUES ($1, $2)";
             break;
+        case Dialect::MariaDB:
+            s.dropStatements = {"DROP TABLE IF EXISTS BLOBBENCH_DATASET", "DROP TABLE IF EXISTS BLOB_TEST",
+                                "DROP TABLE IF EXISTS BLOB_SAMPLE"};
+            // CONTENT is a LONGBLOB (bytes, any content; CHAR_LENGTH of it counts bytes), SHORT_CONTENT
+            // text in utf8mb4 (8191 characters, 32,764 bytes: inside InnoDB's 65,535-byte row).
+            s.createStatements = {
+                "CREATE TABLE BLOB_SAMPLE (ID BIGINT NOT NULL PRIMARY KEY, FILE_NAME VARCHAR(1024) NOT NULL, "
+                "CONTENT LONGBLOB) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+                "CREATE TABLE BLOB_TEST (ID BIGINT NOT NULL PRIMARY KEY, SHORT_CONTENT VARCHAR(8191), CONTENT "
+                "LONGBLOB, "
+                "SHORT_BLOB BOOLEAN NOT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+                "CREATE TABLE BLOBBENCH_DATASET (NAME VARCHAR(64) NOT NULL PRIMARY KEY, VAL VARCHAR(1024)) "
+                "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"};
+            s.insertSample = "INSERT INTO BLOB_SAMPLE (ID, FILE_NAME, CONTENT) VALUES (?, ?, ?)";
+            s.insertTest = "INSERT INTO BLOB_TEST (ID, SHORT_CONTENT, CONTENT, SHORT_BLOB) VALUES (?, ?, ?, ?)";
+            s.insertMeta = "INSERT INTO BLOBBENCH_DATASET (NAME, VAL) VALUES (?, ?)";
+            break;
         case Dialect::None:
             throw Error(ErrorKind::Unsupported, "this engine has no SQL tables");
     }

@@ -17,7 +17,7 @@ namespace blobbench {
 // Where to connect. `target` is what the engine's users write: a file path, a libpq conninfo or
 // URI, a Firebird connection string. The password is held only in memory and never serialised.
 struct ConnectionSpec {
-    std::string engine;  // driver id: "sqlite", "firebird", "postgres", "files"
+    std::string engine;  // driver id: "sqlite", "firebird", "postgres", "mariadb", "files"
     std::string target;
     std::string user;
     std::string password;
@@ -57,7 +57,7 @@ std::string maskSecrets(std::string_view text);
 std::string maskTarget(std::string_view target);
 
 // SQL families the reference suite and the data set loader speak.
-enum class Dialect { SQLite, Firebird, PostgreSQL, None };
+enum class Dialect { SQLite, Firebird, PostgreSQL, MariaDB, None };
 
 enum class ColumnKind { Integer, Real, Text, Binary, Boolean, Other };
 

@@ -2,6 +2,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/drivers/firebird/FirebirdDriver.h"
+#include "engine/drivers/mariadb/MariadbDriver.h"
 #include "engine/drivers/postgres/PostgresDriver.h"
 #include "engine/drivers/sqlite/SqliteDriver.h"
 
@@ -11,7 +12,8 @@ const std::vector<const Driver*>& allDrivers() {
     static const SqliteDriver sqlite;
     static const PostgresDriver postgres;
     static const FirebirdDriver firebird;
-    static const std::vector<const Driver*> drivers = {&sqlite, &postgres, &firebird};
+    static const MariadbDriver mariadb;
+    static const std::vector<const Driver*> drivers = {&sqlite, &postgres, &firebird, &mariadb};
     return drivers;
 }
 
@@ -32,8 +34,9 @@ const Driver& driverForTarget(std::string_view target) {
             return *driver;
         }
     }
-    throw Error(ErrorKind::Usage, "cannot tell the engine of '" + maskTarget(target) +
-                                      "' (name it with --engine, or write sqlite:PATH, postgresql://..., inet://...)");
+    throw Error(ErrorKind::Usage,
+                "cannot tell the engine of '" + maskTarget(target) +
+                    "' (name it with --engine, or write sqlite:PATH, postgresql://..., inet://..., mariadb://...)");
 }
 
 }  // namespace blobbench

@@ -276,7 +276,7 @@ const ImportRedirect kRedirects[] = {
 
 // The client libraries whose sockets can be counted: both are loaded by the executables (libpq
 // linked, fbclient dlopen()ed by engine/drivers/firebird).
-constexpr const char* kClientLibraries[] = {"libpq.so", "libfbclient.so"};
+constexpr const char* kClientLibraries[] = {"libpq.so", "libfbclient.so", "libmariadb.so"};
 
 }  // namespace
 

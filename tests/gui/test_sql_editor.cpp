@@ -67,7 +67,7 @@ TEST(ConnectionDialog, OffersEveryEngineAndKeepsWhatItDoesNotEdit) {
     EXPECT_EQ(engines->count(), static_cast<int>(allDrivers().size()));
     ConnectionProfile profile;
     profile.name = QStringLiteral("fb");
-    profile.engine = QString::fromStdString(allDrivers().back()->id());
+    profile.engine = QString::fromStdString(driverById("firebird").id());
     profile.target = QStringLiteral("inet://localhost/blob_test");
     profile.user = QStringLiteral("SYSDBA");
     profile.useWireTap = true;

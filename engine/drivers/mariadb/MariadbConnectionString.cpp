@@ -1,0 +1,220 @@
+#include "engine/drivers/mariadb/MariadbConnectionString.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "engine/core/Error.h"
+#include "engine/drivers/Driver.h"
+
+namespace blobbench::mariadb {
+namespace {
+
+bool startsWithNoCase(std::string_view text, std::string_view prefix) {
+    if (text.size() < prefix.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int hexDigit(char c) {
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
+[[noreturn]] void refuse(std::string_view text, const std::string& why) {
+    throw Error(ErrorKind::Usage, "mariadb: " + maskTarget(text) + ": " + why);
+}
+
+// %XX decoding; a '%' not followed by two hex digits is refused (its place is named, not its text,
+// which may be the password's).
+std::string decoded(std::string_view part, std::string_view text, const char* what) {
+    std::string out;
+    out.reserve(part.size());
+    for (std::size_t i = 0; i < part.size(); ++i) {
+        if (part[i] != '%') {
+            out.push_back(part[i]);
+            continue;
+        }
+        if (i + 2 >= part.size()) {
+            refuse(text, std::string("a '%' in the ") + what + " is not followed by two hex digits (write %25)");
+        }
+        const int a = hexDigit(part[i + 1]);
+        const int b = hexDigit(part[i + 2]);
+        if (a < 0 || b < 0) {
+            refuse(text, std::string("a '%' in the ") + what + " is not followed by two hex digits (write %25)");
+        }
+        out.push_back(static_cast<char>(a * 16 + b));
+        i += 2;
+    }
+    return out;
+}
+
+std::string encoded(std::string_view part, std::string_view keep) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string out;
+    for (char c : part) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u) != 0 || c == '-' || c == '_' || c == '.' || c == '~' || keep.find(c) != keep.npos) {
+            out.push_back(c);
+        } else {
+            out.push_back('%');
+            out.push_back(kHex[u >> 4]);
+            out.push_back(kHex[u & 15]);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+bool looksLikeMariadbTarget(std::string_view text) {
+    return startsWithNoCase(text, "mariadb://") || startsWithNoCase(text, "mysql://");
+}
+
+MariadbTarget parseMariadbTarget(std::string_view text) {
+    MariadbTarget t;
+    std::string_view rest;
+    if (startsWithNoCase(text, "mariadb://")) {
+        t.scheme = "mariadb";
+        rest = text.substr(10);
+    } else if (startsWithNoCase(text, "mysql://")) {
+        t.scheme = "mysql";
+        rest = text.substr(8);
+    } else {
+        refuse(text, "not a MariaDB connection string (write mariadb://user@host:port/database)");
+    }
+    std::string_view query;
+    if (const auto q = rest.find('?'); q != std::string_view::npos) {
+        query = rest.substr(q + 1);
+        rest = rest.substr(0, q);
+    }
+    // The user info ends at the last '@' before the path: an unencoded '@' in a password stays in it.
+    const auto slash = rest.find('/', rest.rfind('@') == std::string_view::npos ? 0 : rest.rfind('@'));
+    std::string_view authority = rest.substr(0, slash);
+    if (slash != std::string_view::npos) {
+        t.database = decoded(rest.substr(slash + 1), text, "database name");
+        if (t.database.find('/') != std::string::npos) {
+            refuse(text, "the database name holds a '/' (one database, no path)");
+        }
+    }
+    if (const auto at = authority.rfind('@'); at != std::string_view::npos) {
+        const std::string_view userInfo = authority.substr(0, at);
+        authority = authority.substr(at + 1);
+        const auto colon = userInfo.find(':');
+        t.user = decoded(userInfo.substr(0, colon), text, "user name");
+        if (colon != std::string_view::npos) {
+            t.password = decoded(userInfo.substr(colon + 1), text, "password");
+            t.hasPassword = true;
+        }
+    }
+    std::string_view portText;
+    if (!authority.empty() && authority.front() == '[') {
+        const auto close = authority.find(']');
+        if (close == std::string_view::npos) {
+            refuse(text, "an IPv6 host in '[' has no ']'");
+        }
+        t.host = std::string(authority.substr(1, close - 1));
+        const std::string_view after = authority.substr(close + 1);
+        if (!after.empty() && after.front() != ':') {
+            refuse(text, "after the ']' of an IPv6 host only ':port' may follow");
+        }
+        portText = after.empty() ? after : after.substr(1);
+        if (!after.empty() && portText.empty()) {
+            refuse(text, "a ':' with no port after it");
+        }
+    } else {
+        const auto colon = authority.find(':');
+        t.host = std::string(authority.substr(0, colon));
+        if (colon != std::string_view::npos) {
+            portText = authority.substr(colon + 1);
+            if (portText.empty()) {
+                refuse(text, "a ':' with no port after it");
+            }
+        }
+    }
+    if (!portText.empty()) {
+        std::uint32_t port = 0;
+        for (char c : portText) {
+            if (c < '0' || c > '9' || port > 65535) {
+                refuse(text, "port '" + std::string(portText) + "' is not a TCP port (1..65535)");
+            }
+            port = port * 10 + static_cast<std::uint32_t>(c - '0');
+        }
+        if (port == 0 || port > 65535) {
+            refuse(text, "port '" + std::string(portText) + "' is not a TCP port (1..65535)");
+        }
+        t.port = static_cast<std::uint16_t>(port);
+    }
+    while (!query.empty()) {
+        const auto amp = query.find('&');
+        const std::string_view pair = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+        if (pair.empty()) {
+            continue;
+        }
+        const auto eq = pair.find('=');
+        const std::string key = decoded(pair.substr(0, eq), text, "query");
+        if (std::find(std::begin(kQueryKeys), std::end(kQueryKeys), key) == std::end(kQueryKeys)) {
+            std::string known;
+            for (std::string_view k : kQueryKeys) {
+                known += (known.empty() ? "" : ", ") + std::string(k);
+            }
+            refuse(text, "unknown option '" + key + "' (known: " + known + ")");
+        }
+        if (eq == std::string_view::npos) {
+            refuse(text, "option '" + key + "' has no value (write " + key + "=...)");
+        }
+        std::string value = decoded(pair.substr(eq + 1), text, key == "password" ? "password" : "query");
+        if (key == "password") {
+            t.password = std::move(value);
+            t.hasPassword = true;
+            continue;
+        }
+        if (key == "connect_timeout" &&
+            (value.empty() || value.size() > 6 ||
+             !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))) {
+            refuse(text, "connect_timeout '" + value + "' is not a number of seconds");
+        }
+        t.options[key] = std::move(value);
+    }
+    return t;
+}
+
+std::string MariadbTarget::toString() const {
+    std::string out = scheme + "://";
+    if (!user.empty() || hasPassword) {
+        out += encoded(user, "");
+        if (hasPassword) {
+            out += ":" + encoded(password, "");
+        }
+        out += "@";
+    }
+    out += host.find(':') != std::string::npos ? "[" + host + "]" : host;
+    if (port != 0) {
+        out += ":" + std::to_string(port);
+    }
+    if (!database.empty()) {
+        out += "/" + encoded(database, "");
+    }
+    char separator = '?';
+    for (const auto& [key, value] : options) {
+        out += separator + key + "=" + encoded(value, "/");
+        separator = '&';
+    }
+    return out;
+}
+
+}  // namespace blobbench::mariadb

@@ -1,0 +1,102 @@
+#include "engine/drivers/mariadb/MariadbDriver.h"
+
+#include "engine/core/Error.h"
+#include "engine/drivers/mariadb/MariadbConnectionString.h"
+#include "engine/drivers/mariadb/MariadbSession.h"
+#include "engine/wire/WireParameters.h"
+
+namespace blobbench {
+namespace {
+
+ParameterSpec enumSpec(std::string id, std::string label, std::vector<std::string> choices, std::string help,
+                       bool perStatement) {
+    ParameterSpec spec;
+    spec.id = std::move(id);
+    spec.label = std::move(label);
+    spec.type = ParameterType::Enum;
+    spec.defaultValue = choices.front();
+    spec.choices = std::move(choices);
+    spec.help = std::move(help);
+    spec.perStatement = perStatement;
+    return spec;
+}
+
+mariadb::MariadbTarget targetOf(const ConnectionSpec& spec) {
+    return mariadb::parseMariadbTarget(spec.target);
+}
+
+}  // namespace
+
+std::vector<ParameterSpec> MariadbDriver::parameters() const {
+    namespace param = mariadbparam;
+    std::vector<ParameterSpec> specs;
+    specs.push_back(enumSpec(param::Protocol, "Protocol", {"text", "binary"},
+                             "text: COM_QUERY, every value sent as text in the row (mysql_real_query); binary: "
+                             "a prepared statement (COM_STMT_PREPARE / COM_STMT_EXECUTE), values in their binary "
+                             "form, strings and BLOBs read with mysql_stmt_fetch_column in pieces.",
+                             true));
+    specs.push_back(enumSpec(param::Compression, "Compression", {"off", "zlib"},
+                             "Protocol compression (MYSQL_OPT_COMPRESS, zlib). Read back from the server's "
+                             "SHOW SESSION STATUS LIKE 'Compression'. zstd is not offered: Debian 12's "
+                             "libmariadb3 has no zstd.",
+                             false));
+    specs.push_back(enumSpec(param::ResultMode, "Result mode", {"streamed", "buffered"},
+                             "streamed: rows read from the socket as they are fetched (mysql_use_result, a "
+                             "statement without mysql_stmt_store_result); buffered: the whole result in client "
+                             "memory before the first row (mysql_store_result, mysql_stmt_store_result).",
+                             true));
+    ParameterSpec timeout;
+    timeout.id = param::ConnectTimeout;
+    timeout.label = "Connect timeout";
+    timeout.type = ParameterType::Integer;
+    timeout.defaultValue = "15";
+    timeout.minimum = 0;
+    timeout.maximum = 3600;
+    timeout.unit = "s";
+    timeout.help =
+        "MYSQL_OPT_CONNECT_TIMEOUT; a connect_timeout in the connection string wins; 0 leaves it to libmariadb.";
+    specs.push_back(timeout);
+    for (auto& spec : wireParameters()) {
+        specs.push_back(std::move(spec));
+    }
+    return specs;
+}
+
+bool MariadbDriver::accepts(std::string_view target) const {
+    return mariadb::looksLikeMariadbTarget(target);
+}
+
+std::unique_ptr<Session> MariadbDriver::connect(const ConnectionSpec& spec, const ParameterValues& values) const {
+    MariadbSession::Params params;
+    params.target = targetOf(spec);
+    params.user = spec.user.empty() ? params.target.user : spec.user;
+    params.hasPassword = !spec.password.empty() || params.target.hasPassword;
+    params.password = !spec.password.empty() ? spec.password : params.target.password;
+    params.compress = textValue(values, mariadbparam::Compression) == "zlib";
+    params.connectTimeout = static_cast<unsigned>(integerValue(values, mariadbparam::ConnectTimeout));
+    if (const auto it = params.target.options.find("connect_timeout"); it != params.target.options.end()) {
+        params.connectTimeout = static_cast<unsigned>(std::stoul(it->second));
+    }
+    auto session = std::make_unique<MariadbSession>(std::move(params), spec.label(), values);
+    session->start();
+    return session;
+}
+
+std::optional<Endpoint> MariadbDriver::endpoint(const ConnectionSpec& spec) const {
+    const auto target = targetOf(spec);
+    if (target.usesSocket()) {
+        return std::nullopt;
+    }
+    return Endpoint{target.host.empty() ? "localhost" : target.host, target.tcpPort()};
+}
+
+ConnectionSpec MariadbDriver::redirected(const ConnectionSpec& spec, const Endpoint& to) const {
+    auto target = targetOf(spec);
+    target.host = to.host;
+    target.port = to.port;
+    ConnectionSpec out = spec;
+    out.target = target.toString();
+    return out;
+}
+
+}  // namespace blobbench

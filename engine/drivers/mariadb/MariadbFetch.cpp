@@ -1,0 +1,359 @@
+#include "engine/drivers/mariadb/MariadbFetch.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstring>
+
+namespace blobbench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+Nanos since(Clock::time_point start) {
+    return std::chrono::duration_cast<Nanos>(Clock::now() - start);
+}
+
+// Values reach the sink in pieces of at most this size, and the binary protocol's buffers are no larger.
+constexpr std::size_t kChunk = 64 * 1024;
+constexpr unsigned kBinaryCharset = 63;
+
+enum class Shape { Integer, Real, Bytes };
+
+Shape shapeOf(const MYSQL_FIELD& field) {
+    switch (field.type) {
+        case MYSQL_TYPE_TINY:
+        case MYSQL_TYPE_SHORT:
+        case MYSQL_TYPE_LONG:
+        case MYSQL_TYPE_LONGLONG:
+        case MYSQL_TYPE_INT24:
+        case MYSQL_TYPE_YEAR:
+            return Shape::Integer;
+        case MYSQL_TYPE_FLOAT:
+        case MYSQL_TYPE_DOUBLE:
+            return Shape::Real;
+        default:
+            return Shape::Bytes;
+    }
+}
+
+ColumnInfo infoOf(const MYSQL_FIELD& field) {
+    ColumnInfo info;
+    info.name = field.name ? field.name : "";
+    switch (field.type) {
+        case MYSQL_TYPE_TINY_BLOB:
+        case MYSQL_TYPE_MEDIUM_BLOB:
+        case MYSQL_TYPE_LONG_BLOB:
+        case MYSQL_TYPE_BLOB:
+        case MYSQL_TYPE_STRING:
+        case MYSQL_TYPE_VAR_STRING:
+        case MYSQL_TYPE_VARCHAR:
+            info.kind = field.charsetnr == kBinaryCharset ? ColumnKind::Binary : ColumnKind::Text;
+            break;
+        default:
+            info.kind = shapeOf(field) == Shape::Integer ? ColumnKind::Integer
+                        : shapeOf(field) == Shape::Real  ? ColumnKind::Real
+                                                         : ColumnKind::Other;
+    }
+    info.isLob = false;  // every value travels inside its row
+    return info;
+}
+
+void pieces(RowSink& sink, std::size_t column, const char* data, std::size_t length) {
+    std::size_t offset = 0;
+    do {
+        const std::size_t piece = std::min(kChunk, length - offset);
+        sink.chunk(column, std::string_view(data + offset, piece));
+        offset += piece;
+    } while (offset < length);
+}
+
+struct ResultDeleter {
+    void operator()(MYSQL_RES* result) const { mysql_free_result(result); }
+};
+using Result = std::unique_ptr<MYSQL_RES, ResultDeleter>;
+
+struct StmtDeleter {
+    void operator()(MYSQL_STMT* stmt) const { mysql_stmt_close(stmt); }
+};
+using Statement = std::unique_ptr<MYSQL_STMT, StmtDeleter>;
+
+void mark(const mariadb::FetchPlan& plan, QueryPhase phase) {
+    plan.spec->mark(phase);
+    if (plan.clientMark) {
+        plan.clientMark(phase);
+    }
+}
+
+bool stopHere(MariadbSession& session, const CancelToken& cancel) {
+    if (cancel.cancelled() || session.cancelRequested()) {
+        throw Error(ErrorKind::Cancelled, session.label() + ": query cancelled");
+    }
+    return false;
+}
+
+void fetchText(MariadbSession& session, const mariadb::FetchPlan& plan, RowSink& sink, QueryStats& stats,
+               const CancelToken& cancel) {
+    MYSQL* conn = session.connection();
+    const QuerySpec& spec = *plan.spec;
+    mark(plan, QueryPhase::Prepared);  // COM_QUERY has no prepare: the phase is empty
+    const auto executeStart = Clock::now();
+    if (mysql_real_query(conn, spec.sql.data(), spec.sql.size()) != 0) {
+        throw session.connectionError("query");
+    }
+    stats.execute = since(executeStart);
+    mark(plan, QueryPhase::Executed);
+    const auto fetchStart = Clock::now();
+    Result result(plan.buffered ? mysql_store_result(conn) : mysql_use_result(conn));
+    if (!result) {
+        if (mysql_field_count(conn) == 0) {
+            stats.fetch = since(fetchStart);
+            mark(plan, QueryPhase::Fetched);
+            return;  // no result set
+        }
+        throw session.connectionError("fetch");
+    }
+    const unsigned count = mysql_num_fields(result.get());
+    const MYSQL_FIELD* fields = mysql_fetch_fields(result.get());
+    std::vector<ColumnInfo> columns;
+    std::vector<Shape> shapes;
+    for (unsigned c = 0; c < count; ++c) {
+        columns.push_back(infoOf(fields[c]));
+        shapes.push_back(shapeOf(fields[c]));
+    }
+    sink.columns(columns);
+    std::uint64_t delivered = 0;
+    while (!(spec.rowLimit && delivered >= *spec.rowLimit) && !stopHere(session, cancel)) {
+        MYSQL_ROW row = mysql_fetch_row(result.get());
+        if (!row) {
+            if (mysql_errno(conn) != 0) {
+                throw session.connectionError("fetch");
+            }
+            break;
+        }
+        const unsigned long* lengths = mysql_fetch_lengths(result.get());
+        for (unsigned c = 0; c < count; ++c) {
+            if (!row[c]) {
+                sink.null(c);
+                continue;
+            }
+            const std::size_t length = lengths[c];
+            if (shapes[c] == Shape::Integer) {
+                std::int64_t value = 0;
+                std::from_chars(row[c], row[c] + length, value);
+                sink.integer(c, value);
+            } else if (shapes[c] == Shape::Real) {
+                sink.real(c, std::strtod(std::string(row[c], length).c_str(), nullptr));
+            } else {
+                pieces(sink, c, row[c], length);
+                sink.valueEnd(c);
+            }
+        }
+        sink.endRow();
+        ++delivered;
+    }
+    result.reset();  // a streamed result stopped early reads the rest of it here
+    if (mysql_errno(conn) != 0) {
+        throw session.connectionError("fetch");
+    }
+    stats.fetch = since(fetchStart);
+    mark(plan, QueryPhase::Fetched);
+}
+
+void fetchBinary(MariadbSession& session, const mariadb::FetchPlan& plan, RowSink& sink, QueryStats& stats,
+                 const CancelToken& cancel) {
+    MYSQL* conn = session.connection();
+    const QuerySpec& spec = *plan.spec;
+    const auto prepareStart = Clock::now();
+    Statement stmt(mysql_stmt_init(conn));
+    if (!stmt) {
+        throw session.connectionError("prepare");
+    }
+    if (mysql_stmt_prepare(stmt.get(), spec.sql.data(), spec.sql.size()) != 0) {
+        throw session.statementError("prepare", stmt.get());
+    }
+    Result meta(mysql_stmt_result_metadata(stmt.get()));
+    stats.prepare = since(prepareStart);
+    mark(plan, QueryPhase::Prepared);
+
+    const unsigned count = meta ? mysql_num_fields(meta.get()) : 0;
+    const MYSQL_FIELD* fields = meta ? mysql_fetch_fields(meta.get()) : nullptr;
+    std::vector<ColumnInfo> columns;
+    std::vector<Shape> shapes;
+    std::vector<MYSQL_BIND> binds(count);
+    std::vector<std::int64_t> integers(count);
+    std::vector<double> reals(count);
+    std::vector<std::vector<char>> buffers(count);
+    std::vector<unsigned long> lengths(count);
+    std::vector<my_bool> nulls(count), errors(count);
+    for (unsigned c = 0; c < count; ++c) {
+        columns.push_back(infoOf(fields[c]));
+        shapes.push_back(shapeOf(fields[c]));
+        MYSQL_BIND& b = binds[c];
+        std::memset(&b, 0, sizeof b);
+        b.is_null = &nulls[c];
+        b.length = &lengths[c];
+        b.error = &errors[c];
+        if (shapes[c] == Shape::Integer) {
+            b.buffer_type = MYSQL_TYPE_LONGLONG;
+            b.buffer = &integers[c];
+            b.is_unsigned = (fields[c].flags & UNSIGNED_FLAG) != 0;
+        } else if (shapes[c] == Shape::Real) {
+            b.buffer_type = MYSQL_TYPE_DOUBLE;
+            b.buffer = &reals[c];
+        } else {
+            // Sized from the column's declared length, at most one chunk: a longer value is read in
+            // pieces with mysql_stmt_fetch_column.
+            const std::size_t size = std::clamp<std::size_t>(fields[c].length, 1, kChunk);
+            buffers[c].resize(size);
+            b.buffer_type = columns[c].kind == ColumnKind::Binary ? MYSQL_TYPE_BLOB : MYSQL_TYPE_STRING;
+            b.buffer = buffers[c].data();
+            b.buffer_length = size;
+        }
+    }
+    sink.columns(columns);
+
+    const auto executeStart = Clock::now();
+    if (mysql_stmt_execute(stmt.get()) != 0) {
+        throw session.statementError("execute", stmt.get());
+    }
+    stats.execute = since(executeStart);
+    mark(plan, QueryPhase::Executed);
+    const auto fetchStart = Clock::now();
+    if (count > 0 && mysql_stmt_bind_result(stmt.get(), binds.data()) != 0) {
+        throw session.statementError("bind result", stmt.get());
+    }
+    if (count > 0 && plan.buffered && mysql_stmt_store_result(stmt.get()) != 0) {
+        throw session.statementError("store result", stmt.get());
+    }
+    std::vector<char> rest(kChunk);
+    std::uint64_t delivered = 0;
+    while (count > 0 && !(spec.rowLimit && delivered >= *spec.rowLimit) && !stopHere(session, cancel)) {
+        const int rc = mysql_stmt_fetch(stmt.get());
+        if (rc == MYSQL_NO_DATA) {
+            break;
+        }
+        if (rc == 1) {
+            throw session.statementError("fetch", stmt.get());
+        }
+        for (unsigned c = 0; c < count; ++c) {
+            if (nulls[c]) {
+                sink.null(c);
+            } else if (shapes[c] == Shape::Integer) {
+                sink.integer(c, integers[c]);
+            } else if (shapes[c] == Shape::Real) {
+                sink.real(c, reals[c]);
+            } else {
+                const std::size_t length = lengths[c];
+                const std::size_t first = std::min<std::size_t>(length, binds[c].buffer_length);
+                sink.chunk(c, std::string_view(buffers[c].data(), first));
+                for (std::size_t offset = first; offset < length;) {
+                    MYSQL_BIND piece;
+                    std::memset(&piece, 0, sizeof piece);
+                    unsigned long got = 0;
+                    piece.buffer_type = binds[c].buffer_type;
+                    piece.buffer = rest.data();
+                    piece.buffer_length = rest.size();
+                    piece.length = &got;
+                    if (mysql_stmt_fetch_column(stmt.get(), &piece, c, offset) != 0) {
+                        throw session.statementError("fetch column", stmt.get());
+                    }
+                    const std::size_t n = std::min<std::size_t>(rest.size(), length - offset);
+                    sink.chunk(c, std::string_view(rest.data(), n));
+                    offset += n;
+                }
+                sink.valueEnd(c);
+            }
+        }
+        sink.endRow();
+        ++delivered;
+    }
+    // A streamed result stopped early is read to its end here. COM_STMT_CLOSE (no reply) goes after the
+    // measured span: a relay would see a send that nothing answers only some time after the client did.
+    if (mysql_stmt_free_result(stmt.get()) != 0) {
+        throw session.statementError("fetch", stmt.get());
+    }
+    stats.fetch = since(fetchStart);
+    mark(plan, QueryPhase::Fetched);
+}
+
+}  // namespace
+
+namespace mariadb {
+
+void fetch(MariadbSession& session, const FetchPlan& plan, RowSink& sink, QueryStats& stats,
+           const CancelToken& cancel) {
+    if (plan.binary) {
+        fetchBinary(session, plan, sink, stats, cancel);
+    } else {
+        fetchText(session, plan, sink, stats, cancel);
+    }
+}
+
+}  // namespace mariadb
+
+MariadbInsert::MariadbInsert(MariadbSession& session, std::string sql)
+    : m_session(session), m_sql(std::move(sql)), m_stmt(mysql_stmt_init(session.connection())) {
+    if (!m_stmt) {
+        throw session.connectionError("prepare insert");
+    }
+    if (mysql_stmt_prepare(m_stmt, m_sql.data(), m_sql.size()) != 0) {
+        const Error e = session.statementError("prepare insert", m_stmt);
+        mysql_stmt_close(m_stmt);
+        throw e;
+    }
+    m_values.resize(mysql_stmt_param_count(m_stmt));
+    ++m_session.m_liveInserts;
+}
+
+MariadbInsert::~MariadbInsert() {
+    --m_session.m_liveInserts;
+    mysql_stmt_close(m_stmt);
+}
+
+MariadbInsert::Value& MariadbInsert::at(std::size_t index) {
+    if (index >= m_values.size()) {
+        throw Error(ErrorKind::Usage, m_session.label() + ": insert: parameter " + std::to_string(index + 1) + " of " +
+                                          std::to_string(m_values.size()));
+    }
+    return m_values[index];
+}
+
+void MariadbInsert::bindInteger(std::size_t index, std::int64_t value) {
+    at(index) = Value{MYSQL_TYPE_LONGLONG, value, {}};
+}
+void MariadbInsert::bindBoolean(std::size_t index, bool value) {
+    at(index) = Value{MYSQL_TYPE_LONGLONG, value ? 1 : 0, {}};
+}
+void MariadbInsert::bindNull(std::size_t index) {
+    at(index) = Value{};
+}
+void MariadbInsert::bindText(std::size_t index, std::string_view utf8) {
+    at(index) = Value{MYSQL_TYPE_STRING, 0, std::string(utf8)};
+}
+void MariadbInsert::bindBytes(std::size_t index, std::string_view bytes) {
+    at(index) = Value{MYSQL_TYPE_BLOB, 0, std::string(bytes)};
+}
+
+void MariadbInsert::execute() {
+    std::vector<MYSQL_BIND> binds(m_values.size());
+    std::vector<unsigned long> lengths(m_values.size());
+    for (std::size_t i = 0; i < m_values.size(); ++i) {
+        MYSQL_BIND& b = binds[i];
+        std::memset(&b, 0, sizeof b);
+        Value& v = m_values[i];
+        b.buffer_type = v.type;
+        if (v.type == MYSQL_TYPE_LONGLONG) {
+            b.buffer = &v.integer;
+        } else if (v.type != MYSQL_TYPE_NULL) {
+            b.buffer = v.bytes.data();
+            b.buffer_length = v.bytes.size();
+            lengths[i] = v.bytes.size();
+            b.length = &lengths[i];
+        }
+    }
+    if (mysql_stmt_bind_param(m_stmt, binds.data()) != 0 || mysql_stmt_execute(m_stmt) != 0) {
+        throw m_session.statementError("insert", m_stmt);
+    }
+}
+
+}  // namespace blobbench

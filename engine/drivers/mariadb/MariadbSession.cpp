@@ -1,0 +1,373 @@
+#include "engine/drivers/mariadb/MariadbSession.h"
+
+#include <errmsg.h>
+#include <mysqld_error.h>
+
+#include <algorithm>
+
+#include "engine/drivers/ReadOnly.h"
+#include "engine/drivers/mariadb/MariadbDriver.h"
+#include "engine/drivers/mariadb/MariadbFetch.h"
+
+namespace blobbench {
+namespace {
+
+struct ResultDeleter {
+    void operator()(MYSQL_RES* result) const { mysql_free_result(result); }
+};
+using Result = std::unique_ptr<MYSQL_RES, ResultDeleter>;
+
+ParameterEffect effect(const std::string& id, const std::string& requested, const std::string& actual) {
+    ParameterEffect e;
+    e.id = id;
+    e.requested = requested;
+    e.actual = actual;
+    return e;
+}
+
+}  // namespace
+
+MariadbSession::MariadbSession(Params params, std::string label, ParameterValues values)
+    : m_params(std::move(params)), m_label(std::move(label)), m_values(std::move(values)) {}
+
+MariadbSession::~MariadbSession() {
+    if (m_conn) {
+        mysql_close(m_conn);
+    }
+}
+
+std::string MariadbSession::scrub(std::string text) const {
+    const std::string& secret = m_params.password;
+    for (auto at = text.find(secret); !secret.empty() && at != std::string::npos; at = text.find(secret, at)) {
+        text.replace(at, secret.size(), "***");
+    }
+    return maskSecrets(text);
+}
+
+Error MariadbSession::error(const std::string& what, unsigned code, const std::string& message) const {
+    const std::string line = m_label + ": " + what + ": " + scrub(oneLine(message)) + " (" + std::to_string(code) + ")";
+    if (code == ER_QUERY_INTERRUPTED && m_cancelRequested) {
+        return Error(ErrorKind::Cancelled, m_label + ": query cancelled");
+    }
+    if (m_reading && code == ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION) {
+        return Error(ErrorKind::Sql, m_label + ": " + what + ": " + refusedWrite(scrub(oneLine(message))));
+    }
+    if (code == ER_NET_PACKET_TOO_LARGE || code == CR_NET_PACKET_TOO_LARGE) {
+        return Error(ErrorKind::Connect, line +
+                                             ": a packet passed max_allowed_packet (the server's, or the client's "
+                                             "for a value it receives); the connection is closed");
+    }
+    // A lost connection ends the run: every later statement would fail on it too.
+    const bool lost = code == CR_SERVER_GONE_ERROR || code == CR_SERVER_LOST || code == ER_CONNECTION_KILLED;
+    return Error(lost ? ErrorKind::Connect : ErrorKind::Sql, line);
+}
+
+Error MariadbSession::connectionError(const std::string& what) const {
+    return error(what, mysql_errno(m_conn), mysql_error(m_conn));
+}
+
+Error MariadbSession::statementError(const std::string& what, MYSQL_STMT* stmt) const {
+    return error(what, mysql_stmt_errno(stmt), mysql_stmt_error(stmt));
+}
+
+MYSQL* MariadbSession::open(const Params& p) {
+    MYSQL* conn = mysql_init(nullptr);
+    if (!conn) {
+        return nullptr;
+    }
+    const auto& options = p.target.options;
+    if (const auto it = options.find("read_default_file"); it != options.end()) {
+        mysql_optionsv(conn, MYSQL_READ_DEFAULT_FILE, it->second.c_str());
+    }
+    if (const auto it = options.find("read_default_group"); it != options.end()) {
+        mysql_optionsv(conn, MYSQL_READ_DEFAULT_GROUP, it->second.c_str());
+    }
+    // "localhost" would mean the Unix-domain socket to libmariadb: a URI without ?socket= is TCP.
+    unsigned protocol = p.target.usesSocket() ? MYSQL_PROTOCOL_SOCKET : MYSQL_PROTOCOL_TCP;
+    mysql_optionsv(conn, MYSQL_OPT_PROTOCOL, &protocol);
+    mysql_optionsv(conn, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+    if (p.connectTimeout > 0) {
+        mysql_optionsv(conn, MYSQL_OPT_CONNECT_TIMEOUT, &p.connectTimeout);
+    }
+    if (p.compress) {
+        mysql_optionsv(conn, MYSQL_OPT_COMPRESS, nullptr);
+    }
+    const std::string host = p.target.host.empty() ? "localhost" : p.target.host;
+    const auto socket = options.find("socket");
+    mysql_real_connect(conn, host.c_str(), p.user.empty() ? nullptr : p.user.c_str(),
+                       p.hasPassword ? p.password.c_str() : nullptr,
+                       p.target.database.empty() ? nullptr : p.target.database.c_str(), p.target.tcpPort(),
+                       socket != options.end() ? socket->second.c_str() : nullptr, 0);
+    return conn;
+}
+
+void MariadbSession::start() {
+    m_conn = open(m_params);
+    if (!m_conn) {
+        throw Error(ErrorKind::Connect, m_label + ": connect: out of memory (mysql_init)");
+    }
+    if (mysql_errno(m_conn) != 0) {
+        throw Error(ErrorKind::Connect, m_label + ": connect: " + scrub(oneLine(mysql_error(m_conn))) + " (" +
+                                            std::to_string(mysql_errno(m_conn)) + ")");
+    }
+    m_threadId = mysql_thread_id(m_conn);
+    try {
+        setReadOnly(true);  // query() reads; the writing calls turn it off
+        m_statusCost = serverBytes();
+        const ServerBytes again = serverBytes();
+        m_statusCost = {again.received - m_statusCost.received, again.sent - m_statusCost.sent};
+        m_serverBefore = serverBytes();
+    } catch (const Error& e) {
+        throw Error(ErrorKind::Connect, e.what());
+    }
+    const auto compression = scalar("SHOW SESSION STATUS LIKE 'Compression'", "reading back compression", 1);
+    const auto packet = scalar("SELECT @@max_allowed_packet", "reading max_allowed_packet");
+    const auto netBuffer = scalar("SELECT @@net_buffer_length", "reading net_buffer_length");
+    const auto version = scalar("SELECT VERSION()", "reading the version");
+    m_serverBefore = serverBytes();
+
+    m_info.engine = "mariadb";
+    m_info.serverVersion = mysql_get_server_info(m_conn);
+    m_info.clientVersion = mysql_get_client_info();
+    m_info.versionBanner = {"MariaDB server " + version.value_or(m_info.serverVersion),
+                            "MariaDB Connector/C " + m_info.clientVersion};
+    auto& negotiated = m_info.negotiated;
+    const std::string compressionOn = compression.value_or("?") == "ON" ? "zlib" : "off";
+    negotiated["compression"] = compressionOn;
+    const char* cipher = mysql_get_ssl_cipher(m_conn);
+    negotiated["ssl"] = cipher ? std::string("on, ") + cipher : "off";
+    negotiated["host"] = mysql_get_host_info(m_conn);
+    negotiated["protocol_version"] = std::to_string(mysql_get_proto_info(m_conn));
+    negotiated["thread_id"] = std::to_string(m_threadId);
+    negotiated["max_allowed_packet"] = packet.value_or("?");
+    negotiated["net_buffer_length"] = netBuffer.value_or("?");
+    negotiated["ids_only"] = "MariaDB sends BLOB and TEXT values inside the row: none can stay unread";
+
+    namespace param = mariadbparam;
+    auto& effects = m_info.effects;
+    effects.push_back(
+        effect(param::Protocol, textValue(m_values, param::Protocol), textValue(m_values, param::Protocol)));
+    effects.push_back(
+        effect(param::ResultMode, textValue(m_values, param::ResultMode), textValue(m_values, param::ResultMode)));
+    ParameterEffect compress = effect(param::Compression, textValue(m_values, param::Compression), compressionOn);
+    if (compress.requested != compress.actual) {
+        compress.inEffect = false;
+        compress.reason = "the server reports Compression " + compression.value_or("(nothing)") +
+                          " for this session (it did not agree to MYSQL_OPT_COMPRESS)";
+    }
+    effects.push_back(compress);
+    effects.push_back(effect(param::ConnectTimeout, std::to_string(integerValue(m_values, param::ConnectTimeout)),
+                             std::to_string(m_params.connectTimeout)));
+}
+
+void MariadbSession::run(const std::string& sql, const char* what) {
+    if (mysql_real_query(m_conn, sql.data(), sql.size()) != 0) {
+        throw connectionError(what);
+    }
+    // A statement that returns rows (a SELECT given to execute()) is read and dropped.
+    do {
+        Result result(mysql_store_result(m_conn));
+        if (!result && mysql_field_count(m_conn) != 0) {
+            throw connectionError(what);
+        }
+        const int next = mysql_next_result(m_conn);
+        if (next > 0) {
+            throw connectionError(what);
+        }
+        if (next < 0) {
+            break;
+        }
+    } while (true);
+}
+
+std::optional<std::string> MariadbSession::scalar(const std::string& sql, const char* what, int column) {
+    if (mysql_real_query(m_conn, sql.data(), sql.size()) != 0) {
+        throw connectionError(what);
+    }
+    Result result(mysql_store_result(m_conn));
+    if (!result) {
+        throw connectionError(what);
+    }
+    MYSQL_ROW row = mysql_fetch_row(result.get());
+    if (!row || static_cast<unsigned>(column) >= mysql_num_fields(result.get()) || !row[column]) {
+        return std::nullopt;
+    }
+    return std::string(row[column]);
+}
+
+MariadbSession::ServerBytes MariadbSession::serverBytes() {
+    const std::string sql = "SHOW SESSION STATUS WHERE Variable_name IN ('Bytes_received', 'Bytes_sent')";
+    if (mysql_real_query(m_conn, sql.data(), sql.size()) != 0) {
+        throw connectionError("reading the server's session byte counts");
+    }
+    Result result(mysql_store_result(m_conn));
+    if (!result) {
+        throw connectionError("reading the server's session byte counts");
+    }
+    ServerBytes out;
+    while (MYSQL_ROW row = mysql_fetch_row(result.get())) {
+        if (row[0] && row[1]) {
+            (std::string_view(row[0]) == "Bytes_sent" ? out.sent : out.received) = std::stoull(row[1]);
+        }
+    }
+    return out;
+}
+
+std::optional<MariadbSession::ClientBytes> MariadbSession::clientBytes() const {
+    std::size_t read = 0;
+    std::size_t sent = 0;
+    if (mariadb_get_infov(m_conn, MARIADB_CONNECTION_BYTES_READ, &read) != 0 ||
+        mariadb_get_infov(m_conn, MARIADB_CONNECTION_BYTES_SENT, &sent) != 0) {
+        return std::nullopt;
+    }
+    return ClientBytes{read, sent};
+}
+
+bool MariadbSession::inTransaction() const {
+    unsigned status = 0;
+    mariadb_get_infov(m_conn, MARIADB_CONNECTION_SERVER_STATUS, &status);
+    return (status & SERVER_STATUS_IN_TRANS) != 0;
+}
+
+void MariadbSession::setReadOnly(bool readOnly) {
+    if (m_readOnly != readOnly && !inTransaction()) {
+        run(std::string("SET SESSION TRANSACTION ") + (readOnly ? "READ ONLY" : "READ WRITE"),
+            readOnly ? "read-only transactions for reading" : "read-write transactions for writing");
+        m_readOnly = readOnly;
+    }
+}
+
+void MariadbSession::execute(std::string_view sql) {
+    setReadOnly(false);
+    m_cancelRequested = false;
+    run(std::string(sql), "execute");
+}
+
+void MariadbSession::begin() {
+    setReadOnly(false);
+    run("START TRANSACTION", "begin");
+}
+
+void MariadbSession::commit() {
+    if (mysql_commit(m_conn) != 0) {
+        throw connectionError("commit");
+    }
+}
+
+void MariadbSession::rollback() {
+    if (mysql_rollback(m_conn) != 0) {
+        throw connectionError("rollback");
+    }
+}
+
+bool MariadbSession::tableExists(std::string_view name) {
+    std::string escaped(name.size() * 2 + 1, '\0');
+    escaped.resize(mysql_real_escape_string(m_conn, escaped.data(), name.data(), name.size()));
+    const auto count =
+        scalar("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '" +
+                   escaped + "'",
+               "tableExists");
+    return count && *count != "0";
+}
+
+void MariadbSession::cancel() {
+    m_cancelRequested = true;
+    // KILL QUERY from a connection of its own: the session's is busy with the statement.
+    MYSQL* other = open(m_params);
+    if (other && mysql_errno(other) == 0) {
+        const std::string kill = "KILL QUERY " + std::to_string(m_threadId);
+        mysql_real_query(other, kill.data(), kill.size());
+    }
+    if (other) {
+        mysql_close(other);
+    }
+}
+
+std::unique_ptr<InsertStatement> MariadbSession::prepareInsert(std::string_view sql) {
+    setReadOnly(false);
+    return std::make_unique<MariadbInsert>(*this, std::string(sql));
+}
+
+QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const CancelToken& cancel) {
+    const bool ownReadOnly = m_liveInserts == 0 && !inTransaction();
+    if (ownReadOnly) {
+        setReadOnly(true);
+    }
+    struct Reading {
+        bool& flag;
+        ~Reading() { flag = false; }
+    } reading{m_reading};
+    m_reading = ownReadOnly;
+    m_cancelRequested = false;
+
+    namespace param = mariadbparam;
+    ParameterValues values = m_values;
+    const auto specs = MariadbDriver().parameters();
+    for (const auto& [id, value] : spec.statementParameters) {
+        const std::string& wanted = id;
+        auto it = std::find_if(specs.begin(), specs.end(), [&](const ParameterSpec& s) { return s.id == wanted; });
+        if (it == specs.end()) {
+            throw Error(ErrorKind::Usage, "mariadb: unknown parameter '" + id + "'");
+        }
+        const std::string normalised = normaliseParameter(*it, value);
+        if (!it->perStatement && normalised != textValue(m_values, id)) {
+            throw Error(ErrorKind::Usage, "mariadb: parameter '" + id + "' is set per session (connect with " + id +
+                                              "=" + normalised + ")");
+        }
+        values[id] = normalised;
+    }
+
+    mariadb::FetchPlan plan;
+    plan.spec = &spec;
+    plan.binary = textValue(values, param::Protocol) == "binary";
+    plan.buffered = textValue(values, param::ResultMode) == "buffered";
+
+    QueryStats stats;
+    std::optional<ClientBytes> atPrepared, atFetched;
+    plan.clientMark = [&](QueryPhase phase) {
+        if (phase == QueryPhase::Prepared) {
+            atPrepared = clientBytes();
+        } else if (phase == QueryPhase::Fetched) {
+            atFetched = clientBytes();
+        }
+    };
+    mariadb::fetch(*this, plan, sink, stats, cancel);
+
+    stats.statementEffects.push_back(
+        effect(param::Protocol, textValue(values, param::Protocol), textValue(values, param::Protocol)));
+    stats.statementEffects.push_back(
+        effect(param::ResultMode, textValue(values, param::ResultMode), textValue(values, param::ResultMode)));
+    if (spec.fetch == FetchMode::IdsOnly) {
+        ParameterEffect idsOnly = effect("ids_only", "true", "values received with the row");
+        idsOnly.inEffect = false;
+        idsOnly.reason = "MariaDB sends BLOB and TEXT values inside the row; none can stay unread";
+        stats.statementEffects.push_back(idsOnly);
+    }
+    if (atPrepared && atFetched) {
+        WireCounters c;
+        c.sendBytes = atFetched->sent - atPrepared->sent;
+        c.recvBytes = atFetched->read - atPrepared->read;
+        stats.nativePhysical = WireStats::of(c);  // bytes only: libmariadb counts no packets (0 here)
+    } else {
+        stats.nativePhysical = WireStats::unavailable("libmariadb has no MARIADB_CONNECTION_BYTES_READ/_SENT");
+    }
+    stats.nativeLogical = WireStats::unavailable("libmariadb has one set of counters (physical)");
+
+    // The server's own count of the session, from the end of the last query to the end of this one,
+    // less what one SHOW SESSION STATUS exchange adds (measured at connect).
+    const ServerBytes after = serverBytes();
+    ParameterEffect server = effect("server_session_bytes", "SHOW SESSION STATUS", "");
+    const auto minus = [](std::uint64_t a, std::uint64_t b, std::uint64_t c) { return a - b > c ? a - b - c : 0; };
+    server.actual =
+        "Bytes_received=" + std::to_string(minus(after.received, m_serverBefore.received, m_statusCost.received)) +
+        " Bytes_sent=" + std::to_string(minus(after.sent, m_serverBefore.sent, m_statusCost.sent));
+    server.reason =
+        "the server's counts of this statement and what ran before it on the session since the last one (setup "
+        "SQL, read-only switch), less one SHOW SESSION STATUS exchange (" +
+        std::to_string(m_statusCost.received) + " B in, " + std::to_string(m_statusCost.sent) + " B out)";
+    stats.statementEffects.push_back(server);
+    m_serverBefore = after;
+    return stats;
+}
+
+}  // namespace blobbench

@@ -1,0 +1,270 @@
+// The MariaDB driver against the real MariaDB 10.11 that scripts/services/start-mariadb starts
+// (BLOBBENCH_MARIADB_URL): the reference data set and suite, text against binary protocol, zlib
+// compression, the three byte counts (in-process, relay, libmariadb's own), a write refused in a
+// reading scenario, and the CLI's one line for a bad connection string or a wrong password.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "engine/data/PrepareDataset.h"
+#include "engine/data/ReferenceSuite.h"
+#include "engine/data/SyntheticSource.h"
+#include "engine/drivers/Registry.h"
+#include "engine/drivers/mariadb/MariadbConnectionString.h"
+#include "engine/run/Runner.h"
+#include "support/TestSupport.h"
+
+namespace blobbench {
+namespace {
+
+constexpr std::uint64_t kRows = 300;
+
+ConnectionSpec specOf(const std::string& url) {
+    ConnectionSpec spec;
+    spec.engine = "mariadb";
+    spec.target = url;
+    return spec;
+}
+
+DatasetSummary prepare(const std::string& url) {
+    SyntheticProfile profile;
+    profile.rows = kRows;
+    return prepareDataset(specOf(url), {}, SyntheticRowSource(profile), PrepareOptions{});
+}
+
+std::vector<Scenario> scenarios(std::initializer_list<const char*> ids) {
+    std::vector<Scenario> chosen;
+    for (const Scenario& s : referenceSuite(Dialect::MariaDB)) {
+        if (std::find_if(ids.begin(), ids.end(), [&](const char* id) { return s.id == id; }) != ids.end()) {
+            chosen.push_back(s);
+        }
+    }
+    return chosen;
+}
+
+RunOutcome runPlan(const std::string& url, const std::vector<Scenario>& chosen, ParameterValues parameters) {
+    RunPlan plan;
+    plan.runId = "mariadb";
+    plan.connection = specOf(url);
+    plan.scenarios = chosen;
+    plan.wireTap = true;
+    plan.parameters = std::move(parameters);
+    RunObserver observer;
+    Runner runner;
+    return runner.run(plan, observer);
+}
+
+std::map<std::string, Sample> byScenario(const RunOutcome& outcome) {
+    std::map<std::string, Sample> out;
+    for (const Sample& s : outcome.samples) {
+        out[s.scenarioId] = s;
+    }
+    return out;
+}
+
+const ParameterEffect* effectOf(const std::vector<ParameterEffect>& effects, const std::string& id) {
+    const auto it = std::find_if(effects.begin(), effects.end(), [&](const ParameterEffect& e) { return e.id == id; });
+    return it == effects.end() ? nullptr : &*it;
+}
+
+class MariadbTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        m_url = test::envOrEmpty("BLOBBENCH_MARIADB_URL");
+        if (m_url.empty()) {
+            if (test::ciMode()) {
+                FAIL() << "BLOBBENCH_MARIADB_URL is not set: the server this test needs is missing (run scripts/test)";
+            }
+            GTEST_SKIP() << "set BLOBBENCH_MARIADB_URL (scripts/test does) to run this test";
+        }
+        static DatasetSummary summary = prepare(m_url);  // once per process: every test reads it
+        m_summary = summary;
+    }
+    std::string m_url;
+    DatasetSummary m_summary;
+};
+
+TEST_F(MariadbTest, TheReferenceSuiteRunsOnThePreparedData) {
+    ASSERT_EQ(m_summary.rows, kRows);
+    const RunOutcome outcome = runPlan(m_url, referenceSuite(Dialect::MariaDB), {});
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+    EXPECT_EQ(outcome.session.engine, "mariadb");
+    EXPECT_NE(outcome.session.serverVersion.find("MariaDB"), std::string::npos) << outcome.session.serverVersion;
+    const auto samples = byScenario(outcome);
+    ASSERT_EQ(samples.size(), referenceSuite(Dialect::MariaDB).size());
+    const Sample& all = samples.at("all-blobs");
+    EXPECT_EQ(all.rows, kRows);
+    EXPECT_EQ(all.contentBytes, m_summary.contentBytes);
+    EXPECT_EQ(all.maxId, static_cast<std::int64_t>(kRows));
+    const Sample& shortBlobs = samples.at("short-blobs");
+    EXPECT_EQ(shortBlobs.rows, m_summary.shortRows);
+    EXPECT_EQ(shortBlobs.contentBytes, m_summary.shortBytes);
+    EXPECT_EQ(samples.at("varchar").contentBytes, m_summary.shortBytes);
+    // mixed: the short values as VARCHAR, the long ones as the BLOB: every byte once.
+    EXPECT_EQ(samples.at("mixed").contentBytes, m_summary.contentBytes);
+    EXPECT_EQ(samples.at("mixed-optimised").contentBytes, m_summary.contentBytes);
+    // The warm-up's MAX(CHAR_LENGTH(LONGBLOB)) counts bytes, at least the longest value's characters.
+    ASSERT_TRUE(samples.at("warm-up").scalar.has_value());
+    EXPECT_GE(std::stoull(*samples.at("warm-up").scalar), m_summary.maxLength);
+    // Ids only cannot leave an inline value unread: reported, not pretended.
+    const Sample& ids = samples.at("blob-ids");
+    const ParameterEffect* idsOnly = effectOf(*ids.effects, "ids_only");
+    ASSERT_NE(idsOnly, nullptr);
+    EXPECT_FALSE(idsOnly->inEffect);
+}
+
+TEST_F(MariadbTest, BinaryProtocolChangesTheBytesNotTheContent) {
+    const auto chosen = scenarios({"all-blobs", "short-blobs"});
+    const RunOutcome text = runPlan(m_url, chosen, {{"protocol", "text"}});
+    const RunOutcome binary = runPlan(m_url, chosen, {{"protocol", "binary"}});
+    ASSERT_TRUE(text.ok) << text.error;
+    ASSERT_TRUE(binary.ok) << binary.error;
+    const auto textSamples = byScenario(text);
+    const auto binarySamples = byScenario(binary);
+    for (const char* id : {"all-blobs", "short-blobs"}) {
+        SCOPED_TRACE(id);
+        const Sample& t = textSamples.at(id);
+        const Sample& b = binarySamples.at(id);
+        ASSERT_TRUE(t.tap.available && b.tap.available);
+        EXPECT_EQ(t.contentBytes, b.contentBytes);
+        EXPECT_NE(t.tap.counters.recvBytes, b.tap.counters.recvBytes);
+        // COM_STMT_EXECUTE (a statement id) is shorter than COM_QUERY with the SQL text.
+        EXPECT_LT(b.tap.counters.sendBytes, t.tap.counters.sendBytes);
+        EXPECT_GT(b.phases.prepare.count(), 0);  // COM_STMT_PREPARE; COM_QUERY has none
+        EXPECT_EQ(effectOf(*b.effects, "protocol")->actual, "binary");
+    }
+}
+
+TEST_F(MariadbTest, ZlibCompressionIsInEffectAndShrinksTextValues) {
+    const auto chosen = scenarios({"all-blobs"});
+    for (const char* protocol : {"text", "binary"}) {
+        SCOPED_TRACE(protocol);
+        const RunOutcome plain = runPlan(m_url, chosen, {{"protocol", protocol}});
+        const RunOutcome zlib = runPlan(m_url, chosen, {{"protocol", protocol}, {"compression", "zlib"}});
+        ASSERT_TRUE(plain.ok) << plain.error;
+        ASSERT_TRUE(zlib.ok) << zlib.error;
+        const ParameterEffect* effect = effectOf(zlib.session.effects, "compression");
+        ASSERT_NE(effect, nullptr);
+        EXPECT_TRUE(effect->inEffect) << effect->reason;
+        EXPECT_EQ(effect->actual, "zlib");
+        EXPECT_EQ(zlib.session.negotiated.at("compression"), "zlib");
+        EXPECT_EQ(plain.session.negotiated.at("compression"), "off");
+        const Sample p = byScenario(plain).at("all-blobs");
+        const Sample z = byScenario(zlib).at("all-blobs");
+        EXPECT_EQ(p.contentBytes, z.contentBytes);
+        // The synthetic text compresses well: at most half the bytes on the wire.
+        EXPECT_LT(z.tap.counters.recvBytes * 2, p.tap.counters.recvBytes);
+    }
+}
+
+TEST_F(MariadbTest, InProcessRelayAndClientLibraryCountTheSameBytes) {
+    const auto chosen = scenarios({"short-blobs", "all-blobs", "varchar"});
+    for (const char* protocol : {"text", "binary"}) {
+        SCOPED_TRACE(protocol);
+        const RunOutcome inProcess = runPlan(m_url, chosen, {{"protocol", protocol}, {"wire_counting", "in-process"}});
+        const RunOutcome relay = runPlan(m_url, chosen, {{"protocol", protocol}, {"wire_counting", "relay"}});
+        ASSERT_TRUE(inProcess.ok) << inProcess.error;
+        ASSERT_TRUE(relay.ok) << relay.error;
+        const auto inProcessSamples = byScenario(inProcess);
+        const auto relaySamples = byScenario(relay);
+        ASSERT_EQ(relaySamples.size(), chosen.size());
+        for (const auto& [id, r] : relaySamples) {
+            SCOPED_TRACE(id);
+            const Sample& p = inProcessSamples.at(id);
+            ASSERT_TRUE(p.tap.available) << p.tap.unavailableReason;
+            ASSERT_TRUE(r.tap.available) << r.tap.unavailableReason;
+            EXPECT_EQ(p.tap.method, "in-process");
+            EXPECT_EQ(r.tap.method, "relay");
+            EXPECT_GT(p.tap.counters.recvBytes, p.contentBytes);
+            EXPECT_EQ(p.tap.counters.sendBytes, r.tap.counters.sendBytes);
+            EXPECT_EQ(p.tap.counters.recvBytes, r.tap.counters.recvBytes);
+            EXPECT_TRUE(test::relayRoundTripsAgree(p.tap.counters.roundTrips.value_or(0),
+                                                   r.tap.counters.roundTrips.value_or(0)));
+            // libmariadb's MARIADB_CONNECTION_BYTES_READ / _SENT over the same span: measured equal
+            // to the byte (they count what its socket calls moved, as ours do).
+            for (const Sample* s : {&p, &r}) {
+                ASSERT_TRUE(s->nativePhysical.available) << s->nativePhysical.unavailableReason;
+                EXPECT_EQ(s->nativePhysical.counters.sendBytes, s->tap.counters.sendBytes);
+                EXPECT_EQ(s->nativePhysical.counters.recvBytes, s->tap.counters.recvBytes);
+            }
+            // The server's count of the session: the statement plus the read-only switch and the
+            // prepare, so at least the measured span and within a few hundred bytes of it.
+            const ParameterEffect* server = effectOf(*p.effects, "server_session_bytes");
+            ASSERT_NE(server, nullptr);
+            const auto sentAt = server->actual.find("Bytes_sent=");
+            ASSERT_NE(sentAt, std::string::npos) << server->actual;
+            const std::uint64_t serverSent = std::stoull(server->actual.substr(sentAt + 11));
+            EXPECT_GE(serverSent, p.tap.counters.recvBytes) << server->actual;
+            EXPECT_LE(serverSent, p.tap.counters.recvBytes + 1024) << server->actual;
+        }
+    }
+}
+
+TEST_F(MariadbTest, AWriteInAReadingScenarioIsRefusedAndTheRunGoesOn) {
+    Scenario remove{"delete", "A delete"};
+    remove.sql = "DELETE FROM BLOB_TEST";
+    std::vector<Scenario> chosen{remove};
+    for (const Scenario& s : scenarios({"all-blobs"})) {
+        chosen.push_back(s);
+    }
+    const RunOutcome outcome = runPlan(m_url, chosen, {});
+    EXPECT_FALSE(outcome.ok);
+    EXPECT_NE(outcome.error.find("read-only transaction"), std::string::npos) << outcome.error;
+    const auto samples = byScenario(outcome);
+    ASSERT_EQ(samples.count("delete"), 1u);
+    EXPECT_EQ(samples.at("delete").status, SampleStatus::Failed);
+    ASSERT_EQ(samples.count("all-blobs"), 1u);
+    EXPECT_EQ(samples.at("all-blobs").status, SampleStatus::Complete);
+    EXPECT_EQ(samples.at("all-blobs").rows, kRows);  // nothing was deleted
+}
+
+TEST_F(MariadbTest, TheCliSaysOneLineForABadTargetOrAWrongPassword) {
+    const auto bad = test::runCli({"run", "mariadb://blobbench:secretpw@127.0.0.1:notaport/blob_test"});
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE(bad.err.find("is not a TCP port"), std::string::npos) << bad.err;
+    EXPECT_EQ(bad.err.find("secretpw"), std::string::npos) << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+
+    auto target = mariadb::parseMariadbTarget(m_url);
+    target.password = "wrong-Password-42";
+    target.hasPassword = true;
+    const auto wrong = test::runCli({"run", target.toString()});
+    EXPECT_NE(wrong.exitCode, 0);
+    EXPECT_NE(wrong.err.find("Access denied"), std::string::npos) << wrong.err;
+    EXPECT_EQ(wrong.err.find("wrong-Password-42"), std::string::npos) << wrong.err;
+    EXPECT_EQ(wrong.out.find("wrong-Password-42"), std::string::npos) << wrong.out;
+    EXPECT_EQ(std::count(wrong.err.begin(), wrong.err.end(), '\n'), 1) << wrong.err;
+}
+
+TEST_F(MariadbTest, AValueAboveMaxAllowedPacketIsOneClearLine) {
+    const Driver& driver = driverById("mariadb");
+    const ParameterValues values = resolveParameters(driver.parameters(), {});
+    std::uint64_t limit = 0;
+    {
+        auto session = driver.connect(specOf(m_url), values);
+        limit = std::stoull(session->info().negotiated.at("max_allowed_packet"));
+        session->execute("CREATE TABLE IF NOT EXISTS BB_PACKET (V LONGBLOB)");
+        auto insert = session->prepareInsert("INSERT INTO BB_PACKET (V) VALUES (?)");
+        insert->bindBytes(0, std::string(static_cast<std::size_t>(limit) + 1024, 'x'));
+        try {
+            insert->execute();
+            ADD_FAILURE() << "a value of " << limit + 1024 << " B above max_allowed_packet was accepted";
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            RecordProperty("error", what);
+            EXPECT_NE(what.find("max_allowed_packet"), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+            EXPECT_EQ(what.find(test::envOrEmpty("BLOBBENCH_MARIADB_URL")), std::string::npos) << what;
+        }
+    }
+    // The server is still there for the next session, and a value just below the limit passes.
+    auto session = driver.connect(specOf(m_url), values);
+    auto insert = session->prepareInsert("INSERT INTO BB_PACKET (V) VALUES (?)");
+    insert->bindBytes(0, std::string(1024 * 1024, 'y'));
+    EXPECT_NO_THROW(insert->execute());
+    session->execute("DROP TABLE BB_PACKET");
+}
+
+}  // namespace
+}  // namespace blobbench
