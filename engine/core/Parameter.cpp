@@ -70,6 +70,27 @@ std::string normaliseParameter(const ParameterSpec& spec, std::string_view value
     return std::string(value);
 }
 
+ParameterValues statementValues(const std::string& engine, const std::vector<ParameterSpec>& specs,
+                                const ParameterValues& values, const ParameterValues& statement) {
+    ParameterValues out = values;
+    for (const auto& [id, value] : statement) {
+        const std::string& wanted = id;  // clang 14 does not capture structured bindings
+        auto it = std::find_if(specs.begin(), specs.end(), [&](const ParameterSpec& s) { return s.id == wanted; });
+        if (it == specs.end()) {
+            throw Error(ErrorKind::Usage, engine + ": unknown parameter '" + id + "'");
+        }
+        const std::string normalised = normaliseParameter(*it, value);
+        // Callers may pass every resolved value; only a session-level one that differs is an error.
+        const auto session = values.find(id);
+        if (!it->perStatement && normalised != (session == values.end() ? std::string() : session->second)) {
+            throw Error(ErrorKind::Usage, engine + ": parameter '" + id + "' is set per session (connect with " + id +
+                                              "=" + normalised + ")");
+        }
+        out[id] = normalised;
+    }
+    return out;
+}
+
 ParameterValues resolveParameters(const std::vector<ParameterSpec>& specs, const ParameterValues& given) {
     ParameterValues out;
     for (const auto& [id, value] : given) {

@@ -46,6 +46,12 @@ std::string normaliseParameter(const ParameterSpec& spec, std::string_view value
 // Defaults filled in, every value validated, unknown ids refused (Error(Usage) naming the id).
 ParameterValues resolveParameters(const std::vector<ParameterSpec>& specs, const ParameterValues& given);
 
+// A statement's values: the session's `values` with `statement`'s per-statement tunables over them.
+// An unknown id, or a per-session one whose value differs from the session's, is Error(Usage)
+// prefixed with `engine` ("postgres: parameter 'x' is set per session (connect with x=...)").
+ParameterValues statementValues(const std::string& engine, const std::vector<ParameterSpec>& specs,
+                                const ParameterValues& values, const ParameterValues& statement);
+
 // Typed access to a resolved value.
 std::int64_t integerValue(const ParameterValues& values, const std::string& id);
 bool booleanValue(const ParameterValues& values, const std::string& id);

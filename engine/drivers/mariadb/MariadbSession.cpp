@@ -301,21 +301,8 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
     m_cancelRequested = false;
 
     namespace param = mariadbparam;
-    ParameterValues values = m_values;
-    const auto specs = MariadbDriver().parameters();
-    for (const auto& [id, value] : spec.statementParameters) {
-        const std::string& wanted = id;
-        auto it = std::find_if(specs.begin(), specs.end(), [&](const ParameterSpec& s) { return s.id == wanted; });
-        if (it == specs.end()) {
-            throw Error(ErrorKind::Usage, "mariadb: unknown parameter '" + id + "'");
-        }
-        const std::string normalised = normaliseParameter(*it, value);
-        if (!it->perStatement && normalised != textValue(m_values, id)) {
-            throw Error(ErrorKind::Usage, "mariadb: parameter '" + id + "' is set per session (connect with " + id +
-                                              "=" + normalised + ")");
-        }
-        values[id] = normalised;
-    }
+    const ParameterValues values =
+        statementValues("mariadb", MariadbDriver().parameters(), m_values, spec.statementParameters);
 
     mariadb::FetchPlan plan;
     plan.spec = &spec;

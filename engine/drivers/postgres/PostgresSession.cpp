@@ -613,22 +613,8 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
     stats.nativePhysical = stats.nativeLogical;
 
     // Per-statement tunables override the session's for this query only.
-    ParameterValues values = m_values;
-    const auto specs = PostgresDriver().parameters();
-    for (const auto& [id, value] : spec.statementParameters) {
-        const std::string& wanted = id;  // clang 14 does not capture structured bindings
-        auto it = std::find_if(specs.begin(), specs.end(), [&](const ParameterSpec& s) { return s.id == wanted; });
-        if (it == specs.end()) {
-            throw Error(ErrorKind::Usage, "postgres: unknown parameter '" + id + "'");
-        }
-        const std::string normalised = normaliseParameter(*it, value);
-        // Callers may pass every resolved value; only a session-level one that differs is an error.
-        if (!it->perStatement && normalised != textValue(m_values, id)) {
-            throw Error(ErrorKind::Usage, "postgres: parameter '" + id + "' is set per session (connect with " + id +
-                                              "=" + normalised + ")");
-        }
-        values[id] = normalised;
-    }
+    const ParameterValues values =
+        statementValues("postgres", PostgresDriver().parameters(), m_values, spec.statementParameters);
 
     FetchPlan plan;
     plan.sql = spec.sql;
