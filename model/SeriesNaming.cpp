@@ -185,7 +185,7 @@ QStringList settingDifferences(const std::vector<Sample>& base, const std::vecto
     return out;
 }
 
-QStringList runSettingsTexts(const std::vector<const std::vector<Sample>*>& runs) {
+QStringList runSettingsTexts(const std::vector<const std::vector<Sample>*>& runs, bool withConnection) {
     std::vector<std::map<std::string, std::set<std::string>>> values;
     std::set<std::string> keys;
     for (const auto* samples : runs) {
@@ -219,7 +219,7 @@ QStringList runSettingsTexts(const std::vector<const std::vector<Sample>*>& runs
                 differing.insert(k);
         }
         QStringList parts;
-        if (differing.erase(kConnection) > 0) {  // the connection first
+        if (differing.erase(kConnection) > 0 && withConnection) {  // the connection first
             QStringList shown;
             for (const std::string& value : run.at(kConnection))
                 shown << (value.empty() ? QStringLiteral("(unset)") : connectionText(value));

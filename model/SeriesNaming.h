@@ -75,6 +75,7 @@ QStringList settingDifferences(const std::vector<Sample>& base, const std::vecto
 // Per run, the settings that tell it apart from the other runs: its connection where the runs have
 // several, then what differs among the runs of that connection ("compression on · inline 0"; a
 // setting a run swept shows its values joined by "/"); empty where a run has none of its own.
-QStringList runSettingsTexts(const std::vector<const std::vector<Sample>*>& runs);
+// `withConnection` false leaves the connection out (a view that shows it in a column of its own).
+QStringList runSettingsTexts(const std::vector<const std::vector<Sample>*>& runs, bool withConnection = true);
 
 }  // namespace blobbench

@@ -1,5 +1,7 @@
 #include "ui/HistoryPanel.h"
 
+#include <algorithm>
+
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -159,7 +161,8 @@ void HistoryPanel::updateSettings() {
     std::vector<const std::vector<Sample>*> runs;
     for (const RunRecord& run : history)
         runs.push_back(&run.samples);
-    const QStringList texts = runSettingsTexts(runs);
+    // The connection has a column of its own: here only what differs among a connection's runs.
+    const QStringList texts = runSettingsTexts(runs, false);
     for (int i = 0; i < texts.size(); ++i) {
         if (QTreeWidgetItem* item = m_view->topLevelItem(i)) {
             item->setText(Settings, texts[i].isEmpty() ? QStringLiteral("-") : texts[i]);
@@ -168,6 +171,9 @@ void HistoryPanel::updateSettings() {
                                            : tr("Settings that differ between the runs: %1").arg(texts[i]));
         }
     }
+    // Wide enough for the longest, so that "inline 65535 · compression on" is never cut.
+    m_view->resizeColumnToContents(Settings);
+    m_view->setColumnWidth(Settings, std::clamp(m_view->columnWidth(Settings), 120, 480));
 }
 
 void HistoryPanel::selectRuns(const std::vector<int>& indexes) {

@@ -382,7 +382,9 @@ void MainWindow::buildMenus() {
         m_userGuide->activateWindow();
     });
     guide->setObjectName(QStringLiteral("userGuide"));
-    guide->setShortcutContext(Qt::ApplicationShortcut);
+    // The window's own (floating docks included): an application-wide F1 in two windows is ambiguous,
+    // and Qt then triggers neither.
+    guide->setShortcutContext(Qt::WindowShortcut);
     help->addAction(tr("&About BlobBench"), this, [this] {
         QMessageBox::about(this, tr("About BlobBench"),
                            tr("<b>BlobBench %1</b><p>Measures how databases move large values over the wire: "

@@ -246,6 +246,14 @@ void PrepareDialog::updateControls() {
 void PrepareDialog::showResult(const QString& line, bool error) {
     m_result->setText(line);
     m_result->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
+    // A wrapped result of several lines needs more height than the dialog has: the layout would
+    // take it from the spin boxes above (the Seed box collapsed to a sliver). Grow instead.
+    if (QLayout* l = layout(); l != nullptr) {
+        l->activate();
+        const int needed = l->hasHeightForWidth() ? l->totalHeightForWidth(width()) : l->totalSizeHint().height();
+        if (height() < needed)
+            resize(width(), needed);
+    }
 }
 
 bool errorOffersPrepare(const QString& error) {

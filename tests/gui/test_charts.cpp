@@ -597,3 +597,42 @@ TEST(Charts, TwentySeriesKeepAUsablePlotAndSayHowManyTheLegendDoesNotList) {
     ASSERT_TRUE(test::waitUntil([&] { return listedEntries(qchart) == 20; }, 2000)) << listedEntries(qchart);
     EXPECT_EQ(moreLine(qchart), nullptr);
 }
+
+// #30: a project opened at start-up fills the chart while it is still small (the window not laid out
+// yet); once it has its size, the legend is as wide as its names need (up to a third of the chart),
+// not the width of that first arrangement with every name cut to "Test read short BLOBs · SQLite ...".
+TEST(Charts, ALegendFilledWhileSmallWidensWithTheChart) {
+    auto chart = makeChart(ChartKind::TimeVsBytes, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    owner->resize(130, 130);
+    owner->show();
+    std::vector<Sample> samples;
+    for (int i = 0; i < 6; ++i) {
+        Sample s = wireSample("s" + std::to_string(i), i % 2 ? "true" : "false", 1000000 + 50000 * i, 10 + i);
+        s.scenarioTitle = "Test read short BLOBs, run " + std::to_string(i);
+        samples.push_back(s);
+    }
+    chart->setSamples(samples);
+    QChart* qchart = owner->findChild<QChartView*>()->chart();
+    QCoreApplication::processEvents();
+    owner->resize(1358, 255);
+    const auto drawnLabels = [&] {
+        QStringList out;
+        std::function<void(QGraphicsItem*)> walk = [&](QGraphicsItem* item) {
+            for (QGraphicsItem* child : item->childItems()) {
+                if (auto* text = dynamic_cast<QGraphicsTextItem*>(child); text != nullptr && child->isVisible())
+                    out << text->toPlainText();
+                walk(child);
+            }
+        };
+        walk(qchart->legend());
+        return out;
+    };
+    const auto wide = [&] { return qchart->legend()->geometry().width() > 250; };
+    EXPECT_TRUE(test::waitUntil(wide, 2000)) << "legend " << qchart->legend()->geometry().width() << " wide";
+    QCoreApplication::processEvents();
+    const QStringList labels = drawnLabels();
+    EXPECT_FALSE(labels.isEmpty());
+    for (const QString& label : labels)
+        EXPECT_FALSE(label.contains(QStringLiteral("...")) || label.contains(QChar(0x2026))) << label.toStdString();
+}

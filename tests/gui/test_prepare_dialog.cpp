@@ -115,6 +115,10 @@ TEST_F(PrepareDialogTest, AMistypedFileIsNotCreatedThenPreparedFromTheErrorAndRu
     EXPECT_FALSE(dialog->isPreparing());
     EXPECT_TRUE(dialog->prepareButton()->isEnabled());
     EXPECT_FALSE(dialog->stopButton()->isEnabled());
+    // The result's lines take height of their own, never the spin boxes' (#30: the Seed box collapsed).
+    QCoreApplication::processEvents();
+    for (QSpinBox* box : {dialog->seedBox(), dialog->rowsBox(), dialog->batchBox()})
+        EXPECT_GE(box->height(), box->minimumSizeHint().height()) << box->objectName().toStdString();
     EXPECT_EQ(test::queryNumber(spec(), "SELECT COUNT(*) FROM BLOB_TEST"), 240U);
     EXPECT_EQ(
         test::queryNumber(spec(), "SELECT COUNT(*) FROM BLOBBENCH_DATASET WHERE NAME = 'complete' AND VAL = 'true'"),

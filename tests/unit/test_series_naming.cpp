@@ -74,6 +74,10 @@ TEST(SeriesNaming, SeveralEnginesNameTheConnectionThenOnlyItsOwnDifferences) {
               (QStringList{QStringLiteral("Firebird 5 · inline 65535"), QStringLiteral("Firebird 5 · inline 0"),
                            QStringLiteral("PostgreSQL · format text"), QStringLiteral("PostgreSQL · format binary"),
                            QStringLiteral("SQLite")}));
+    // History shows the connection in a column of its own: its Settings column leaves it out.
+    EXPECT_EQ(runSettingsTexts({&r1, &r2, &r3, &r4, &r5}, false),
+              (QStringList{QStringLiteral("inline 65535"), QStringLiteral("inline 0"), QStringLiteral("format text"),
+                           QStringLiteral("format binary"), QString()}));
 }
 
 TEST(SeriesNaming, RunsAndComparisonsNameTheSettingsThatDiffer) {

@@ -100,8 +100,13 @@ void ChartFrame::arrangeLegend(bool force) {
         if (marker->isVisible())
             listed << marker;
     }
-    if (m_chart->layout() != nullptr)
+    // A new maximum width does not reach the chart's layout by itself: the legend kept the width of
+    // the first, small arrangement (labels cut to "Test read short BLOBs · SQLite ...") until the
+    // window was resized by hand.
+    if (m_chart->layout() != nullptr) {
+        m_chart->layout()->invalidate();
         m_chart->layout()->activate();
+    }
     // Where Qt Charts put the labels: an entry whose label ends below the legend is cut off, and
     // one it left without text has no room either (#30: markers without names on a real display).
     const QList<LegendLabel> labels = legendLabels(legend);
