@@ -1,5 +1,6 @@
 #include "model/SeriesNaming.h"
 
+#include "engine/wire/WireParameters.h"
 #include "model/SampleJson.h"
 
 namespace blobbench {
@@ -7,10 +8,47 @@ namespace {
 
 const std::string kConnection = "connection";
 
-// Every setting of one sample, the connection first.
+const std::string kLink = "link";
+
+// The link a sample was measured over, short: "20 ms", "2 Mbit/s + 20 ms" where both directions
+// agree, else the Runner's own description ("up 2 Mbit/s + 20 ms, down ..."); "unshaped".
+std::string shortLink(const Sample& s) {
+    const auto it = s.negotiated->find("link");
+    if (it == s.negotiated->end() || it->second.rfind("up ", 0) != 0)
+        return it == s.negotiated->end() ? "unshaped" : it->second;
+    const std::string& text = it->second;
+    const auto down = text.find(", down ");
+    if (down == std::string::npos)
+        return text;
+    std::string up = text.substr(3, down - 3);
+    if (up != text.substr(down + 7))
+        return text;
+    for (const std::string cut : {"unlimited + ", " + 0 ms"}) {
+        if (const auto at = up.find(cut); at != std::string::npos && up.size() > cut.size())
+            up.erase(at, cut.size());
+    }
+    return up;
+}
+
+// Every setting of one sample, the connection first. The four link_* parameters are one setting,
+// "link", as the Runner applied it: a What-if check at 20 ms reads "link 20 ms", not four values.
 std::map<std::string, std::string> settingsOf(const Sample& s) {
     std::map<std::string, std::string> out(s.parameters->begin(), s.parameters->end());
+    for (const char* id :
+         {wireparam::LatencyUp, wireparam::LatencyDown, wireparam::BandwidthUp, wireparam::BandwidthDown})
+        out.erase(id);
+    out[kLink] = shortLink(s);
     out[kConnection] = s.connection.empty() ? s.engine : s.connection;
+    return out;
+}
+
+// The order settings are named in: what a user studies (the engine's tunables) first, how it was
+// measured (the link, the counting) last.
+std::vector<std::string> namingOrder(const std::set<std::string>& keys) {
+    std::vector<std::string> out, method;
+    for (const std::string& k : keys)
+        (k == kLink || k == wireparam::Counting ? method : out).push_back(k);
+    out.insert(out.end(), method.begin(), method.end());
     return out;
 }
 
@@ -114,7 +152,7 @@ QString SeriesNaming::settingsText(const Sample& sample) const {
     const auto group = m_byConnection.find(settings.at(kConnection));
     if (group == m_byConnection.end())
         return parts.join(QStringLiteral(" · "));  // a sample not added: only its connection
-    for (const std::string& k : group->second.keys) {
+    for (const std::string& k : namingOrder(group->second.keys)) {
         if (k == kConnection)
             continue;
         const auto it = settings.find(k);
@@ -225,7 +263,7 @@ QStringList runSettingsTexts(const std::vector<const std::vector<Sample>*>& runs
                 shown << (value.empty() ? QStringLiteral("(unset)") : connectionText(value));
             parts << shown.join(QLatin1Char('/'));
         }
-        for (const std::string& k : differing) {
+        for (const std::string& k : namingOrder(differing)) {
             const auto it = run.find(k);
             if (it == run.end())
                 continue;

@@ -127,8 +127,7 @@ TEST(GuiIntegrationProject, SqlitePostgresAndFirebird5RunsAtSeveralSettingsInOne
     ASSERT_TRUE(runAllOn(0, {}, {}, {}));
     ASSERT_TRUE(runAllOn(1, QStringLiteral("postgres"), QStringLiteral("result_format"), QStringLiteral("text")));
     ASSERT_TRUE(runAllOn(1, QStringLiteral("postgres"), QStringLiteral("result_format"), QStringLiteral("binary")));
-    ASSERT_TRUE(
-        runAllOn(2, QStringLiteral("firebird"), QStringLiteral("max_inline_blob_size"), QStringLiteral("0")));
+    ASSERT_TRUE(runAllOn(2, QStringLiteral("firebird"), QStringLiteral("max_inline_blob_size"), QStringLiteral("0")));
     ASSERT_TRUE(
         runAllOn(2, QStringLiteral("firebird"), QStringLiteral("max_inline_blob_size"), QStringLiteral("65535")));
     const auto& history = document->project().history;
@@ -164,12 +163,12 @@ TEST(GuiIntegrationProject, SqlitePostgresAndFirebird5RunsAtSeveralSettingsInOne
     const QStringList names = window.chart(ChartKind::TimeVsBytes)->seriesNames();
     const QString all = names.join(QLatin1Char('|'));
     EXPECT_EQ(names.size(), 15) << all.toStdString();
-    for (const QString& expected :
-         {QStringLiteral("Test read short BLOBs · SQLite file"), QStringLiteral("Test read short BLOBs · PostgreSQL 15 · format text"),
-          QStringLiteral("Test read short BLOBs · PostgreSQL 15 · format binary"),
-          QStringLiteral("Test read short BLOBs · Firebird 5.0.4 · inline 0"),
-          QStringLiteral("Test read short BLOBs · Firebird 5.0.4 · inline 65535"),
-          QStringLiteral("Test read only BLOB IDs · Firebird 5.0.4 · inline 65535")}) {
+    for (const QString& expected : {QStringLiteral("Test read short BLOBs · SQLite file"),
+                                    QStringLiteral("Test read short BLOBs · PostgreSQL 15 · format text"),
+                                    QStringLiteral("Test read short BLOBs · PostgreSQL 15 · format binary"),
+                                    QStringLiteral("Test read short BLOBs · Firebird 5.0.4 · inline 0"),
+                                    QStringLiteral("Test read short BLOBs · Firebird 5.0.4 · inline 65535"),
+                                    QStringLiteral("Test read only BLOB IDs · Firebird 5.0.4 · inline 65535")}) {
         EXPECT_TRUE(names.contains(expected)) << expected.toStdString() << " not in " << all.toStdString();
     }
 
@@ -234,6 +233,12 @@ TEST(GuiIntegrationProject, SqlitePostgresAndFirebird5RunsAtSeveralSettingsInOne
     ASSERT_TRUE(error.isValid()) << panel->checkLabel()->text().toStdString();
     std::printf("three engines, measure at this link: %s\n", qPrintable(panel->checkLabel()->text()));
     EXPECT_LT(std::abs(error.toDouble()), 10.0) << panel->checkLabel()->text().toStdString();
+    // The check's series: the setting under study first, then how it was measured, in a few words.
+    window.flushCharts();
+    const QStringList checked = window.chart(ChartKind::TimeVsBytes)->seriesNames();
+    EXPECT_TRUE(checked.contains(
+        QStringLiteral("Test read VARCHAR(8191) · Firebird 5.0.4 · inline 65535 · link 20 ms · counting relay")))
+        << checked.join(QLatin1Char('|')).toStdString();
 
     // Saved, reopened in a new window: one axis set on the chart; the exported PNG is written.
     const QString path = QString::fromStdString(dir.file("three-engines.blobbench.json"));
@@ -256,8 +261,10 @@ TEST(GuiIntegrationProject, SqlitePostgresAndFirebird5RunsAtSeveralSettingsInOne
     const QString png = QString::fromStdString(dir.file("chart.png"));
     exportChartPng(chart->widget(), png);
     EXPECT_FALSE(QImage(png).isNull());
-    if (const QString keep = qEnvironmentVariable("BLOBBENCH_PROJECT_SHOT"); !keep.isEmpty())
-        QFile::copy(path, keep);  // the project, to look at in the window
+    if (const QString keep = qEnvironmentVariable("BLOBBENCH_PROJECT_SHOT"); !keep.isEmpty()) {
+        QFile::copy(path, keep);  // the project, to look at in the window, and its exported chart
+        QFile::copy(png, keep + QStringLiteral(".png"));
+    }
 
     // F1: the guide, inside the application.
     reopened.activateWindow();

@@ -122,3 +122,34 @@ TEST(SeriesNaming, APostgresUriIsNotPrefixedWithItsEngineAgain) {
     EXPECT_EQ(connectionText("postgres:host=h dbname=d"), QStringLiteral("postgres:host=h dbname=d"));
     EXPECT_EQ(connectionText("sqlite:/tmp/x.sqlite"), QStringLiteral("sqlite:/tmp/x.sqlite"));
 }
+
+// #30: a What-if check at 20 ms ran through the relay; its series read "link latency down ms 0 ·
+// link latency up ms 0 · inline 0 · co..." (the four link_* parameters one by one, the setting under
+// study squeezed between them). The link is one setting named as applied, and the way of measuring
+// (link, counting) comes after the engine's tunables.
+TEST(SeriesNaming, TheLinkIsOneSettingNamedAfterTheTunablesUnderStudy) {
+    Sample plain = sample("short", {{"max_inline_blob_size", "0"}, {"wire_counting", "in-process"}});
+    Sample big = sample("short", {{"max_inline_blob_size", "65535"}, {"wire_counting", "in-process"}});
+    Sample check = sample("short", {{"max_inline_blob_size", "65535"},
+                                    {"wire_counting", "relay"},
+                                    {"link_latency_up_ms", "20"},
+                                    {"link_latency_down_ms", "20"},
+                                    {"link_bandwidth_up", "0"},
+                                    {"link_bandwidth_down", "0"}});
+    check.negotiated = {{"link", "up unlimited + 20 ms, down unlimited + 20 ms"}};
+    Sample slow = check;
+    slow.negotiated = {{"link", "up 2 Mbit/s + 20 ms, down 512 kbit/s + 20 ms"}};
+    const SeriesNaming naming({plain, big, check, slow});
+    EXPECT_EQ(naming.label(plain), QStringLiteral("Short BLOBs · inline 0 · link unshaped · counting in-process"));
+    EXPECT_EQ(naming.label(check), QStringLiteral("Short BLOBs · inline 65535 · link 20 ms · counting relay"));
+    EXPECT_EQ(naming.label(slow),
+              QStringLiteral("Short BLOBs · inline 65535 · link up 2 Mbit/s + 20 ms, down 512 kbit/s + 20 ms · "
+                             "counting relay"));
+    const std::vector<Sample> r1{plain}, r2{check};
+    EXPECT_EQ(runSettingsTexts({&r1, &r2}),
+              (QStringList{QStringLiteral("inline 0 · link unshaped · counting in-process"),
+                           QStringLiteral("inline 65535 · link 20 ms · counting relay")}));
+    EXPECT_EQ(settingDifferences(r1, r2),
+              (QStringList{QStringLiteral("link: unshaped → 20 ms"), QStringLiteral("max_inline_blob_size: 0 → 65535"),
+                           QStringLiteral("wire_counting: in-process → relay")}));
+}
