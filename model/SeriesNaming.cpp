@@ -10,24 +10,10 @@ const std::string kConnection = "connection";
 
 const std::string kLink = "link";
 
-// The link a sample was measured over, short: "20 ms", "2 Mbit/s + 20 ms" where both directions
-// agree, else the Runner's own description ("up 2 Mbit/s + 20 ms, down ..."); "unshaped".
+// The link a sample was measured over, in a few words ("unshaped" where none was emulated).
 std::string shortLink(const Sample& s) {
     const auto it = s.negotiated->find("link");
-    if (it == s.negotiated->end() || it->second.rfind("up ", 0) != 0)
-        return it == s.negotiated->end() ? "unshaped" : it->second;
-    const std::string& text = it->second;
-    const auto down = text.find(", down ");
-    if (down == std::string::npos)
-        return text;
-    std::string up = text.substr(3, down - 3);
-    if (up != text.substr(down + 7))
-        return text;
-    for (const std::string cut : {"unlimited + ", " + 0 ms"}) {
-        if (const auto at = up.find(cut); at != std::string::npos && up.size() > cut.size())
-            up.erase(at, cut.size());
-    }
-    return up;
+    return it == s.negotiated->end() ? std::string("unshaped") : shortLinkText(it->second);
 }
 
 // Every setting of one sample, the connection first. The four link_* parameters are one setting,
@@ -86,6 +72,22 @@ QString joined(const std::set<std::string>& values) {
 }
 
 }  // namespace
+
+std::string shortLinkText(const std::string& describe) {
+    if (describe.rfind("up ", 0) != 0)
+        return describe;
+    const auto down = describe.find(", down ");
+    if (down == std::string::npos)
+        return describe;
+    std::string up = describe.substr(3, down - 3);
+    if (up != describe.substr(down + 7))
+        return describe;
+    for (const std::string cut : {"unlimited + ", " + 0 ms"}) {
+        if (const auto at = up.find(cut); at != std::string::npos && up.size() > cut.size())
+            up.erase(at, cut.size());
+    }
+    return up;
+}
 
 QString shortParameterName(const std::string& id) {
     static const std::map<std::string, QString> names = {

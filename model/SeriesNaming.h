@@ -72,6 +72,10 @@ QString shortParameterValue(const std::string& value);
 // "wire_compression: false → true", "connection: SQLite → Firebird 5". Empty when none differ.
 QStringList settingDifferences(const std::vector<Sample>& base, const std::vector<Sample>& candidate);
 
+// A link as LinkProfile::describe() gives it, in a few words where both directions agree: "20 ms",
+// "2 Mbit/s + 20 ms", "2 Mbit/s"; "unshaped" and links that differ per direction as they are.
+std::string shortLinkText(const std::string& describe);
+
 // Per run, the settings that tell it apart from the other runs: its connection where the runs have
 // several, then what differs among the runs of that connection ("compression on · inline 0"; a
 // setting a run swept shows its values joined by "/"); empty where a run has none of its own.

@@ -45,6 +45,7 @@ public:
     void setProfile(const ConnectionProfile* profile, bool networked, const QString& reason = {});
 
     bool useWireTap() const;
+    bool networked() const { return m_networked; }  // false for an embedded engine (no wire)
     LinkSettings settings() const { return m_link; }
 
     // User-like edits, for tests and scripts: they emit changed() as the widgets would.

@@ -58,6 +58,7 @@
 #include "ui/ExportController.h"
 #include "ui/HistoryPanel.h"
 #include "ui/LinkPanel.h"
+#include "ui/LinkPlacement.h"
 #include "ui/LogView.h"
 #include "ui/ParameterPanel.h"
 #include "ui/PrepareDialog.h"
@@ -151,7 +152,8 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     scrolledLayout->addStretch(1);
     scroll->setWidget(scrolled);
     parameterLayout->addWidget(scroll, 1);
-    // Below the tunables, never scrolled away: the link matters as much as any of them.
+    // Below the tunables, never scrolled away: the link matters as much as any of them (in a tab of
+    // its own where the column is short: LinkPlacement).
     m_link = new LinkPanel;
     parameterLayout->addWidget(m_link);
     m_sideTabs = new QTabWidget;
@@ -160,6 +162,7 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_sideTabs->addTab(parameterBox, tr("Parameters"));
     m_sweepEditor = new SweepEditor(m_document);
     m_sideTabs->addTab(m_sweepEditor, tr("Sweep"));
+    m_linkPlacement = new LinkPlacement(m_sideTabs, parameterLayout, m_link);
     m_topSplitter->addWidget(m_sideTabs);
     m_topSplitter->setStretchFactor(0, 2);
     m_topSplitter->setStretchFactor(1, 5);
@@ -534,6 +537,7 @@ void MainWindow::refreshParameters() {
                        driver != nullptr
                            ? tr("%1 is embedded: there is no wire to tap or shape").arg(qs(driver->displayName()))
                            : tr("Unknown engine"));
+    m_linkPlacement->updateTitle();
     m_sweepEditor->setSpecs(driver != nullptr ? driver->parameters() : std::vector<ParameterSpec>{});
     if (SampleChart* sweepChart = chart(ChartKind::Sweep))
         sweepChart->setParameterSpecs(driver != nullptr ? driver->parameters() : std::vector<ParameterSpec>{});

@@ -53,6 +53,7 @@ class ResultsModel;
 class SqlEditor;
 class SweepEditor;
 class UserGuideWindow;
+class LinkPlacement;
 class WhatIfPanel;
 
 // The workbench. Reads and changes the project only through its ProjectDocument (the single
@@ -204,6 +205,7 @@ private:
     bool m_checkingLink = false;               // the current run is a what-if "Measure at this link"
     bool m_reloadingResults = false;
     QTabWidget* m_sideTabs = nullptr;
+    LinkPlacement* m_linkPlacement = nullptr;  // the link below the tunables, or in a tab where the column is short
     QTabWidget* m_bottomTabs = nullptr;
     CompareDialog* m_compareDialog = nullptr;
 

@@ -11,12 +11,14 @@
 #include <QScreen>
 #include <QScrollBar>
 #include <QSettings>
+#include <QTabWidget>
 #include <QTest>
 #include <QTextBrowser>
 #include <QToolBar>
 
 #include "GuiTestSupport.h"
 #include "support/TestSupport.h"
+#include "ui/LinkPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/SweepEditor.h"
 #include "ui/UserGuide.h"
@@ -135,4 +137,56 @@ TEST(WindowLayout, SweepEditorResetsValuesPerTunableAndReadsByteSuffixes) {
                            QStringLiteral("2097152")}))
         << editor->previewText().toStdString();
     EXPECT_TRUE(editor->runButton()->isEnabled()) << editor->previewText().toStdString();
+}
+
+// #30: at 1366x768 the tunables showed two rows and a half above the Link emulation group. Where the
+// side column is short, the link has a tab of its own whose title says the link; where it is tall,
+// the group stays below the tunables. A change of height moves it and keeps the tab the user is on.
+TEST(WindowLayout, TheLinkHasATabOfItsOwnWhereTheSideColumnIsShort) {
+    TempDir dir;
+    auto window = freshWindow(dir);
+    ConnectionProfile pg;
+    pg.name = QStringLiteral("PostgreSQL nowhere");
+    pg.engine = QStringLiteral("postgres");
+    pg.target = QStringLiteral("host=127.0.0.1 port=1 dbname=x");
+    window->document()->setCurrentConnection(window->document()->addConnection(pg));
+    auto* tabs = window->findChild<QTabWidget*>(QStringLiteral("sideTabs"));
+    ASSERT_NE(tabs, nullptr);
+    const auto tabTitles = [&] {
+        QStringList out;
+        for (int i = 0; i < tabs->count(); ++i)
+            out << tabs->tabText(i);
+        return out.join(QLatin1Char('|'));
+    };
+    window->resize(1366, 768);
+    window->show();
+    QCoreApplication::processEvents();
+    ASSERT_LT(tabs->height(), 270);
+    EXPECT_EQ(tabTitles(), QStringLiteral("Parameters|Link: unshaped|Sweep"));
+    EXPECT_EQ(window->linkPanel()->parentWidget()->objectName(), QStringLiteral("linkTab"));
+    window->linkPanel()->setLatency(true, 20);
+    window->linkPanel()->setLatency(false, 20);
+    EXPECT_EQ(tabs->tabText(1), QStringLiteral("Link: 20 ms"));
+    window->linkPanel()->setLatency(false, 5);
+    EXPECT_EQ(tabs->tabText(1), QStringLiteral("Link: shaped"));
+    EXPECT_TRUE(tabs->tabToolTip(1).contains(QStringLiteral("up unlimited + 20 ms, down unlimited + 5 ms")))
+        << tabs->tabToolTip(1).toStdString();
+
+    // Taller: below the tunables again, the Sweep tab still in front.
+    tabs->setCurrentIndex(2);
+    window->resize(1366, 1400);
+    QCoreApplication::processEvents();
+    ASSERT_GE(tabs->height(), 270);
+    EXPECT_EQ(tabTitles(), QStringLiteral("Parameters|Sweep"));
+    EXPECT_EQ(tabs->currentIndex(), 1);
+    EXPECT_NE(window->linkPanel()->parentWidget()->objectName(), QStringLiteral("linkTab"));
+    EXPECT_TRUE(window->linkPanel()->isVisibleTo(tabs->widget(0)));
+
+    // Short again, on SQLite: no wire, no Link tab.
+    window->resize(1366, 768);
+    QCoreApplication::processEvents();
+    EXPECT_TRUE(tabs->isTabVisible(1));
+    window->document()->setCurrentConnection(0);
+    EXPECT_EQ(window->document()->project().current()->engine, QStringLiteral("sqlite"));
+    EXPECT_FALSE(tabs->isTabVisible(1)) << tabTitles().toStdString();
 }

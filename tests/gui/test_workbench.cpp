@@ -126,10 +126,10 @@ TEST_F(WorkbenchTest, LinkGroupIsDisabledWithAReasonForTheEmbeddedEngine) {
     EXPECT_FALSE(link->tapBox()->isEnabled());
     EXPECT_FALSE(link->bandwidthSlider(true)->isEnabled());
     EXPECT_TRUE(link->toolTip().contains(QStringLiteral("embedded"))) << link->toolTip().toStdString();
-    EXPECT_FALSE(link->bandwidthSlider(true)->isVisible());  // folded: the tunables keep the room
+    EXPECT_FALSE(link->bandwidthSlider(true)->isVisibleTo(link));  // folded: the tunables keep the room
     usePostgresProfile();
     EXPECT_TRUE(link->tapBox()->isEnabled());
-    EXPECT_TRUE(link->bandwidthSlider(true)->isVisible());
+    EXPECT_TRUE(link->bandwidthSlider(true)->isVisibleTo(link));
     EXPECT_TRUE(link->toolTip().isEmpty());
 }
 
