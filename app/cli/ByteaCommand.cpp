@@ -9,6 +9,7 @@
 #include "app/cli/Signals.h"
 #include "engine/core/CancelToken.h"
 #include "engine/core/Error.h"
+#include "engine/core/Printable.h"
 #include "engine/drivers/Registry.h"
 #include "engine/drivers/postgres/ByteaExperiment.h"
 #include "engine/wire/SocketCounter.h"
@@ -100,7 +101,7 @@ int commandBytea(const CliOptions& o) {
     }
     const std::string connection = ConnectionSpec{driver.id(), o.database}.label();
     std::cout << "===== PostgreSQL bytea: text vs binary =====\n\n"
-              << "Connection: " << connection << '\n'
+              << "Connection: " << printable(connection) << '\n'
               << "Document: " << options.documentBytes << " incompressible bytes, median of " << options.repetitions
               << '\n'
               << "Link: "

@@ -156,7 +156,7 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
             values["max_inline_blob_size"] = size;
             const Fb9060Outcome r = runFb9060Check(o.connection, values);
             if (first) {
-                out << "Connection: " << o.connection.label() << '\n';
+                out << "Connection: " << printable(o.connection.label()) << '\n';
                 out << "Server: " << r.serverVersion << "; client: " << r.clientVersion << '\n';
                 out << "These versions: " << describe(fb9060Expectation(r.serverVersion, r.clientVersion)) << '\n';
                 first = false;
@@ -167,10 +167,10 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
         out << "Result: " << (seen ? "defect seen" : "not seen") << '\n';
         return seen ? kDefectSeen : kOk;
     } catch (const Error& e) {
-        err << "blobbench-cli: " << oneLine(e.what()) << '\n';
+        err << "blobbench-cli: " << terminalLine(e.what()) << '\n';
         return e.kind() == ErrorKind::Usage ? kUsage : kFailed;
     } catch (const std::exception& e) {
-        err << "blobbench-cli: " << oneLine(e.what()) << '\n';
+        err << "blobbench-cli: " << terminalLine(e.what()) << '\n';
         return kFailed;
     }
 }

@@ -251,6 +251,12 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
         }
         return args[++i];
     };
+    // An output's file: `--json ''` wrote nothing and said nothing.
+    auto fileName = [](const std::string& option, const std::string& path) {
+        if (path.empty())
+            throw Error(ErrorKind::Usage, option + " needs a file name (it was given an empty one)");
+        return path;
+    };
     std::map<std::string, std::string> given;  // a single-valued option's canonical name -> how it was spelt
     for (; i < args.size(); ++i) {
         std::string arg = args[i];
@@ -331,13 +337,13 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
         } else if (arg == "-n" || arg == "--limit-rows") {
             o.limitRows = parseCount(arg, take(arg), 1);
         } else if (arg == "--json") {
-            o.jsonPath = take(arg);
+            o.jsonPath = fileName(arg, take(arg));
         } else if (arg == "--csv") {
-            o.csvPath = take(arg);
+            o.csvPath = fileName(arg, take(arg));
         } else if (arg == "--sweep") {
             o.sweep = take(arg);
         } else if (arg == "--markdown") {
-            o.markdownPath = take(arg);
+            o.markdownPath = fileName(arg, take(arg));
         } else if (arg == "--connection") {
             o.connection = take(arg);
         } else if (arg == "--compare") {
@@ -420,10 +426,12 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     const bool project = o.database.ends_with(".json");
     const std::string journal = project ? o.database + ".journal" : std::string();
     const std::string lock = project ? o.database + ".lock" : std::string();
+    // "sqlite:/x/s.db" is the file /x/s.db: `--json /x/s.db` replaced the database with the JSON.
+    const std::string databaseFile = o.database.starts_with("sqlite:") ? o.database.substr(7) : o.database;
     const std::vector<std::pair<const char*, const std::string*>> outputs = {{"--json", &o.jsonPath},
                                                                              {"--csv", &o.csvPath},
                                                                              {"--markdown", &o.markdownPath},
-                                                                             {"the database or project", &o.database},
+                                                                             {"the database or project", &databaseFile},
                                                                              {"the project's run journal", &journal},
                                                                              {"the project's lock file", &lock}};
     auto same = [](const std::string& a, const std::string& b) {

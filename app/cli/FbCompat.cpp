@@ -361,7 +361,7 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
             // one is said by the signal's line.
             repetitions = {repetitions.back()};
             if (!cancel.cancelled()) {
-                err << "blobbench-cli: " << scenario.title << ": " << repetitions.back().error << std::endl;
+                err << "blobbench-cli: " << terminalLine(scenario.title + ": " + repetitions.back().error) << std::endl;
                 exitCode = kFailed;
             }
         }
@@ -456,10 +456,10 @@ int runFbCompat(const std::vector<std::string>& args, std::ostream& out, std::os
         }
         return run(options, out, err);
     } catch (const Error& e) {
-        err << "blobbench-cli: " << oneLine(e.what()) << std::endl;
+        err << "blobbench-cli: " << terminalLine(e.what()) << std::endl;
         return e.kind() == ErrorKind::Usage ? kUsage : kFailed;
     } catch (const std::exception& e) {
-        err << "blobbench-cli: internal error: " << oneLine(e.what()) << std::endl;
+        err << "blobbench-cli: internal error: " << terminalLine(e.what()) << std::endl;
         return kFailed;
     }
 }

@@ -148,7 +148,7 @@ public:
         std::string line = requireDataset(session, prepareHint);
         if (line != m_datasetLine) {  // a sweep reconnects: said once
             clear();
-            std::cerr << line << '\n';
+            std::cerr << terminalLine(line) << '\n';
             m_datasetLine = std::move(line);
         }
     }
@@ -421,7 +421,7 @@ int reportRun(const CliOptions& o, const RunRecord& done, const std::optional<Ru
     }
     const std::string line = outcome.ok ? failed : oneLine(outcome.error) + (failed.empty() ? "" : "; " + failed);
     if (!line.empty()) {
-        std::cerr << "blobbench-cli: " << printable(line) << std::endl;
+        std::cerr << "blobbench-cli: " << terminalLine(line) << std::endl;
         return 1;
     }
     return 0;
@@ -449,7 +449,7 @@ int commandRunProject(const CliOptions& o) {
     QString path = q(o.database);
     if (isPresetFile(path)) {
         path = userCopyOfPreset(path);
-        std::cerr << "blobbench-cli: " << o.database << " is a preset: the run is saved in your copy, "
+        std::cerr << "blobbench-cli: " << terminalLine(o.database) << " is a preset: the run is saved in your copy, "
                   << path.toStdString() << '\n';
     }
     // The file itself, not a link to it: the lock and the journal sit next to the file that is
@@ -466,7 +466,9 @@ int commandRunProject(const CliOptions& o) {
     if (!o.noSave && QFileInfo(path).isFile()) {
         lock.emplace(
             path,
-            [&](const std::string& line) { std::cerr << "blobbench-cli: " << o.database << ": " << line << '\n'; },
+            [&](const std::string& line) {
+                std::cerr << "blobbench-cli: " << terminalLine(o.database + ": " + line) << '\n';
+            },
             [] { return SignalCancel::received() != 0; });
     }
     ProjectDocument doc;
@@ -477,14 +479,14 @@ int commandRunProject(const CliOptions& o) {
     }
     // A run that crashed or was killed left its journal: its samples join the history first.
     if (const QString recovered = recoverJournal(path, loaded); !recovered.isEmpty()) {
-        std::cerr << "blobbench-cli: " << o.database << ": " << recovered.toStdString() << '\n';
+        std::cerr << "blobbench-cli: " << terminalLine(o.database + ": " + recovered.toStdString()) << '\n';
         if (!o.noSave) {
             saveProjectGuarded(path, loaded, {}, stamp);  // a file changed meanwhile: refused, the journal kept
             removeJournal(path);
         }
     }
     if (const std::string note = unreadTracesNote(unreadTraces(loaded)); !note.empty()) {
-        std::cerr << "blobbench-cli: " << o.database << ": " << note << '\n';
+        std::cerr << "blobbench-cli: " << terminalLine(o.database + ": " + note) << '\n';
     }
     if (!o.connection.empty()) {
         const auto it = std::find_if(loaded.connections.begin(), loaded.connections.end(),
@@ -510,7 +512,7 @@ int commandRunProject(const CliOptions& o) {
         spec.user = o.user;
     }
     if (const std::string note = charsetNotInEffect(spec.engine, o.charset); !note.empty()) {
-        std::cerr << "blobbench-cli: " << note << '\n';
+        std::cerr << "blobbench-cli: " << terminalLine(note) << '\n';
     } else if (!o.charset.empty()) {
         spec.charset = o.charset;  // like -u: the command line over the project's connection
     }

@@ -14,6 +14,7 @@
 #include "app/cli/Signals.h"
 #include "engine/core/CancelToken.h"
 #include "engine/core/Error.h"
+#include "engine/core/Printable.h"
 #include "engine/drivers/Registry.h"
 #include "engine/storage/InsertStudy.h"
 #include "engine/storage/KeyedStudy.h"
@@ -259,11 +260,11 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
         err << "\r\033[K" << std::flush;
     }
     out << "===== Storage: SQLite vs one file per BLOB (" << o.study << ") =====\n\n"
-        << "Directory: " << o.target << '\n'
+        << "Directory: " << printable(o.target) << '\n'
         << "Values: " << k.count << " x " << k.shape.meanBytes << " +- " << k.shape.spreadBytes << " bytes, "
         << (k.shape.text ? "text" : "incompressible") << ", seed " << k.shape.seed << '\n';
     for (const auto& n : report.notes) {
-        out << "  " << n << '\n';
+        out << "  " << printable(n) << '\n';
     }
     if (!report.method.empty()) {
         out << "Method of the reads:\n";
@@ -385,7 +386,8 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
     }
     if (!report.complete()) {
         if (SignalCancel::received() == 0) {  // else the signal's line says it
-            err << "blobbench-cli: storage " << o.study << ": " << report.error << " (results above are partial)\n";
+            err << "blobbench-cli: storage " << o.study << ": " << terminalLine(report.error)
+                << " (results above are partial)\n";
         }
         return kFailed;
     }
@@ -423,7 +425,8 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
         }
     };
     out << "===== Storage: LOB insert throughput =====\n\n"
-        << "Target: " << (engine == "sqlite" ? "sqlite:" + target : ConnectionSpec{engine, target}.label()) << '\n'
+        << "Target: " << printable(engine == "sqlite" ? "sqlite:" + target : ConnectionSpec{engine, target}.label())
+        << '\n'
         << "Rows: " << o.insert.rows << " x " << o.insert.valueBytes << " bytes, "
         << (o.insert.text ? (o.insert.compressible ? "compressible text" : "text") : "incompressible") << ", "
         << (o.insert.commitEvery == 0 ? std::string("one transaction")
@@ -518,15 +521,17 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
         out << "  " << r.engine << " " << r.variant << ": " << r.how
             << (r.storageHow.empty() ? "" : "; storage: " + r.storageHow) << '\n';
         if (!r.error.empty()) {
-            err << "blobbench-cli: storage insert: " << r.engine << " " << r.variant << ": " << r.error << '\n';
+            err << "blobbench-cli: storage insert: " << r.engine << " " << r.variant << ": " << terminalLine(r.error)
+                << '\n';
             ++failed;
         } else if (r.inEffect && r.check != "byte-exact" && r.check != "not checked") {
-            err << "blobbench-cli: storage insert: " << r.engine << " " << r.variant << ": " << r.check << '\n';
+            err << "blobbench-cli: storage insert: " << r.engine << " " << r.variant << ": " << terminalLine(r.check)
+                << '\n';
             ++failed;
         }
     }
     if (!outcome.ok() && failed == 0 && !outcome.cancelled) {
-        err << "blobbench-cli: storage insert: " << outcome.error << " (results above are partial)\n";
+        err << "blobbench-cli: storage insert: " << terminalLine(outcome.error) << " (results above are partial)\n";
         json.root[QStringLiteral("error")] = q(outcome.error);
         ++failed;
     }
@@ -604,10 +609,10 @@ int runStorage(const std::vector<std::string>& args, std::ostream& out, std::ost
         if (e.kind() == ErrorKind::Cancelled && SignalCancel::received() != 0) {
             return SignalCancel::report(err, "storage", "nothing was measured yet");
         }
-        err << "blobbench-cli: storage: " << oneLine(e.what()) << '\n';
+        err << "blobbench-cli: storage: " << terminalLine(e.what()) << '\n';
         return e.kind() == ErrorKind::Usage ? kUsage : kFailed;
     } catch (const std::exception& e) {
-        err << "blobbench-cli: storage: " << oneLine(e.what()) << '\n';
+        err << "blobbench-cli: storage: " << terminalLine(e.what()) << '\n';
         return kFailed;
     }
 }

@@ -49,7 +49,7 @@ int exitCodeFor(ErrorKind kind) {
 }
 
 void printError(const std::string& message) {
-    std::cerr << "blobbench-cli: " << printable(oneLine(message)) << std::endl;
+    std::cerr << "blobbench-cli: " << terminalLine(message) << std::endl;
 }
 
 }  // namespace
@@ -82,7 +82,7 @@ ConnectionSpec connectionFrom(const CliOptions& o, const std::string& database) 
     spec.charset = o.charset;
     spec.clientLibrary = o.clientLibrary;
     if (const std::string note = charsetNotInEffect(spec.engine, o.charset); !note.empty()) {
-        std::cerr << "blobbench-cli: " << note << '\n';
+        std::cerr << "blobbench-cli: " << terminalLine(note) << '\n';
     }
     return spec;
 }
@@ -232,7 +232,7 @@ public:
     SignalCancel* interrupt = nullptr;  // told once connected: from then on a signal cancels the run
     void checkSession(Session& session) override {
         started();
-        m_notes.insert(m_notes.begin(), requireDataset(session, "run: blobbench-cli prepare " + target));
+        m_notes.insert(m_notes.begin(), requireDataset(session, "run: blobbench-cli prepare " + maskTarget(target)));
     }
     void wireTapReady(const std::string& relay, const LinkProfile& link) override {
         started();

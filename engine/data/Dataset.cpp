@@ -255,11 +255,16 @@ std::string foreignCountSql(Dialect dialect) {
                    "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN LENGTH(CAST(CONTENT AS BLOB)) ELSE 0 END), 0), "
                    "COALESCE(MAX(LENGTH(CONTENT)), 0), COUNT(SHORT_CONTENT) FROM BLOB_TEST";
         case Dialect::Firebird:
-        case Dialect::MariaDB:
+        case Dialect::MariaDB: {
+            // A LONGBLOB's CHAR_LENGTH counts bytes: MariaDB's characters are those of the utf8mb4 text.
+            const std::string longest =
+                dialect == Dialect::MariaDB ? "CHAR_LENGTH(CONVERT(CONTENT USING utf8mb4))" : "CHAR_LENGTH(CONTENT)";
             return "SELECT COUNT(ID), COALESCE(SUM(OCTET_LENGTH(CONTENT)), 0), "
                    "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN 1 ELSE 0 END), 0), "
                    "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN OCTET_LENGTH(CONTENT) ELSE 0 END), 0), "
-                   "COALESCE(MAX(CHAR_LENGTH(CONTENT)), 0), COUNT(SHORT_CONTENT) FROM BLOB_TEST";
+                   "COALESCE(MAX(" +
+                   longest + "), 0), COUNT(SHORT_CONTENT) FROM BLOB_TEST";
+        }
         case Dialect::PostgreSQL:
             return "SELECT COUNT(ID)::bigint, COALESCE(SUM(OCTET_LENGTH(CONTENT)), 0)::bigint, "
                    "COALESCE(SUM(CASE WHEN SHORT_BLOB IS TRUE THEN 1 ELSE 0 END), 0)::bigint, "

@@ -1,5 +1,8 @@
 #include "engine/drivers/Driver.h"
 
+#include "engine/core/Error.h"
+#include "engine/core/Printable.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -195,6 +198,10 @@ std::vector<SecretRange> targetSecretRanges(std::string_view target) {
 
 std::string maskSecrets(std::string_view text) {
     return masked(text, secretRanges(text));
+}
+
+std::string terminalLine(std::string_view message) {
+    return printable(maskSecrets(oneLine(std::string(message))));
 }
 
 std::string maskTarget(std::string_view target) {

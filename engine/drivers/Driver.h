@@ -53,6 +53,11 @@ std::vector<SecretRange> targetSecretRanges(std::string_view target);
 
 // The text with each of secretRanges() replaced by ***.
 std::string maskSecrets(std::string_view text);
+// A message for a terminal line (an error, a note): one line, secrets masked, control characters
+// escaped. Every "blobbench-cli: ..." line goes through it: a server's or a library's words may
+// quote the connection string (libpq's `missing "=" after "mariadb://u:SECRET@..."`) or a path
+// holding escape sequences.
+std::string terminalLine(std::string_view message);
 // A connection string with each of targetSecretRanges() replaced by *** (what label() shows).
 std::string maskTarget(std::string_view target);
 

@@ -200,6 +200,8 @@ void VerifyingSink::endRow() {
             c.hash.reset();
             c.present = false;
         }
+        if (expected && m_everyRow)
+            m_seen[static_cast<std::size_t>(*m_rowId - 1)] = true;
         if (!expected) {
             mismatch(row + ": the data set has no such row (" + std::to_string(m_expected.rows.size()) + " rows)");
         } else if (!anyValue) {
@@ -211,6 +213,24 @@ void VerifyingSink::endRow() {
         m_rowId.reset();
     }
     m_inner.endRow();
+}
+
+void VerifyingSink::finishEveryRow() {
+    if (!m_everyRow)
+        return;
+    const auto missing = static_cast<std::uint64_t>(std::count(m_seen.begin(), m_seen.end(), false));
+    for (std::size_t i = 0; i < m_seen.size(); ++i) {
+        if (!m_seen[i]) {
+            mismatch("row " + std::to_string(i + 1) + ": in the data set, not read (" + std::to_string(missing) +
+                     " of its " + std::to_string(m_seen.size()) + " rows missing)");
+        }
+    }
+}
+
+bool readsEveryRow(const ContentExpectation& expected, std::string_view sql) {
+    const std::string statement = trimmed(sql);
+    return std::any_of(expected.everyRowSql.begin(), expected.everyRowSql.end(),
+                       [&](const std::string& s) { return statement == trimmed(s); });
 }
 
 bool takeVerifyContent(ParameterValues& values, bool fallback) {

@@ -40,12 +40,13 @@ struct ExpectedValue {
 // What a data set holds row by row, for verify_content=on; built before the run (engine/data's
 // expectedContent), never inside the measured span.
 struct ContentExpectation {
-    std::string source;               // the data set it describes ("synthetic text, seed 1, 600 rows")
-    std::vector<ExpectedValue> rows;  // index = ID - 1
-    std::uint64_t maxLength = 0;      // characters: the warm-up's MAX(CHAR_LENGTH(CONTENT))
-    std::vector<std::string> rowSql;  // statements whose value columns are whole rows (by ID)
-    std::string maxLengthSql;         // the warm-up's statement
-    std::string notInEffect;          // non-empty: why this data set's content cannot be verified
+    std::string source;                    // the data set it describes ("synthetic text, seed 1, 600 rows")
+    std::vector<ExpectedValue> rows;       // index = ID - 1
+    std::uint64_t maxLength = 0;           // characters: the warm-up's MAX(CHAR_LENGTH(CONTENT))
+    std::vector<std::string> rowSql;       // statements whose value columns are whole rows (by ID)
+    std::vector<std::string> everyRowSql;  // of those, the ones that read every row: a row not read is a mismatch
+    std::string maxLengthSql;              // the warm-up's statement
+    std::string notInEffect;               // non-empty: why this data set's content cannot be verified
 };
 
 // One sample's verification, as the Runner reports it.
@@ -62,7 +63,12 @@ struct ContentVerdict {
 // columns are all NULL, or whose ID the data set lacks, is a mismatch.
 class VerifyingSink final : public RowSink {
 public:
-    VerifyingSink(RowSink& inner, const ContentExpectation& expected) : m_inner(inner), m_expected(expected) {}
+    // `everyRow`: the statement reads every row of the data set (everyRowSql), so that a row it did
+    // not read (deleted since the prepare) is a mismatch too, once finishEveryRow() is called.
+    VerifyingSink(RowSink& inner, const ContentExpectation& expected, bool everyRow = false)
+        : m_inner(inner), m_expected(expected), m_everyRow(everyRow), m_seen(everyRow ? expected.rows.size() : 0) {}
+    // After a complete fetch without a row limit: each row of the data set not read is a mismatch.
+    void finishEveryRow();
 
     void columns(const std::vector<ColumnInfo>& columns) override;
     void integer(std::size_t column, std::int64_t value) override;
@@ -89,6 +95,8 @@ private:
     std::vector<Column> m_columns;
     std::optional<std::int64_t> m_rowId;
     ContentVerdict m_verdict;
+    bool m_everyRow = false;
+    std::vector<bool> m_seen;  // by ID - 1, where every row is expected
 };
 
 // The run parameter: "verify_content" = on|off (true|false) in `values`, taken out of them (it is
@@ -100,5 +108,7 @@ bool takeVerifyContent(ParameterValues& values, bool fallback);
 enum class ContentCheckKind { Rows, MaxLength, None };
 ContentCheckKind contentCheckKind(const ContentExpectation& expected, std::string_view sql, std::string_view setupSql,
                                   FetchMode fetch);
+// Whether the statement is one of the expectation's everyRowSql.
+bool readsEveryRow(const ContentExpectation& expected, std::string_view sql);
 
 }  // namespace blobbench

@@ -578,7 +578,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 [&](std::uint64_t rows, std::uint64_t bytes) { observer.progress(scenario, rows, bytes); });
             std::optional<VerifyingSink> verifying;
             if (check == ContentCheckKind::Rows) {
-                verifying.emplace(sink, *expectation);
+                verifying.emplace(sink, *expectation, !plan.rowLimit && readsEveryRow(*expectation, scenario.sql));
             }
             RowSink& rowSink = verifying ? static_cast<RowSink&>(*verifying) : sink;
             bool contentFailed = false;
@@ -630,6 +630,8 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             }
             if (expectation) {
                 sample.rows = sink.rows();
+                if (verifying && sample.status == SampleStatus::Complete)
+                    verifying->finishEveryRow();
                 contentFailed = judgeContent(sample, scenario, check, *expectation,
                                              verifying ? &verifying->verdict() : nullptr, sink.firstValue());
                 if (contentFailed) {

@@ -168,3 +168,20 @@ TEST(Secrets, FirebirdPasswordInNoArtefact) {
         expectNowhere(password, dir, r, c.what);
     }
 }
+
+// L2: the first run against a new PostgreSQL database printed "(run: blobbench-cli prepare
+// postgresql://u:SECRET@...)". The shared server's `postgres` database has no data set.
+TEST(PasswordInHints, ThePrepareHintOfADatabaseWithoutADataSetMasksThePassword) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const auto slash = conninfo.rfind('/');
+    const auto at = conninfo.find('@');
+    if (conninfo.rfind("postgresql://", 0) != 0 || slash == std::string::npos || at == std::string::npos ||
+        conninfo.find(':', 13) > at)
+        GTEST_SKIP() << "needs a postgresql://user:password@host/db URI";
+    const std::string target = conninfo.substr(0, slash + 1) + "postgres";
+    const std::string password = conninfo.substr(conninfo.find(':', 13) + 1, at - conninfo.find(':', 13) - 1);
+    const auto r = runCli({"run", target, "-s", "warm-up", "-r", "1", "-q"});
+    EXPECT_NE(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("run: blobbench-cli prepare postgresql://"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find(":" + password + "@"), std::string::npos) << r.err;
+}

@@ -279,3 +279,13 @@ TEST(Fb9060Check, AServerThatCannotBeReachedIsOneLineAndExitOne) {
 }
 
 }  // namespace
+
+// Hostile round 5c B1: MariaDB's CHAR_LENGTH of a LONGBLOB counts bytes, so the warm-up's longest
+// value never equalled the data set's characters and every correct MariaDB data set failed.
+TEST(VerifyContent, MariadbVerifiesTheSuiteItsLongestValueInCharacters) {
+    BLOBBENCH_REQUIRE_ENV(url, "BLOBBENCH_MARIADB_URL");
+    if (runCli({"run", url, "-s", "warm-up", "-r", "1", "-q"}).exitCode != 0) {
+        ASSERT_EQ(runCli({"prepare", url, "--rows", kRows, "-q"}).exitCode, 0);
+    }
+    expectWholeSuiteVerified({url}, {});
+}

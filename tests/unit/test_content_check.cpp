@@ -130,6 +130,25 @@ TEST(VerifyingSink, ANullRowAnUnknownRowAndAStaleValueAreMismatches) {
     EXPECT_EQ(sink.verdict().mismatches, 4u);
 }
 
+// Hostile round 5c B3: a row deleted after the prepare passed ("verified: 299 values"). A statement
+// that reads every row finds the rows it did not read; one that reads a part does not.
+TEST(VerifyingSink, ARowNotReadByAStatementOfEveryRowIsAMismatch) {
+    const ContentExpectation e = twoRows();
+    MeasuringSink measured;
+    VerifyingSink every(measured, e, true);
+    every.columns(idAndTwoValues());
+    feed(every, 1, {std::nullopt, "first"});
+    every.finishEveryRow();
+    ASSERT_EQ(every.verdict().mismatches, 1u);
+    EXPECT_EQ(every.verdict().firstMismatch, "row 2: in the data set, not read (1 of its 2 rows missing)");
+    MeasuringSink other;
+    VerifyingSink part(other, e);
+    part.columns(idAndTwoValues());
+    feed(part, 1, {std::nullopt, "first"});
+    part.finishEveryRow();
+    EXPECT_EQ(part.verdict().mismatches, 0u);
+}
+
 TEST(VerifyingSink, WithoutAColumnNamedIdTheFirstIntegerNamesTheRow) {
     const ContentExpectation e = twoRows();
     MeasuringSink measured;
@@ -294,6 +313,20 @@ TEST(VerifyContentCli, ACorruptedRowFailsItsSampleNamingTheRowAndTheRunGoesOn) {
     // Without verification the same data set runs as a fast, complete sample.
     r = runCli({"run", "sqlite:" + file, "-s", "all-blobs", "-q"});
     EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
+TEST(VerifyContentCli, ARowDeletedSinceThePrepareFailsTheStatementsThatReadEveryRow) {
+    TempDir dir;
+    const std::string file = dir.file("ref.sqlite");
+    auto r = runCli({"prepare", "sqlite:" + file, "--rows", "200", "-q"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    sqliteExec(file, "DELETE FROM BLOB_TEST WHERE ID = 150");
+    r = runCli({"run", "sqlite:" + file, "-P", "verify_content=on", "-s", "all-blobs", "-q"});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("row 150: in the data set, not read (1 of its 200 rows missing)"), std::string::npos) << r.err;
+    // Within a row limit nothing is expected of the rows after it.
+    r = runCli({"run", "sqlite:" + file, "-P", "verify_content=on", "-s", "all-blobs", "-n", "10", "-q"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
 }
 
 TEST(VerifyContentCli, AProjectRunSaysPerScenarioWhatWasVerified) {
