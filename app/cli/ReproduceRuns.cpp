@@ -119,7 +119,7 @@ std::string datasetCondition(const std::optional<DatasetSummary>& d) {
     if (d->rows == 10000 && d->contentBytes == 126392558) {
         return "fb-blob-test's (the article's sources)";
     }
-    return (d->source.empty() ? std::string("prepared") : d->source) + ", " + std::to_string(d->rows) + " rows, " +
+    return (d->source.empty() ? std::to_string(d->rows) + " rows" : d->source) + ", " +
            std::to_string(d->contentBytes) + " bytes";
 }
 
@@ -143,11 +143,10 @@ std::vector<Condition> conditionsOf(const FirebirdRun& run, const Sample& s, con
             {"data set", datasetCondition(run.dataset)}};
 }
 
-// The client's own wire statistics where it keeps them (5.0.2+: the article's log prints those),
-// else the tap's.
+// The relay's counts: what the socket carried. (The 5.0 client's logical counters, which the
+// article's log prints, count no round trips.)
 const WireCounters& countersOf(const Sample& s) {
-    return s.nativeLogical.available && s.nativeLogical.counters.roundTrips ? s.nativeLogical.counters
-                                                                            : s.tap.counters;
+    return s.tap.counters;
 }
 
 void firebirdCounts(const FirebirdRun& off, std::map<std::string, double>& v) {
@@ -211,9 +210,8 @@ Measurement measureFirebird(const Publication& p, const ReproduceOptions& o, con
                 {"runs", "compression off and on (inline BLOBs 65535), and only BLOB ids with inline 0"},
                 {"repetitions", "1 warm-up, then " + std::to_string(o.repeat) + " measured (median)"},
                 {"transactions", "one snapshot transaction a session (the driver's default)"},
-                {"counts", &countersOf(any) == &any.nativeLogical.counters
-                               ? "the client's own wire statistics (as the article's log)"
-                               : "the wire tap's (the client keeps none)"},
+                {"counts", "the wire tap's: the exchanges and bytes the relay carried (the article's are the "
+                           "client's own wire statistics)"},
                 {"data set", datasetCondition(off.dataset)}};
     return m;
 }
