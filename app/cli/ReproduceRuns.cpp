@@ -195,7 +195,7 @@ Measurement measureFirebird(const Publication& p, const ReproduceOptions& o, con
         }
         const Sample& s = off.first(id);
         m.linkSamples.push_back({s.scenarioTitle, static_cast<double>(s.tap.counters.roundTrips.value_or(0)),
-                                 static_cast<double>(s.tap.counters.recvBytes + s.tap.counters.sendBytes),
+                                 static_cast<double>(s.tap.counters.recvBytes),
                                  off.medianMs(id) / 1e3});
     }
     v["blob-ids.inline-ratio"] = off.medianMs("blob-ids") / inline0.medianMs("blob-ids");
