@@ -97,10 +97,11 @@ const Publication& check(ReproduceOptions& o) {
                     "reproduce: unknown publication '" + o.name + "' (known: " + publicationNames() + ")");
     }
     if (o.atFittedLink && p->linkSamples.empty()) {
-        throw Error(ErrorKind::Usage, "reproduce " + p->name + ": --at-fitted-link needs a publication whose link is "
-                                      "fitted (firebird-wire-blobs); this one " +
-                                          (p->link.empty() ? "publishes nothing to fit it from"
-                                                           : "states its link (" + p->link + ")"));
+        throw Error(ErrorKind::Usage,
+                    "reproduce " + p->name +
+                        ": --at-fitted-link needs a publication whose link is "
+                        "fitted (firebird-wire-blobs); this one " +
+                        (p->link.empty() ? "publishes nothing to fit it from" : "states its link (" + p->link + ")"));
     }
     const std::string& target = o.connection.target;
     if (p->engine.empty()) {
@@ -112,15 +113,17 @@ const Publication& check(ReproduceOptions& o) {
     if (p->engine == "sqlite") {
         // A work directory, not a database: refuse another engine's connection string.
         if (!target.empty() && target.find("://") != std::string::npos) {
-            throw Error(ErrorKind::Usage, "reproduce " + p->name + ": it runs on SQLite and the files in a work "
-                                          "directory; '" + maskTarget(target) + "' is another engine's connection");
+            throw Error(ErrorKind::Usage, "reproduce " + p->name +
+                                              ": it runs on SQLite and the files in a work "
+                                              "directory; '" +
+                                              maskTarget(target) + "' is another engine's connection");
         }
         o.connection.engine = "sqlite";
         return *p;
     }
     if (target.empty()) {
-        throw Error(ErrorKind::Usage, "reproduce " + p->name + ": name a " + driverById(p->engine).displayName() +
-                                          " connection");
+        throw Error(ErrorKind::Usage,
+                    "reproduce " + p->name + ": name a " + driverById(p->engine).displayName() + " connection");
     }
     const Driver& driver = driverForTarget(target);
     if (driver.id() != p->engine) {
@@ -262,8 +265,8 @@ void writeJson(const std::string& path, const Publication& p, const Measurement&
         {QStringLiteral("linkFit"), fits},
         {QStringLiteral("cells"), cells}};
     QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-        file.write(QJsonDocument(root).toJson()) < 0 || !file.flush()) {
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(QJsonDocument(root).toJson()) < 0 ||
+        !file.flush()) {
         throw Error(ErrorKind::Io, "reproduce: cannot write " + path + ": " + file.errorString().toStdString());
     }
 }

@@ -195,8 +195,7 @@ Measurement measureFirebird(const Publication& p, const ReproduceOptions& o, con
         }
         const Sample& s = off.first(id);
         m.linkSamples.push_back({s.scenarioTitle, static_cast<double>(s.tap.counters.roundTrips.value_or(0)),
-                                 static_cast<double>(s.tap.counters.recvBytes),
-                                 off.medianMs(id) / 1e3});
+                                 static_cast<double>(s.tap.counters.recvBytes), off.medianMs(id) / 1e3});
     }
     v["blob-ids.inline-ratio"] = off.medianMs("blob-ids") / inline0.medianMs("blob-ids");
     c["blob-ids.inline-ratio"] = conditionsOf(off, off.first("blob-ids"), o, linkName);
@@ -210,8 +209,9 @@ Measurement measureFirebird(const Publication& p, const ReproduceOptions& o, con
                 {"runs", "compression off and on (inline BLOBs 65535), and only BLOB ids with inline 0"},
                 {"repetitions", "1 warm-up, then " + std::to_string(o.repeat) + " measured (median)"},
                 {"transactions", "one snapshot transaction a session (the driver's default)"},
-                {"counts", "the wire tap's: the exchanges and bytes the relay carried (the article's are the "
-                           "client's own wire statistics)"},
+                {"counts",
+                 "the wire tap's: the exchanges and bytes the relay carried (the article's are the "
+                 "client's own wire statistics)"},
                 {"data set", datasetCondition(off.dataset)}};
     return m;
 }
@@ -222,8 +222,9 @@ Measurement measurePostgres(const Publication& p, const ReproduceOptions& o) {
     const Driver& driver = driverById("postgres");
     const auto endpoint = driver.endpoint(o.connection);
     if (!endpoint) {
-        throw Error(ErrorKind::Usage, "reproduce " + p.name + ": the connection has no TCP endpoint to emulate the "
-                                      "link on (a Unix socket?)");
+        throw Error(ErrorKind::Usage, "reproduce " + p.name +
+                                          ": the connection has no TCP endpoint to emulate the "
+                                          "link on (a Unix socket?)");
     }
     Measurement m;
     m.link.bandwidthDown = 2'000'000;  // the post's cable: 2 Mbit/s down, 512 kbit/s up; latency not stated
@@ -237,8 +238,9 @@ Measurement measurePostgres(const Publication& p, const ReproduceOptions& o) {
     std::map<std::string, const ByteaTrial*> by;
     for (const ByteaTrial& t : trials) {
         if (!t.identical) {
-            throw Error(ErrorKind::Sql, "reproduce " + p.name + ": the " + t.path + " path did not read back the "
-                                        "bytes it wrote");
+            throw Error(ErrorKind::Sql, "reproduce " + p.name + ": the " + t.path +
+                                            " path did not read back the "
+                                            "bytes it wrote");
         }
         by[t.path] = &t;
     }
@@ -318,7 +320,7 @@ Measurement measureSqlite(const Publication& p, const ReproduceOptions& o) {
         }
         throw;
     }
-    struct statvfs vfs{};
+    struct statvfs vfs {};
     const std::string block = statvfs(dir.c_str(), &vfs) == 0 ? std::to_string(vfs.f_bsize) : "unknown";
     if (temporary) {
         fs::remove_all(dir);
@@ -361,7 +363,7 @@ Measurement measureSqlite(const Publication& p, const ReproduceOptions& o) {
     fill(m, p, v, c, [](const std::string& id) { return id; });
     m.method = r.method;
     m.method.insert(m.method.begin(), {"values", std::to_string(k.count) + " of 10,000 +- 2,000 incompressible bytes, "
-                                                 "read in key order (kvtest's default)"});
+                                                                           "read in key order (kvtest's default)"});
     return m;
 }
 

@@ -17,7 +17,7 @@ struct ReproduceOptions {
     bool help = false;
     bool list = false;
     std::string name;
-    ConnectionSpec connection;  // target empty: none given (sqlite-35-percent: a temporary directory)
+    ConnectionSpec connection;          // target empty: none given (sqlite-35-percent: a temporary directory)
     std::optional<std::uint64_t> rows;  // Firebird: the row limit (1000); SQLite: values (100,000)
     std::optional<std::uint64_t> size;  // PostgreSQL: the document's bytes (2 MiB)
     int repeat = 1;

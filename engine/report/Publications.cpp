@@ -27,7 +27,6 @@ std::string ratioNote(double a, double b) {
     return buf;
 }
 
-
 struct FbRow {
     const char* test;
     const char* title;
@@ -67,13 +66,12 @@ void addFirebirdTimes(std::vector<PublishedCell>& cells) {
         const std::string client = kFbClients[c];
         for (int t : {1, 2}) {
             const FbRow& row = kFbTimes[t];
-            cells.push_back(with(cellWithin(std::string(row.test) + ".vs-varchar." + client,
-                                            std::string(row.title) + " / VARCHAR, client " + client +
-                                                ", compression off",
-                                            row.off[c] / kFbTimes[0].off[c], "x", CellKind::Ratio, 0.25),
-                                 {req("client", c == 2 ? "5.0.3+" : client), cond("rows", "1000"),
-                                  cond("link", kFittedLink)},
-                                 ratioNote(row.off[c], kFbTimes[0].off[c])));
+            cells.push_back(
+                with(cellWithin(std::string(row.test) + ".vs-varchar." + client,
+                                std::string(row.title) + " / VARCHAR, client " + client + ", compression off",
+                                row.off[c] / kFbTimes[0].off[c], "x", CellKind::Ratio, 0.25),
+                     {req("client", c == 2 ? "5.0.3+" : client), cond("rows", "1000"), cond("link", kFittedLink)},
+                     ratioNote(row.off[c], kFbTimes[0].off[c])));
         }
     }
 }
@@ -92,8 +90,7 @@ void addFirebirdCounts(std::vector<PublishedCell>& cells) {
     add(cellWithin("varchar.round-trips", "round trips, VARCHAR(8191)", 33, "round trips", CellKind::Count, 0.05));
     add(cellWithin("all-blobs.round-trips", "round trips, all BLOBs", 161, "round trips", CellKind::Count, 0.05));
     add(exactCell("all-blobs.content-bytes", "content bytes, all BLOBs", 12607388, "bytes", CellKind::Count));
-    add(cellWithin("all-blobs.received-bytes", "bytes received, all BLOBs", 12701676, "bytes", CellKind::Count,
-                   0.02));
+    add(cellWithin("all-blobs.received-bytes", "bytes received, all BLOBs", 12701676, "bytes", CellKind::Count, 0.02));
     add(exactCell("all-blobs.rows", "rows, all BLOBs", 1000, "rows", CellKind::Count));
     add(cellWithin("blob-ids.round-trips", "round trips, only BLOB ids", 74, "round trips", CellKind::Count, 0.05));
     add(cellWithin("blob-ids.received-bytes", "bytes received, only BLOB ids (inline BLOBs sent unasked)", 10438516,
@@ -137,8 +134,7 @@ Publication postgres() {
                            {times[0], times[1], times[2], literal}));
     p.cells.push_back(with(cellWithin("insert.binary.seconds", "insert as binary", 33.5, "s", CellKind::Time, 0.2),
                            {times[0], times[1]}));
-    p.cells.push_back(
-        with(cellWithin("select.text.seconds", "select as text", 24.9, "s", CellKind::Time, 0.2), times));
+    p.cells.push_back(with(cellWithin("select.text.seconds", "select as text", 24.9, "s", CellKind::Time, 0.2), times));
     p.cells.push_back(with(cellWithin("select.binary.seconds", "select as binary", 8.6, "s", CellKind::Time, 0.2),
                            {times[0], times[1]}));
     p.cells.push_back(with(cellWithin("insert.ratio", "insert: text (escape) / binary", 3.6, "x", CellKind::Ratio, 0.2),
@@ -146,12 +142,13 @@ Publication postgres() {
     p.cells.push_back(with(cellWithin("select.ratio", "select: text (escape) / binary", 2.9, "x", CellKind::Ratio, 0.2),
                            {cond("link", p.link), cond("text format", "escape")}, "24.9 / 8.6"));
     // Not the 2007 post's figures: issue #28's expectation for today's default format.
-    p.cells.push_back(with(cellWithin("select.ratio.hex", "select: text (hex) / binary", 2.0, "x", CellKind::Ratio, 0.2),
-                           {cond("link", p.link), cond("text format", "hex")},
-                           "expected, not published: hex sends two digits a byte (issue #28)"));
-    p.cells.push_back(with(cellWithin("received.ratio.hex", "bytes received: text (hex) / binary", 2.0, "x",
-                                      CellKind::Count, 0.001),
-                           {cond("text format", "hex")}, "the hex format: '\\x' and two digits a byte"));
+    p.cells.push_back(
+        with(cellWithin("select.ratio.hex", "select: text (hex) / binary", 2.0, "x", CellKind::Ratio, 0.2),
+             {cond("link", p.link), cond("text format", "hex")},
+             "expected, not published: hex sends two digits a byte (issue #28)"));
+    p.cells.push_back(
+        with(cellWithin("received.ratio.hex", "bytes received: text (hex) / binary", 2.0, "x", CellKind::Count, 0.001),
+             {cond("text format", "hex")}, "the hex format: '\\x' and two digits a byte"));
     return p;
 }
 
@@ -164,28 +161,27 @@ Publication sqlite() {
                 "https://www.sqlite.org/fasterthanfs.html", "2017"};
     const Condition values = req("values", "100000");
     const Condition sqliteVersion = cond("SQLite", "3.19-3.20");
-    p.cells.push_back(with(cellWithin("footprint.sqlite.bytes", "database size", 1024512000, "bytes", CellKind::Count,
-                                      0.01),
-                           {values, cond("page size", "4096")}));
-    p.cells.push_back(with(cellWithin("footprint.files.bytes", "files' size", 1228800000, "bytes", CellKind::Count,
-                                      0.01),
-                           {values, cond("file system block", "4096")}));
-    p.cells.push_back(with(cellWithin("footprint.ratio", "database / files size", 1024512000.0 / 1228800000.0, "x",
-                                      CellKind::Count, 0.03),
-                           {cond("page size", "4096"), cond("file system block", "4096")},
-                           "1,024,512,000 / 1,228,800,000"));
-    p.cells.push_back(with(cellWithin("read.files-vs-sql", "read: files time / SQL time (35% faster)", 1.35, "x",
-                                      CellKind::Ratio, 0.15),
-                           {cond("OS", "Android"), sqliteVersion}));
+    p.cells.push_back(
+        with(cellWithin("footprint.sqlite.bytes", "database size", 1024512000, "bytes", CellKind::Count, 0.01),
+             {values, cond("page size", "4096")}));
+    p.cells.push_back(
+        with(cellWithin("footprint.files.bytes", "files' size", 1228800000, "bytes", CellKind::Count, 0.01),
+             {values, cond("file system block", "4096")}));
+    p.cells.push_back(with(
+        cellWithin("footprint.ratio", "database / files size", 1024512000.0 / 1228800000.0, "x", CellKind::Count, 0.03),
+        {cond("page size", "4096"), cond("file system block", "4096")}, "1,024,512,000 / 1,228,800,000"));
+    p.cells.push_back(with(
+        cellWithin("read.files-vs-sql", "read: files time / SQL time (35% faster)", 1.35, "x", CellKind::Ratio, 0.15),
+        {cond("OS", "Android"), sqliteVersion}));
     p.cells.push_back(with(cellWithin("read.files-vs-sql.windows", "read: files time / SQL time, Windows 10", 5.0, "x",
                                       CellKind::Ratio, 0.25),
                            {cond("OS", "Windows 10"), sqliteVersion}));
     p.cells.push_back(with(cellWithin("read.files-vs-blob-mmap", "read: files time / blob API + mmap time", 2.0, "x",
                                       CellKind::Ratio, 0.25),
                            {cond("OS", "Mac, Android"), sqliteVersion}));
-    p.cells.push_back(with(rangeCell("write.vs-read", "SQLite: write time / SQL read time", 5, 15, "x",
-                                     CellKind::Ratio),
-                           {sqliteVersion}));
+    p.cells.push_back(
+        with(rangeCell("write.vs-read", "SQLite: write time / SQL read time", 5, 15, "x", CellKind::Ratio),
+             {sqliteVersion}));
     return p;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 namespace blobbench {
@@ -27,7 +28,8 @@ std::vector<long> versionParts(const std::string& text) {
 }
 
 const Condition* findCondition(const std::vector<Condition>& conditions, const std::string& key) {
-    const auto it = std::find_if(conditions.begin(), conditions.end(), [&](const Condition& c) { return c.key == key; });
+    const auto it =
+        std::find_if(conditions.begin(), conditions.end(), [&](const Condition& c) { return c.key == key; });
     return it == conditions.end() ? nullptr : &*it;
 }
 
@@ -89,15 +91,14 @@ bool conditionHolds(const std::string& published, const std::string& measured) {
     if (published.ends_with('+')) {
         const std::vector<long> want = versionParts(published.substr(0, published.size() - 1));
         const std::vector<long> have = versionParts(measured);
-        return !want.empty() && !have.empty() && !std::lexicographical_compare(have.begin(), have.end(), want.begin(),
-                                                                                want.end());
+        return !want.empty() && !have.empty() &&
+               !std::lexicographical_compare(have.begin(), have.end(), want.begin(), want.end());
     }
     if (published == measured) {
         return true;
     }
     // "5.0.3" holds for "5.0.3.1683" (a build number), not for "5.0.30".
-    return measured.starts_with(published) && measured[published.size()] == '.' &&
-           !versionParts(published).empty();
+    return measured.starts_with(published) && measured[published.size()] == '.' && !versionParts(published).empty();
 }
 
 const char* toString(VerdictKind kind) {

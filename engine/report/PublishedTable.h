@@ -50,8 +50,7 @@ PublishedCell exactCell(std::string id, std::string quantity, double value, std:
 PublishedCell cellWithin(std::string id, std::string quantity, double value, std::string unit, CellKind kind,
                          double relative);
 // A stated range ("5-15x slower"): reproduced anywhere in it; value is its middle.
-PublishedCell rangeCell(std::string id, std::string quantity, double low, double high, std::string unit,
-                        CellKind kind);
+PublishedCell rangeCell(std::string id, std::string quantity, double low, double high, std::string unit, CellKind kind);
 
 struct Publication {
     std::string name;     // the reproduce NAME: "firebird-wire-blobs"

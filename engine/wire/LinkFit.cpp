@@ -30,8 +30,9 @@ LinkFitResult fitLink(const std::vector<LinkSample>& samples) {
     const double a = (snt * sbb - sbt * snb) / det;
     const double b = (snn * sbt - snb * snt) / det;
     if (!(a > 0) || !(b > 0)) {
-        r.why = "the best fit has a round-trip time or a bandwidth that is not positive: the times are not those of "
-                "a link";
+        r.why =
+            "the best fit has a round-trip time or a bandwidth that is not positive: the times are not those of "
+            "a link";
         return r;
     }
     r.ok = true;

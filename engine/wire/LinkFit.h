@@ -21,9 +21,9 @@ struct LinkSample {
 
 struct LinkFitResult {
     bool ok = false;
-    std::string why;           // when not ok: "2 samples are needed", "the samples do not tell ... apart"
-    double rttSeconds = 0;     // round-trip time
-    double bitsPerSecond = 0;  // bandwidth
+    std::string why;                       // when not ok: "2 samples are needed", "the samples do not tell ... apart"
+    double rttSeconds = 0;                 // round-trip time
+    double bitsPerSecond = 0;              // bandwidth
     std::vector<double> predictedSeconds;  // per sample, in order
     std::vector<double> residualSeconds;   // measured - predicted
     double rmsSeconds = 0;

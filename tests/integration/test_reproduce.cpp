@@ -16,11 +16,11 @@
 #include "support/FirebirdSupport.h"
 #include "support/TestSupport.h"
 
-using blobbench::test::runCli;
-using blobbench::test::TempDir;
+using blobbench::fitLink;
 using blobbench::LinkFitResult;
 using blobbench::LinkSample;
-using blobbench::fitLink;
+using blobbench::test::runCli;
+using blobbench::test::TempDir;
 
 namespace {
 
@@ -157,8 +157,8 @@ TEST_F(ReproduceFirebird5, TheLinkFitRecoversTheLinkTheRelayEmulated) {
         for (const auto& a : connection()) {
             run.push_back(a);
         }
-        run.insert(run.end(), {"--wire-tap", "-n", rows, "-w", "0", "-P", "max_inline_blob_size=" + inlineSize, "--json",
-                               json, "-q"});
+        run.insert(run.end(), {"--wire-tap", "-n", rows, "-w", "0", "-P", "max_inline_blob_size=" + inlineSize,
+                               "--json", json, "-q"});
         if (!latency.empty()) {
             run.insert(run.end(), {"--latency", latency, "--bandwidth", bandwidth});
         }
@@ -173,8 +173,7 @@ TEST_F(ReproduceFirebird5, TheLinkFitRecoversTheLinkTheRelayEmulated) {
             const QJsonObject tap = s[QStringLiteral("wire")].toObject()[QStringLiteral("tap")].toObject();
             const QJsonObject phases = s[QStringLiteral("phases")].toObject();
             out.push_back({s[QStringLiteral("scenario")].toString().toStdString() + " inline " + inlineSize,
-                           tap[QStringLiteral("roundTrips")].toDouble(),
-                           tap[QStringLiteral("recvBytes")].toDouble(),
+                           tap[QStringLiteral("roundTrips")].toDouble(), tap[QStringLiteral("recvBytes")].toDouble(),
                            phases[QStringLiteral("elapsedNs")].toDouble() / 1e9});
         }
         return out;
@@ -191,7 +190,7 @@ TEST_F(ReproduceFirebird5, TheLinkFitRecoversTheLinkTheRelayEmulated) {
             samples.push_back(shaped[i]);
         }
     };
-    added("0", "60", {"short-blobs"});                          // a round trip a BLOB: the latency term
+    added("0", "60", {"short-blobs"});  // a round trip a BLOB: the latency term
     // VARCHAR stays out: its fetches are pipelined (the client asks for the next batch before the last
     // one has arrived), so its exchanges are not each a whole round trip, which the model assumes.
     added("65535", "150", {"all-blobs", "blob-ids"});  // few round trips, megabytes: bandwidth
@@ -213,8 +212,8 @@ TEST(ReproducePostgres, TheHexFormatDoublesTheBytesAndEveryCellIsJudged) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     TempDir dir;
     // 32 KB over the post's 512 kbit/s up, 2 Mbit/s down: a few seconds for the four paths.
-    const auto r = runCli({"reproduce", "postgres-bytea-2007", conninfo, "--size", "32768", "--json",
-                           dir.file("p.json")});
+    const auto r =
+        runCli({"reproduce", "postgres-bytea-2007", conninfo, "--size", "32768", "--json", dir.file("p.json")});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const QJsonObject root = readJson(dir.file("p.json"));
     const std::string link = root[QStringLiteral("link")].toString().toStdString();
@@ -234,8 +233,8 @@ TEST(ReproducePostgres, TheHexFormatDoublesTheBytesAndEveryCellIsJudged) {
 
 TEST(ReproduceSqlite, FootprintAndReadRatiosAreJudgedAtReducedSize) {
     TempDir dir;
-    const auto r = runCli({"reproduce", "sqlite-35-percent", dir.file("work"), "--rows", "1500", "--json",
-                           dir.file("s.json")});
+    const auto r =
+        runCli({"reproduce", "sqlite-35-percent", dir.file("work"), "--rows", "1500", "--json", dir.file("s.json")});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const auto cells = cellsOf(readJson(dir.file("s.json")));
     expectEveryCellJudged(cells, 7);

@@ -15,8 +15,8 @@ TEST(LinkFit, RecoversASyntheticLinkWithinFivePercent) {
     std::mt19937 random(28);
     std::uniform_real_distribution<double> noise(-0.02, 0.02);  // +-2% of each time
     std::vector<LinkSample> samples;
-    const std::vector<std::pair<double, double>> shapes = {{1001, 3.4e6}, {26, 3.4e6}, {161, 12.7e6}, {33, 0.1e6},
-                                                           {74, 10.4e6},  {5, 1e6}};
+    const std::vector<std::pair<double, double>> shapes = {{1001, 3.4e6}, {26, 3.4e6},  {161, 12.7e6},
+                                                           {33, 0.1e6},   {74, 10.4e6}, {5, 1e6}};
     for (const auto& [trips, bytes] : shapes) {
         const double t = trips * rtt + bytes * 8 / bandwidth;
         samples.push_back({"synthetic", trips, bytes, t * (1 + noise(random))});

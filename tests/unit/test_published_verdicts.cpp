@@ -132,9 +132,10 @@ TEST(PublishedTables, PostgresRatiosAndSqliteRangesJudgeOnTheirTolerance) {
 
     const PublishedCell& writes = cell("sqlite-35-percent", "write.vs-read");  // stated range 5-15
     EXPECT_EQ(writes.tolerance, "stated range 5-15");
-    for (const auto& [x, kind] : std::vector<std::pair<double, VerdictKind>>{
-             {4.9, VerdictKind::Differs}, {5, VerdictKind::Reproduced}, {15, VerdictKind::Reproduced},
-             {15.1, VerdictKind::Differs}}) {
+    for (const auto& [x, kind] : std::vector<std::pair<double, VerdictKind>>{{4.9, VerdictKind::Differs},
+                                                                             {5, VerdictKind::Reproduced},
+                                                                             {15, VerdictKind::Reproduced},
+                                                                             {15.1, VerdictKind::Differs}}) {
         m = meeting(writes, x);
         EXPECT_EQ(judge(writes, &m).kind, kind) << x;
     }

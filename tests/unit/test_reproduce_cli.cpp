@@ -24,8 +24,8 @@ TEST(ReproduceCli, ListsEveryPublicationWithItsEngine) {
     const auto r = runCli({"reproduce", "--list"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(lines(r.out), 4) << r.out;
-    for (const char* name : {"firebird-wire-blobs  ", "postgres-bytea-2007  ", "sqlite-35-percent  ",
-                             "oracle-securefiles  "}) {
+    for (const char* name :
+         {"firebird-wire-blobs  ", "postgres-bytea-2007  ", "sqlite-35-percent  ", "oracle-securefiles  "}) {
         EXPECT_NE(r.out.find(name), std::string::npos) << name << "\n" << r.out;
     }
     EXPECT_NE(r.out.find("[no engine here]"), std::string::npos) << r.out;
