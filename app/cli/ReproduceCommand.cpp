@@ -141,10 +141,10 @@ std::string number(double x) {
     char buf[64];
     if (x == static_cast<double>(static_cast<long long>(x)) && std::abs(x) < 1e15) {
         std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(x));
-    } else if (std::abs(x) >= 100) {
+    } else if (std::abs(x) >= 1000) {
         std::snprintf(buf, sizeof buf, "%.0f", x);
     } else {
-        std::snprintf(buf, sizeof buf, "%.3g", x);
+        std::snprintf(buf, sizeof buf, "%.4g", x);
     }
     return buf;
 }

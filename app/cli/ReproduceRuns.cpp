@@ -160,6 +160,24 @@ void firebirdCounts(const FirebirdRun& off, std::map<std::string, double>& v) {
     }
 }
 
+std::vector<std::pair<std::string, std::string>> firebirdMethod(const FirebirdRun& off, const ReproduceOptions& o,
+                                                                const std::optional<LinkProfile>& fitted) {
+    const Sample& any = off.first("all-blobs");
+    return {{"server", any.serverVersion},
+            {"client", any.clientVersion},
+            {"rows", std::to_string(o.rows.value_or(kArticleRows)) + " per query (the client stops fetching: -n)"},
+            {"link", fitted ? fitted->describe() + " (emulated by the wire tap)" : "loopback through the wire tap"},
+            {"runs",
+             "compression off and on (inline BLOBs 65535), and only BLOB ids with inline 0, each on a "
+             "session of its own"},
+            {"repetitions", "1 warm-up (unmeasured), then " + std::to_string(o.repeat) + " measured (median)"},
+            {"transactions", "the driver's default isolation (snapshot)"},
+            {"counts",
+             "the wire tap's: the exchanges and bytes the relay carried (the article's are the client's own "
+             "wire statistics)"},
+            {"data set", datasetCondition(off.dataset)}};
+}
+
 }  // namespace
 
 std::string versionIn(const std::string& text) {
@@ -201,18 +219,7 @@ Measurement measureFirebird(const Publication& p, const ReproduceOptions& o, con
     c["blob-ids.inline-ratio"] = conditionsOf(off, off.first("blob-ids"), o, linkName);
     static const std::regex column(R"(\.5\.0\.\d)");
     fill(m, p, v, c, [](const std::string& id) { return std::regex_replace(id, column, ""); });
-    const Sample& any = off.first("all-blobs");
-    m.method = {{"server", any.serverVersion},
-                {"client", any.clientVersion},
-                {"rows", std::to_string(o.rows.value_or(kArticleRows)) + " per query (the client stops fetching: -n)"},
-                {"link", fitted ? fitted->describe() + " (emulated by the wire tap)" : "loopback through the wire tap"},
-                {"runs", "compression off and on (inline BLOBs 65535), and only BLOB ids with inline 0"},
-                {"repetitions", "1 warm-up, then " + std::to_string(o.repeat) + " measured (median)"},
-                {"transactions", "one snapshot transaction a session (the driver's default)"},
-                {"counts",
-                 "the wire tap's: the exchanges and bytes the relay carried (the article's are the "
-                 "client's own wire statistics)"},
-                {"data set", datasetCondition(off.dataset)}};
+    m.method = firebirdMethod(off, o, fitted);
     return m;
 }
 
@@ -300,45 +307,14 @@ const storage::KeyedResult* findResult(const storage::KeyedReport& r, const std:
 
 }  // namespace
 
-Measurement measureSqlite(const Publication& p, const ReproduceOptions& o) {
-    namespace fs = std::filesystem;
-    const bool temporary = o.connection.target.empty();
-    const fs::path dir = temporary ? fs::temp_directory_path() / ("blobbench-reproduce-" + std::to_string(::getpid()))
-                                   : fs::path(o.connection.target);
-    storage::KeyedOptions k;
-    k.directory = dir;
-    k.count = o.rows.value_or(100000);
-    k.paths = {storage::ReadPath::Sql, storage::ReadPath::BlobMmap, storage::ReadPath::Files};
-    k.random = false;  // kvtest reads in key order unless --random
-    k.updates = false;
-    storage::KeyedReport r;
-    try {
-        r = storage::runKeyedStudy(k);
-    } catch (...) {
-        if (temporary) {
-            fs::remove_all(dir);
-        }
-        throw;
-    }
-    struct statvfs vfs {};
-    const std::string block = statvfs(dir.c_str(), &vfs) == 0 ? std::to_string(vfs.f_bsize) : "unknown";
-    if (temporary) {
-        fs::remove_all(dir);
-    }
-    if (!r.complete()) {
-        throw Error(ErrorKind::Io, "reproduce " + p.name + ": " + r.error);
-    }
+namespace {
+
+// The figures the publication states, from the study's results: read and write ratios, footprint.
+std::map<std::string, double> keyedValues(const storage::KeyedReport& r) {
     const auto* sql = findResult(r, "read", "sqlite", "sql");
     const auto* mmap = findResult(r, "read", "sqlite", storage::pathName(storage::ReadPath::BlobMmap));
     const auto* files = findResult(r, "read", "files", "");
     const auto* write = findResult(r, "write", "sqlite", "");
-    std::string version = "unknown";
-    for (const auto& [what, how] : r.method) {
-        if (what.find("SQLite") != std::string::npos || what.find("sqlite") != std::string::npos) {
-            version = versionIn(how);
-        }
-    }
-    Measurement m;
     std::map<std::string, double> v;
     if (sql && files && mmap && write) {
         v["read.files-vs-sql"] = v["read.files-vs-sql.windows"] = ms(files->elapsed) / ms(sql->elapsed);
@@ -346,20 +322,73 @@ Measurement measureSqlite(const Publication& p, const ReproduceOptions& o) {
         v["write.vs-read"] = ms(write->elapsed) / ms(sql->elapsed);
     }
     if (r.footprint) {
+        const auto files = static_cast<double>(r.footprint->files.fileAllocated);
         v["footprint.sqlite.bytes"] = static_cast<double>(r.footprint->sqliteBytes);
-        v["footprint.files.bytes"] = static_cast<double>(r.footprint->files.fileAllocated);
-        v["footprint.ratio"] = static_cast<double>(r.footprint->sqliteBytes) /
-                               static_cast<double>(std::max<std::uint64_t>(1, r.footprint->files.fileAllocated));
+        v["footprint.files.bytes"] = files;
+        v["footprint.ratio"] = static_cast<double>(r.footprint->sqliteBytes) / std::max(1.0, files);
     }
+    return v;
+}
+
+std::string sqliteVersionOf(const storage::KeyedReport& r) {
+    std::string version = "unknown";
+    for (const auto& [what, how] : r.method) {
+        if (what.find("SQLite") != std::string::npos || what.find("sqlite") != std::string::npos) {
+            version = versionIn(how);
+        }
+    }
+    return version;
+}
+
+// Runs the study in `dir`; a temporary one is removed whatever happens. `block`: the file system's.
+storage::KeyedReport runKeyedIn(const storage::KeyedOptions& k, bool temporary, std::string& block) {
+    namespace fs = std::filesystem;
+    storage::KeyedReport r;
+    try {
+        r = storage::runKeyedStudy(k);
+        struct statvfs vfs {};
+        block = statvfs(k.directory.c_str(), &vfs) == 0 ? std::to_string(vfs.f_bsize) : "unknown";
+    } catch (...) {
+        if (temporary) {
+            fs::remove_all(k.directory);
+        }
+        throw;
+    }
+    if (temporary) {
+        fs::remove_all(k.directory);
+    }
+    return r;
+}
+
+}  // namespace
+
+Measurement measureSqlite(const Publication& p, const ReproduceOptions& o) {
+    const bool temporary = o.connection.target.empty();
+    storage::KeyedOptions k;
+    k.directory = temporary
+                      ? std::filesystem::temp_directory_path() / ("blobbench-reproduce-" + std::to_string(::getpid()))
+                      : std::filesystem::path(o.connection.target);
+    k.count = o.rows.value_or(100000);
+    k.paths = {storage::ReadPath::Sql, storage::ReadPath::BlobMmap, storage::ReadPath::Files};
+    k.random = false;  // kvtest reads in key order unless --random
+    k.updates = false;
+    std::string block;
+    const storage::KeyedReport r = runKeyedIn(k, temporary, block);
+    if (!r.complete()) {
+        throw Error(ErrorKind::Io, "reproduce " + p.name + ": " + r.error);
+    }
+    const std::map<std::string, double> v = keyedValues(r);
     const std::vector<Condition> conditions = {{"values", std::to_string(k.count)},
+                                               {"value sizes", "8,000-12,000 bytes"},
                                                {"page size", std::to_string(k.pageSize)},
                                                {"file system block", block},
                                                {"OS", osName()},
-                                               {"SQLite", version}};
+                                               {"SQLite", sqliteVersionOf(r)}};
     std::map<std::string, std::vector<Condition>> c;
     for (const auto& [id, value] : v) {
         c[id] = conditions;
     }
+    Measurement m;
     fill(m, p, v, c, [](const std::string& id) { return id; });
     m.method = r.method;
     m.method.insert(m.method.begin(), {"values", std::to_string(k.count) + " of 10,000 +- 2,000 incompressible bytes, "

@@ -161,6 +161,7 @@ Publication sqlite() {
                 "https://www.sqlite.org/fasterthanfs.html", "2017"};
     const Condition values = req("values", "100000");
     const Condition sqliteVersion = cond("SQLite", "3.19-3.20");
+    const Condition sizes = cond("value sizes", "8-12 KB (kvtest's)");
     p.cells.push_back(
         with(cellWithin("footprint.sqlite.bytes", "database size", 1024512000, "bytes", CellKind::Count, 0.01),
              {values, cond("page size", "4096")}));

@@ -144,9 +144,9 @@ Verdict judge(const PublishedCell& published, const MeasuredCell* measured) {
     const std::string by = v.deviation ? percent(*v.deviation) : std::string("measured ") + std::to_string(x);
     std::string why = differingConditions(published, *measured);
     if (why.empty()) {
-        why = published.kind == CellKind::Count ? "the conditions stated are met: the data set or the server's "
-                                                  "batching differs"
-                                                : "machine (the conditions stated are met)";
+        why = published.kind == CellKind::Count
+                  ? "the conditions stated are met: an unstated one differs (the data set, the server's batching)"
+                  : "machine (the conditions stated are met)";
     } else if (published.kind != CellKind::Count) {
         why += "; machine";
     }
