@@ -27,6 +27,9 @@ std::string ratioNote(double a, double b) {
     return buf;
 }
 
+// The article's data set: the sources of a project, 10,000 rows (../shared/DATASET.md).
+constexpr const char* kArticleData = "fb-blob-test's (the article's sources)";
+
 struct FbRow {
     const char* test;
     const char* title;
@@ -53,12 +56,13 @@ void addFirebirdTimes(std::vector<PublishedCell>& cells) {
                                                 std::string(row.title) + ", client " + client + ", compression " + z,
                                                 ms, "ms", CellKind::Time, 0.25),
                                      {req("client", clientCondition), req("compression", z), req("rows", "1000"),
-                                      req("link", kFittedLink)}));
+                                      req("link", kFittedLink), cond("data set", kArticleData)}));
             }
             cells.push_back(with(cellWithin(std::string(row.test) + ".compression-ratio." + client,
                                             std::string(row.title) + ", client " + client + ": time off / on",
                                             row.off[c] / row.on[c], "x", CellKind::Ratio, 0.25),
-                                 {req("client", clientCondition), cond("rows", "1000"), cond("link", kFittedLink)},
+                                 {req("client", clientCondition), cond("rows", "1000"), cond("link", kFittedLink),
+                                  cond("data set", kArticleData)},
                                  ratioNote(row.off[c], row.on[c])));
         }
     }
@@ -79,8 +83,7 @@ void addFirebirdTimes(std::vector<PublishedCell>& cells) {
 // Log hq-503-blobtest_sim.wc_OFF.rows_1000.log.txt: the 5.0.3 client's own wire statistics.
 void addFirebirdCounts(std::vector<PublishedCell>& cells) {
     const std::vector<Condition> c503 = {req("client", "5.0.3+"), req("compression", "off"), req("rows", "1000"),
-                                         req("max_inline_blob_size", "65535"),
-                                         cond("data set", "fb-blob-test's (the article's sources)")};
+                                         req("max_inline_blob_size", "65535"), cond("data set", kArticleData)};
     auto add = [&](PublishedCell c) { cells.push_back(with(std::move(c), c503)); };
     add(cellWithin("short-blobs.round-trips", "round trips, short BLOBs", 26, "round trips", CellKind::Count, 0.05));
     add(exactCell("short-blobs.content-bytes", "content bytes, short BLOBs", 3366000, "bytes", CellKind::Count));
@@ -164,13 +167,14 @@ Publication sqlite() {
     const Condition sizes = cond("value sizes", "8-12 KB (kvtest's)");
     p.cells.push_back(
         with(cellWithin("footprint.sqlite.bytes", "database size", 1024512000, "bytes", CellKind::Count, 0.01),
-             {values, cond("page size", "4096")}));
+             {values, sizes, cond("page size", "4096"), sqliteVersion}));
     p.cells.push_back(
         with(cellWithin("footprint.files.bytes", "files' size", 1228800000, "bytes", CellKind::Count, 0.01),
-             {values, cond("file system block", "4096")}));
+             {values, sizes, cond("file system block", "4096")}));
     p.cells.push_back(with(
         cellWithin("footprint.ratio", "database / files size", 1024512000.0 / 1228800000.0, "x", CellKind::Count, 0.03),
-        {cond("page size", "4096"), cond("file system block", "4096")}, "1,024,512,000 / 1,228,800,000"));
+        {sizes, cond("page size", "4096"), cond("file system block", "4096"), sqliteVersion},
+        "1,024,512,000 / 1,228,800,000"));
     p.cells.push_back(with(
         cellWithin("read.files-vs-sql", "read: files time / SQL time (35% faster)", 1.35, "x", CellKind::Ratio, 0.15),
         {cond("OS", "Android"), sqliteVersion}));

@@ -33,6 +33,16 @@ MeasuredCell meeting(const PublishedCell& c, double value) {
     return m;
 }
 
+void set(MeasuredCell& m, const std::string& key, const std::string& value) {
+    for (Condition& c : m.conditions) {
+        if (c.key == key) {
+            c.value = value;
+            return;
+        }
+    }
+    ADD_FAILURE() << m.id << " has no condition " << key;
+}
+
 }  // namespace
 
 TEST(PublishedTables, EveryPublicationIsThereWithSourcesAndUniqueCellIds) {
@@ -85,27 +95,23 @@ TEST(PublishedTables, CountsAreExactOrWithinTheirStatedTolerance) {
 TEST(PublishedTables, AnOlderClientsFigureIsNotComparableWithANewerClient) {
     const PublishedCell& c = cell("firebird-wire-blobs", "short-blobs.round-trips.5.0.2");
     MeasuredCell m = meeting(c, 1001);
-    for (Condition& k : m.conditions) {
-        if (k.key == "client") {
-            k.value = "5.0.4";
-        }
-    }
+    set(m, "client", "5.0.4");
     const Verdict v = judge(c, &m);
     EXPECT_EQ(v.kind, VerdictKind::NotComparable);
     EXPECT_EQ(v.reason, "needs client 5.0.2 (this run: 5.0.4)");
     // The 5.0.3 log's counts hold for a 5.0.4 client ("5.0.3+").
     const PublishedCell& later = cell("firebird-wire-blobs", "short-blobs.round-trips");
     m = meeting(later, 26);
-    m.conditions[0].value = "5.0.4.1767";
+    set(m, "client", "5.0.4.1767");
     EXPECT_EQ(judge(later, &m).kind, VerdictKind::Reproduced);
-    m.conditions[0].value = "5.0.2";
+    set(m, "client", "5.0.2");
     EXPECT_EQ(judge(later, &m).kind, VerdictKind::NotComparable);
 }
 
 TEST(PublishedTables, AbsoluteTimesNeedThePublishedLinkAndRatiosNameItAsTheReason) {
     const PublishedCell& time = cell("firebird-wire-blobs", "all-blobs.time.5.0.3.off");
     MeasuredCell m = meeting(time, 3254);
-    m.conditions.back().value = "loopback";
+    set(m, "link", "loopback");
     Verdict v = judge(time, &m);
     EXPECT_EQ(v.kind, VerdictKind::NotComparable);
     EXPECT_NE(v.reason.find("needs link"), std::string::npos) << v.reason;
@@ -113,7 +119,7 @@ TEST(PublishedTables, AbsoluteTimesNeedThePublishedLinkAndRatiosNameItAsTheReaso
     const PublishedCell& ratio = cell("firebird-wire-blobs", "short-blobs.compression-ratio.5.0.3");
     EXPECT_NEAR(ratio.value, 1110.0 / 157.0, 1e-12);
     m = meeting(ratio, 1.1);
-    m.conditions.back().value = "loopback";
+    set(m, "link", "loopback");
     v = judge(ratio, &m);
     EXPECT_EQ(v.kind, VerdictKind::Differs);
     EXPECT_NE(v.reason.find("link loopback here"), std::string::npos) << v.reason;
@@ -125,7 +131,7 @@ TEST(PublishedTables, PostgresRatiosAndSqliteRangesJudgeOnTheirTolerance) {
     MeasuredCell m = meeting(insert, 2.9);
     EXPECT_EQ(judge(insert, &m).kind, VerdictKind::Reproduced);
     m = meeting(insert, 2.8);
-    m.conditions.back().value = "a text parameter (escape)";
+    set(m, "insert as", "a text parameter (escape)");
     const Verdict v = judge(insert, &m);
     EXPECT_EQ(v.kind, VerdictKind::Differs);
     EXPECT_NE(v.reason.find("insert as a text parameter (escape) here"), std::string::npos) << v.reason;
