@@ -359,7 +359,8 @@ Options:
       --rows N                  reduced size: Firebird rows per query (default 1000, the article's -n),
                                 SQLite values (default 100000)
       --size BYTES              PostgreSQL: the document's size (default 2097152, the post's 2 MB)
-      --repeat N                measured executions per figure (median; default 1, after a warm-up)
+      --repeat N                Firebird, PostgreSQL: measured executions per figure (median; default 1,
+                                after a warm-up); SQLite: one timed pass a path, as kvtest
       --at-fitted-link          run at the link fitted from the published rows (firebird-wire-blobs)
       --json FILE               write the table, the method and the link fit as JSON
   -q, --quiet                   accepted for symmetry with run (nothing is printed on stderr anyway)
