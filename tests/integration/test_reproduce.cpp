@@ -152,7 +152,7 @@ TEST_F(ReproduceFirebird5, TheLinkFitRecoversTheLinkTheRelayEmulated) {
     // Each statement's elapsed time by label, at `link` ("10"/"10M") or unshaped (empty).
     auto measure = [&](const std::string& latency, const std::string& bandwidth, const std::string& inlineSize,
                        const std::string& rows, std::vector<std::string> scenarios) {
-        const std::string json = dir.file("fit" + inlineSize + latency + ".json");
+        const std::string json = dir.file("fit" + inlineSize + "-" + bandwidth + ".json");
         std::vector<std::string> run = {"run", "-d"};
         for (const auto& a : connection()) {
             run.push_back(a);
@@ -178,10 +178,12 @@ TEST_F(ReproduceFirebird5, TheLinkFitRecoversTheLinkTheRelayEmulated) {
         }
         return out;
     };
-    // The time the link adds: each statement at the link less the same statement unshaped (the
-    // server's own work is in both), so that a loaded machine does not move the fit.
+    // The time the link adds: each statement at the link less the same statement through a relay
+    // that shapes (10 us one way, unlimited bandwidth) and so wakes up for every exchange as the
+    // shaped one does: the server's work and the relay's wake-ups, which a loaded machine lengthens
+    // by milliseconds an exchange, are in both and do not move the fit.
     auto added = [&](const std::string& inlineSize, const std::string& rows, const std::vector<std::string>& ids) {
-        const std::vector<LinkSample> base = measure("", "", inlineSize, rows, ids);
+        const std::vector<LinkSample> base = measure("10us", "0", inlineSize, rows, ids);
         std::vector<LinkSample> shaped = measure("10", "10M", inlineSize, rows, ids);
         ASSERT_EQ(base.size(), shaped.size());
         for (std::size_t i = 0; i < shaped.size(); ++i) {
