@@ -132,6 +132,9 @@ Commands:
              --json FILE, --markdown FILE (see "predict" below)
   check      check fb9060 CONNECTION: whether a Firebird server and client show issue
              #9060 (stale BLOB content with inline BLOBs; see check --help)
+  reproduce  reproduce NAME [CONNECTION]: a published experiment run again, each published
+             figure against the one measured here with a verdict (--list, --rows N,
+             --at-fitted-link, --json FILE; see reproduce --help)
   --help     this text
   --version  the version
 

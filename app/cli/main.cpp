@@ -21,6 +21,7 @@
 #include "app/cli/FbCompat.h"
 #include "app/cli/PredictCommand.h"
 #include "app/cli/ProjectCommand.h"
+#include "app/cli/ReproduceCommand.h"
 #include "app/cli/Signals.h"
 #include "app/cli/StorageCommand.h"
 #include "engine/core/Error.h"
@@ -451,6 +452,8 @@ int main(int argc, char** argv) {
     int code = 0;
     if (!args.empty() && args[0] == "storage") {
         code = runStorage(args, std::cout, std::cerr);
+    } else if (!args.empty() && args[0] == "reproduce") {
+        code = runReproduce(args, std::cout, std::cerr);
     } else if (!args.empty() && args[0] == "check") {
         code = runCheck(args, std::cout, std::cerr);
     } else if (isFbCompatCommandLine(args)) {
