@@ -21,6 +21,7 @@
 #include "app/cli/FbCompat.h"
 #include "app/cli/PredictCommand.h"
 #include "app/cli/ProjectCommand.h"
+#include "app/cli/SessionsCommand.h"
 #include "app/cli/Signals.h"
 #include "app/cli/StorageCommand.h"
 #include "engine/core/Error.h"
@@ -312,6 +313,7 @@ std::vector<Scenario> selectScenarios(Dialect dialect, const std::vector<std::st
 }
 
 int commandRun(const CliOptions& o) {
+    refuseSessionsOptions(o, isProjectRun(o));
     if (isProjectRun(o)) {
         return commandRunProject(o);
     }
@@ -363,6 +365,9 @@ int commandRun(const CliOptions& o) {
         plan.rowLimit = o.limitRows;
         notes.push_back("Rows limited to " + std::to_string(*o.limitRows) +
                         " per statement (the client stops fetching)");
+    }
+    if (o.sessionsRun()) {
+        return commandRunSessions(o, plan, interrupt, notes);
     }
 
     TextReport report(std::cout);

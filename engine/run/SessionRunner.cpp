@@ -393,6 +393,9 @@ SessionsOutcome SessionRunner::run(const SessionsPlan& plan, SessionsObserver& o
         connected = shared->connected;
     }
     observer.allConnected(connected, plan.sessions);
+    if (connected < plan.sessions) {
+        shared->halt();  // fewer sessions than asked would measure another load: nothing starts
+    }
     {
         std::lock_guard lock(shared->mutex);
         shared->start = Clock::now();

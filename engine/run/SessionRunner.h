@@ -99,7 +99,9 @@ class SessionRunner {
 public:
     SessionRunner();
     ~SessionRunner();
-    // Blocks until every session has ended. Bad plans (no sessions, a rate without a duration):
+    // Blocks until every session has ended. Every session connects (and passes the observer's
+    // check) before any statement starts; when one cannot, none starts and the run fails with its
+    // error. Bad plans (no sessions, a rate without a duration):
     // Error(Usage).
     SessionsOutcome run(const SessionsPlan& plan, SessionsObserver& observer);
     // From any thread: every session's Runner is cancelled at once (each ends within its Runner's
