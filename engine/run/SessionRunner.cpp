@@ -412,12 +412,19 @@ SessionsOutcome SessionRunner::run(const SessionsPlan& plan, SessionsObserver& o
         last = std::max(last, loop->lastEnd);
     }
     outcome.window = last - shared->measureFrom;
-    finish(outcome, plan, shared->period);
     {
         std::lock_guard lock(m_mutex);
         m_runners.clear();
         m_shared.reset();
+        for (SessionResult& s : outcome.sessions) {
+            if (m_cancelled && s.ok) {  // it saw the stop between two statements
+                s.ok = false;
+                s.errorKind = ErrorKind::Cancelled;
+                s.error = plan.plan.connection.label() + ": cancelled";
+            }
+        }
     }
+    finish(outcome, plan, shared->period);
     return outcome;
 }
 
