@@ -42,8 +42,8 @@ double parseDecimal(const std::string& option, const std::string& text, double m
 }
 
 constexpr int kMaxSessions = 1024;
-constexpr double kMaxSeconds = 86400;     // a day
-constexpr double kMaxRate = 1'000'000;    // statements/s
+constexpr double kMaxSeconds = 86400;   // a day
+constexpr double kMaxRate = 1'000'000;  // statements/s
 
 // --predict-at DOWN/UP[/LATENCY] ("2M/512k", "2M/512k/20ms": one-way, each way), or RATE both ways.
 LinkProfile parsePredictAt(const std::string& text) {

@@ -83,7 +83,8 @@ void refuseSessionsOptions(const CliOptions& o, bool project) {
                     "--sessions, --duration and --rate run a connection string, not a project (not in this version)");
     }
     if (o.verifyContent || o.parameters.contains(kVerifyContentParameter)) {
-        throw Error(ErrorKind::Usage, "--verify-content (-P verify_content) is not available with --sessions (not in this version)");
+        throw Error(ErrorKind::Usage,
+                    "--verify-content (-P verify_content) is not available with --sessions (not in this version)");
     }
 }
 

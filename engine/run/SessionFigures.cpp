@@ -132,8 +132,9 @@ SessionsFigures figuresOf(const SessionsOutcome& outcome) {
 
 void writeSessionsReport(std::ostream& out, const SessionsOutcome& outcome, const SessionsFigures& figures) {
     out << "Sessions: " << modeLine(outcome) << '\n';
-    out << "Latency: " << (outcome.openLoop ? "from each statement's slot to its end (schedule lag included)"
-                                             : "prepare + execute + fetch of each statement")
+    out << "Latency: "
+        << (outcome.openLoop ? "from each statement's slot to its end (schedule lag included)"
+                             : "prepare + execute + fetch of each statement")
         << "; percentiles within 0.4 % (a histogram of every statement)\n\n";
     writeHeader(out);
     for (const ScenarioFigures& f : figures.scenarios) {
@@ -146,10 +147,12 @@ void writeSessionsReport(std::ostream& out, const SessionsOutcome& outcome, cons
     out << "\nFairness (statements/s per session): min " << fixed(fair.min, 1) << ", max " << fixed(fair.max, 1)
         << ", cv " << fixed(fair.cv * 100, 1) << " %\n";
     if (figures.connectionWireComplete) {
-        out << "Wire: the sessions' connections carried " << fixed(static_cast<double>(figures.connectionWireBytes) / 1e6, 3)
-            << " MB in all (" << outcome.sessions.front().wireMethod << ", connects and checks included):";
+        out << "Wire: the sessions' connections carried "
+            << fixed(static_cast<double>(figures.connectionWireBytes) / 1e6, 3) << " MB in all ("
+            << outcome.sessions.front().wireMethod << ", connects and checks included):";
         for (const SessionResult& s : outcome.sessions) {
-            out << ' ' << fixed(static_cast<double>(s.connectionWire->sendBytes + s.connectionWire->recvBytes) / 1e6, 3);
+            out << ' '
+                << fixed(static_cast<double>(s.connectionWire->sendBytes + s.connectionWire->recvBytes) / 1e6, 3);
         }
         out << '\n';
     } else {

@@ -32,17 +32,17 @@ Spread spreadOf(const std::vector<double>& values);
 struct ScenarioFigures {
     std::string id;
     std::string title;
-    StatementTally combined;              // every session's statements merged
-    Rates rates;                          // of `combined`
+    StatementTally combined;                 // every session's statements merged
+    Rates rates;                             // of `combined`
     std::vector<StatementTally> perSession;  // in session order (empty tallies for sessions that ran none)
     std::vector<Rates> perSessionRates;
-    Spread fairness;                      // of the sessions' statements/s
+    Spread fairness;  // of the sessions' statements/s
 };
 
 struct SessionsFigures {
     std::vector<ScenarioFigures> scenarios;  // in the plan's order
     ScenarioFigures all;
-    std::uint64_t errors = 0;                // failed statements of every session
+    std::uint64_t errors = 0;  // failed statements of every session
     // The sessions' connections' own totals summed (SessionResult::connectionWire), and whether
     // every session had one.
     std::uint64_t connectionWireBytes = 0;

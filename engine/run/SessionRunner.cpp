@@ -44,14 +44,14 @@ void StatementTally::merge(const StatementTally& other) {
 struct SessionRunner::Schedule {
     std::mutex mutex;
     std::condition_variable changed;
-    int arrived = 0;                      // guarded: sessions connected or failed to
-    int connected = 0;                    // guarded: of those, the ones connected
-    bool go = false;                      // guarded: every session may start
-    std::atomic<bool> stop{false};        // cancelled: no session starts another statement
-    Clock::time_point start;              // set before go: the schedule's origin
-    Clock::time_point measureFrom;        // start + ramp-up
-    Clock::time_point end;                // closed loop with a duration and open loop: no statement starts after it
-    std::chrono::nanoseconds period{0};   // open loop: between two slots
+    int arrived = 0;                     // guarded: sessions connected or failed to
+    int connected = 0;                   // guarded: of those, the ones connected
+    bool go = false;                     // guarded: every session may start
+    std::atomic<bool> stop{false};       // cancelled: no session starts another statement
+    Clock::time_point start;             // set before go: the schedule's origin
+    Clock::time_point measureFrom;       // start + ramp-up
+    Clock::time_point end;               // closed loop with a duration and open loop: no statement starts after it
+    std::chrono::nanoseconds period{0};  // open loop: between two slots
     std::atomic<std::uint64_t> nextSlot{0};
 
     void arrive(bool isConnected) {
@@ -94,7 +94,12 @@ public:
 
     Statement current;
 
-    void checkSession(Session& session) override { m_outer.checkSession(m_index, session); }
+    // The Runner checks at every run(), that is every statement of a kept session: once is enough.
+    void checkSession(Session& session) override {
+        if (!m_result.connected) {
+            m_outer.checkSession(m_index, session);
+        }
+    }
     void connected(const SessionInfo& info) override {
         if (!m_result.connected) {
             m_result.info = info;
@@ -155,7 +160,10 @@ class SessionLoop {
 public:
     SessionLoop(const SessionsPlan& plan, int index, Runner& runner, SessionRunner::Schedule& shared,
                 SessionsObserver& observer, SessionResult& result)
-        : m_plan(plan), m_runner(runner), m_shared(shared), m_result(result),
+        : m_plan(plan),
+          m_runner(runner),
+          m_shared(shared),
+          m_result(result),
           m_tallies(index, observer, result, shared.period) {
         for (const Scenario& scenario : plan.plan.scenarios) {
             RunPlan one = plan.plan;
@@ -287,6 +295,11 @@ void refuseBadPlan(const SessionsPlan& plan) {
     if (plan.plan.scenarios.empty()) {
         throw Error(ErrorKind::Usage, "sessions: the plan has no scenario to run");
     }
+    if (ParameterValues given = plan.plan.parameters; takeVerifyContent(given, plan.plan.verifyContent)) {
+        // The Runner would build the expectation again for every statement of a session.
+        throw Error(ErrorKind::Usage,
+                    "sessions: verify_content is not available with many sessions (not in this version)");
+    }
     if (plan.rate && (!plan.duration || !(*plan.rate > 0) || !std::isfinite(*plan.rate))) {
         throw Error(ErrorKind::Usage, "rate: an open loop needs a rate > 0 and a duration");
     }
@@ -295,7 +308,8 @@ void refuseBadPlan(const SessionsPlan& plan) {
 // Slots of the open loop whose time falls in [from, to) after the start.
 std::uint64_t slotsIn(std::chrono::nanoseconds from, std::chrono::nanoseconds to, std::chrono::nanoseconds period) {
     auto first = [&](std::chrono::nanoseconds at) {
-        return static_cast<std::uint64_t>(std::ceil(static_cast<double>(at.count()) / static_cast<double>(period.count())));
+        return static_cast<std::uint64_t>(
+            std::ceil(static_cast<double>(at.count()) / static_cast<double>(period.count())));
     };
     return first(to) > first(from) ? first(to) - first(from) : 0;
 }

@@ -44,7 +44,7 @@ struct StatementTally {
     std::uint64_t wireBytes = 0;      // both directions, prepare + execute + fetch, as counted
     std::uint64_t wireUncounted = 0;  // complete statements whose wire was not counted
     bool wireCounted() const { return statements > 0 && wireUncounted == 0; }
-    LatencyHistogram latency;     // closed loop: prepare + execute + fetch; open loop: slot to end
+    LatencyHistogram latency;      // closed loop: prepare + execute + fetch; open loop: slot to end
     LatencyHistogram scheduleLag;  // open loop: slot to start
     std::uint64_t late = 0;        // open loop: started more than one slot interval after its slot
     void merge(const StatementTally& other);
@@ -58,13 +58,13 @@ struct SessionResult {
     std::string error;
     SessionInfo info;
     std::map<std::string, StatementTally> byScenario;  // scenario id -> its statements
-    std::uint64_t excluded = 0;                         // statements of the ramp-up and warm-ups
+    std::uint64_t excluded = 0;                        // statements of the ramp-up and warm-ups
     // The connection's own totals (connect, checks, every statement), from its relay or counter,
     // at its last statement that left the session open; nullopt when uncounted.
     std::optional<WireCounters> connectionWire;
-    std::string wireMethod;          // "relay", "in-process" or empty
-    std::vector<Sample> failures;    // its failed samples, the first kMaxKeptFailures
-    std::string firstSampleError;    // the first failed statement's error
+    std::string wireMethod;        // "relay", "in-process" or empty
+    std::vector<Sample> failures;  // its failed samples, the first kMaxKeptFailures
+    std::string firstSampleError;  // the first failed statement's error
     static constexpr std::size_t kMaxKeptFailures = 20;
 };
 
@@ -113,7 +113,7 @@ public:
 private:
     std::mutex m_mutex;
     std::vector<std::unique_ptr<Runner>> m_runners;  // guarded by m_mutex while run() sets them up
-    std::shared_ptr<Schedule> m_shared;                // guarded by m_mutex
+    std::shared_ptr<Schedule> m_shared;              // guarded by m_mutex
     bool m_cancelled = false;                        // guarded by m_mutex
 };
 

@@ -5,11 +5,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
-#include <netinet/in.h>
 #include <thread>
 
 #include "engine/data/Dataset.h"
@@ -173,8 +173,7 @@ TEST(SessionsServers, PostgresSessionsAreConnectionsOfTheirOwnAndCountTheirOwnBy
                                   ") AND pid <> pg_backend_pid()");
     };
     SessionRunner inProcessRunner;
-    const SessionsOutcome inProcess =
-        inProcessRunner.run(planOn(spec, Dialect::PostgreSQL, 4, "in-process"), observer);
+    const SessionsOutcome inProcess = inProcessRunner.run(planOn(spec, Dialect::PostgreSQL, 4, "in-process"), observer);
     EXPECT_EQ(observer.connectedAtStart, 4);
     EXPECT_EQ(observer.countedOnServer, "4");
     Observer quiet;

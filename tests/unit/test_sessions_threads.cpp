@@ -184,6 +184,36 @@ TEST_F(SessionRunnerThreads, BadPlansAreRefused) {
     SessionsPlan rateOnly = plan(1);
     rateOnly.rate = 10;
     EXPECT_THROW(runner.run(rateOnly, observer), Error);
+    SessionsPlan verifying = plan(2);
+    verifying.plan.parameters["verify_content"] = "on";
+    EXPECT_THROW(runner.run(verifying, observer), Error);
+}
+
+// The observer's check of a session (the CLI's data set check) runs once per session, not once
+// per statement of it.
+TEST_F(SessionRunnerThreads, EachSessionIsCheckedOnce) {
+    struct Checks : Counting {
+        std::atomic<int> checks{0};
+        void checkSession(int, Session&) override { ++checks; }
+    } observer;
+    SessionsPlan p = plan(3);
+    p.plan.repetitions = 4;
+    SessionRunner runner;
+    const SessionsOutcome outcome = runner.run(p, observer);
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+    EXPECT_EQ(observer.checks.load(), 3);
+}
+
+TEST_F(SessionRunnerThreads, ASessionThatCannotConnectStartsNothing) {
+    SessionsPlan p = plan(3);
+    p.plan.connection.target = "sqlite:" + dir->file("missing.sqlite");
+    Counting observer;
+    SessionRunner runner;
+    const SessionsOutcome outcome = runner.run(p, observer);
+    EXPECT_FALSE(outcome.ok);
+    EXPECT_EQ(outcome.error.rfind("session ", 0), 0u) << outcome.error;  // "session N: ..."
+    EXPECT_EQ(observer.atStart, 0);
+    EXPECT_EQ(observer.countedSamples + observer.uncounted, 0u);
 }
 
 }  // namespace
