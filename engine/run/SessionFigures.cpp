@@ -78,9 +78,15 @@ void writeScenario(std::ostream& out, const ScenarioFigures& f, bool perSession)
 
 std::string modeLine(const SessionsOutcome& o) {
     const std::string window = fixed(seconds(o.window), 2) + " s measured";
+    std::uint64_t excluded = 0;
+    for (const SessionResult& s : o.sessions) {
+        excluded += s.excluded;
+    }
     const std::string ramp = o.rampUp.count() > 0 ? " after a " + fixed(seconds(o.rampUp), 1) + " s ramp-up" : "";
+    const std::string left =
+        excluded > 0 ? ", " + std::to_string(excluded) + " statements of the ramp-up and warm-ups left out" : "";
     const std::string mode = o.openLoop ? "open loop at " + fixed(o.rate, 1) + " statements/s" : "closed loop";
-    return std::to_string(o.sessions.size()) + " (" + mode + ", " + window + ramp +
+    return std::to_string(o.sessions.size()) + " (" + mode + ", " + window + ramp + left +
            "), each its own connection and wire counting";
 }
 

@@ -108,12 +108,12 @@ TEST_F(CliSessions, ARunWritesTheReportJsonAndCsv) {
 
 TEST_F(CliSessions, ClosedAndOpenLoopsRunForTheirDuration) {
     const std::string json = dir->file("open.json");
-    const auto closed = runCli({"run", db, "-s", "short-blobs", "--sessions", "2", "--duration", "0.3", "--ramp-up",
-                                "0.1", "-q"});
+    const auto closed =
+        runCli({"run", db, "-s", "short-blobs", "--sessions", "2", "--duration", "0.3", "--ramp-up", "0.1", "-q"});
     ASSERT_EQ(closed.exitCode, 0) << closed.err;
     EXPECT_NE(closed.out.find("0.1 s ramp-up"), std::string::npos) << closed.out;
-    const auto open = runCli({"run", db, "-s", "short-blobs", "--sessions", "2", "--duration", "0.5", "--rate", "40",
-                              "--json", json, "-q"});
+    const auto open = runCli(
+        {"run", db, "-s", "short-blobs", "--sessions", "2", "--duration", "0.5", "--rate", "40", "--json", json, "-q"});
     ASSERT_EQ(open.exitCode, 0) << open.err;
     EXPECT_NE(open.out.find("Schedule: 20 slots due"), std::string::npos) << open.out;
     const QJsonObject o = readJson(json);
