@@ -33,6 +33,13 @@ public:
             m_notes.insert(m_notes.begin(), note);
         }
     }
+    void wireTapReady(int session, const std::string& relay, const LinkProfile& link) override {
+        if (session == 1) {
+            std::lock_guard lock(m_mutex);
+            m_notes.push_back("Wire tap: each session its own relay (session 1: " + relay + "), link " +
+                              link.describe() + " on each");
+        }
+    }
     void connected(int session, const SessionInfo& info) override {
         std::lock_guard lock(m_mutex);
         if (session == 1) {

@@ -100,6 +100,11 @@ public:
             m_outer.checkSession(m_index, session);
         }
     }
+    void wireTapReady(const std::string& relay, const LinkProfile& link) override {
+        if (!m_result.connected) {
+            m_outer.wireTapReady(m_index, relay, link);
+        }
+    }
     void connected(const SessionInfo& info) override {
         if (!m_result.connected) {
             m_result.info = info;

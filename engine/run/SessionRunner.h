@@ -89,6 +89,8 @@ public:
     virtual ~SessionsObserver() = default;
     virtual void checkSession(int /*session*/, Session& /*session*/) {}
     virtual void connected(int /*session*/, const SessionInfo& /*info*/) {}
+    // The session's own relay, when its wire is relayed (each session has one, with its own link).
+    virtual void wireTapReady(int /*session*/, const std::string& /*relay*/, const LinkProfile& /*link*/) {}
     // Every session has connected (or failed to); nothing measured has started. `connected` of
     // `sessions` hold a connection to the server now.
     virtual void allConnected(int /*connected*/, int /*sessions*/) {}
