@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -24,6 +26,24 @@ std::uint64_t parseCount(const std::string& option, const std::string& text, std
     }
     return value;
 }
+
+// Seconds or a rate: a finite decimal number in [minimum, maximum] ("10", "2.5"); `above` refuses the minimum itself.
+double parseDecimal(const std::string& option, const std::string& text, double minimum, double maximum, bool above) {
+    double value = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    const bool inRange = above ? value > minimum : value >= minimum;
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(value) || !inRange ||
+        value > maximum) {
+        char range[96];
+        std::snprintf(range, sizeof range, "a number %s %g and <= %g", above ? ">" : ">=", minimum, maximum);
+        throw Error(ErrorKind::Usage, option + ": '" + text + "' is not " + range);
+    }
+    return value;
+}
+
+constexpr int kMaxSessions = 1024;
+constexpr double kMaxSeconds = 86400;   // a day
+constexpr double kMaxRate = 1'000'000;  // statements/s
 
 // --predict-at DOWN/UP[/LATENCY] ("2M/512k", "2M/512k/20ms": one-way, each way), or RATE both ways.
 LinkProfile parsePredictAt(const std::string& text) {
@@ -93,6 +113,10 @@ const std::map<std::string, std::string>& singleValued() {
         {"--latency-up", "--latency-up"},
         {"--latency-down", "--latency-down"},
         {"--bandwidth", "--bandwidth"},
+        {"--sessions", "--sessions"},
+        {"--duration", "--duration"},
+        {"--rate", "--rate"},
+        {"--ramp-up", "--ramp-up"},
     };
     return names;
 }
@@ -107,6 +131,27 @@ void refuseRepeated(const std::string& arg, std::map<std::string, std::string>& 
         const std::string spelt = before->second == arg ? "" : " (" + before->second + " and " + arg + ")";
         throw Error(ErrorKind::Usage, it->second + " is given twice" + spelt +
                                           ": it takes one value, and the first would be dropped (give it once)");
+    }
+}
+
+void refuseSessionContradictions(const CliOptions& o) {
+    if (o.rampUpS && !o.sessionsRun()) {
+        throw Error(ErrorKind::Usage, "--ramp-up needs --sessions, --duration or --rate (a sessions run)");
+    }
+    if (!o.sessionsRun()) {
+        return;
+    }
+    if (o.command != Command::Run && o.command != Command::Default) {
+        throw Error(ErrorKind::Usage, "--sessions, --duration and --rate are options of run");
+    }
+    if (o.rate && !o.durationS) {
+        throw Error(ErrorKind::Usage, "--rate needs --duration (how long the schedule runs)");
+    }
+    if (o.durationS && o.repeatSet) {
+        throw Error(ErrorKind::Usage, "--duration and --repeat both say how long each session runs (give one)");
+    }
+    if (o.durationS && o.warmupSet) {
+        throw Error(ErrorKind::Usage, "--warmup counts repetitions: with --duration, --ramp-up S leaves a warm-up out");
     }
 }
 
@@ -164,6 +209,16 @@ run:
       --json FILE                   also write every sample as JSON
       --csv FILE                    also write every sample as CSV
   -q, --quiet                       no progress on stderr
+      --sessions N                  N sessions at once, each its own connection and wire
+                                    counting; each runs the scenarios --repeat times, or
+      --duration S                  in turn, as fast as it can, for S seconds (closed loop)
+      --rate R                      open loop: R statements/s across the sessions, on a
+                                    schedule; latency runs from each statement's slot and
+                                    the schedule lag and missed slots are reported (needs
+                                    --duration)
+      --ramp-up S                   statements of the first S seconds are left out of every
+                                    figure; with --json / --csv: the per-session figures
+                                    and latency histograms (docs/sessions.md)
       --verify-content              compare every value read with the data set's (a synthetic
                                     data set: computed from its seed); a value that differs
                                     fails its sample, naming the row (-P verify_content=on)
@@ -355,6 +410,19 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.advise = true;
         } else if (arg == "--no-save") {
             o.noSave = true;
+        } else if (arg == "--sessions") {
+            const auto n = parseCount(arg, take(arg), 1);
+            if (n > kMaxSessions) {
+                throw Error(ErrorKind::Usage, "--sessions: " + std::to_string(n) + " exceeds the limit of " +
+                                                  std::to_string(kMaxSessions));
+            }
+            o.sessions = static_cast<int>(n);
+        } else if (arg == "--duration") {
+            o.durationS = parseDecimal(arg, take(arg), 0, kMaxSeconds, true);
+        } else if (arg == "--rate") {
+            o.rate = parseDecimal(arg, take(arg), 0, kMaxRate, true);
+        } else if (arg == "--ramp-up") {
+            o.rampUpS = parseDecimal(arg, take(arg), 0, kMaxSeconds, false);
         } else if (arg == "--verify-content") {
             o.verifyContent = true;
         } else if (arg == "-q" || arg == "--quiet") {
@@ -419,6 +487,7 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             ErrorKind::Usage,
             "--no-tap contradicts --tap, --latency, --bandwidth and --estimate-compression (the tap does them)");
     }
+    refuseSessionContradictions(o);
     if (o.repeat > 1000 || o.warmup > 1000) {
         throw Error(ErrorKind::Usage, "--repeat and --warmup take at most 1000");
     }

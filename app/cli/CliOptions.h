@@ -40,6 +40,12 @@ struct CliOptions {
     std::string csvPath;
     bool quiet = false;
     bool verifyContent = false;  // --verify-content: the same as -P verify_content=on
+    // many sessions at once (app/cli/SessionsCommand.cpp): any of these makes the run a sessions run
+    std::optional<int> sessions;      // --sessions N
+    std::optional<double> durationS;  // --duration S: closed loop for S seconds
+    std::optional<double> rate;       // --rate R: open loop, R statements/s across the sessions
+    std::optional<double> rampUpS;    // --ramp-up S: left out of every figure
+    bool sessionsRun() const { return sessions || durationS || rate; }
     // wire tap and link emulation (networked engines)
     bool wireTap = false;  // asked for explicitly (--tap or a link option)
     bool noTap = false;    // --no-tap

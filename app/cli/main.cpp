@@ -22,6 +22,7 @@
 #include "app/cli/PredictCommand.h"
 #include "app/cli/ProjectCommand.h"
 #include "app/cli/ReproduceCommand.h"
+#include "app/cli/SessionsCommand.h"
 #include "app/cli/Signals.h"
 #include "app/cli/StorageCommand.h"
 #include "engine/core/Error.h"
@@ -313,6 +314,7 @@ std::vector<Scenario> selectScenarios(Dialect dialect, const std::vector<std::st
 }
 
 int commandRun(const CliOptions& o) {
+    refuseSessionsOptions(o, isProjectRun(o));
     if (isProjectRun(o)) {
         return commandRunProject(o);
     }
@@ -364,6 +366,9 @@ int commandRun(const CliOptions& o) {
         plan.rowLimit = o.limitRows;
         notes.push_back("Rows limited to " + std::to_string(*o.limitRows) +
                         " per statement (the client stops fetching)");
+    }
+    if (o.sessionsRun()) {
+        return commandRunSessions(o, plan, interrupt, notes);
     }
 
     TextReport report(std::cout);

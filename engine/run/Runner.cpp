@@ -228,6 +228,23 @@ void Runner::setKeepSession(bool keep) {
     }
 }
 
+std::optional<WireCounters> Runner::keptSessionWire() const {
+    if (!m_kept) {
+        return std::nullopt;
+    }
+    if (m_keptTap) {
+        return m_keptTap->snapshot();
+    }
+    if (m_keptCounter) {
+        return m_keptCounter->snapshot();
+    }
+    return std::nullopt;
+}
+
+const char* Runner::keptSessionWireMethod() const {
+    return !m_kept ? "" : m_keptTap ? "relay" : m_keptCounter ? "in-process" : "";
+}
+
 void Runner::cancel() {
     m_cancel.cancel();
     std::lock_guard lock(m_mutex);

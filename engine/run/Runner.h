@@ -94,6 +94,12 @@ public:
     // than the point it measures). Off by default; turning it off closes a kept session.
     void setKeepSession(bool keep);
 
+    // What the kept session's connection carried so far, its connect included (its relay's or its
+    // in-process counter's totals), and which of the two counted it; nullopt when no session is kept
+    // or nothing counts its wire. From the thread that calls run(), between runs.
+    std::optional<WireCounters> keptSessionWire() const;
+    const char* keptSessionWireMethod() const;
+
 private:
     // The hard deadline of a cancel for a connection with no relay or counter in front of it.
     void startSocketDeadline();  // from cancel()

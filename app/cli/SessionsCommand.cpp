@@ -1,0 +1,128 @@
+#include "app/cli/SessionsCommand.h"
+
+#include <iostream>
+#include <mutex>
+
+#include "engine/core/Error.h"
+#include "engine/core/Printable.h"
+#include "engine/data/Dataset.h"
+#include "engine/report/TextReport.h"
+#include "engine/run/SessionFigures.h"
+#include "engine/run/SessionRunner.h"
+#include "model/SessionsJson.h"
+
+namespace blobbench::cli {
+namespace {
+
+std::chrono::milliseconds millisecondsOf(double seconds) {
+    return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000 + 0.5));
+}
+
+// Session 1 checks the data set and gives the report its header; the others are like it.
+class CliSessionsObserver final : public SessionsObserver {
+public:
+    CliSessionsObserver(const CliOptions& o, std::string target, std::vector<std::string> notes,
+                        SignalCancel& interrupt)
+        : m_options(o), m_target(std::move(target)), m_notes(std::move(notes)), m_interrupt(interrupt) {}
+
+    void checkSession(int session, Session& s) override {
+        m_interrupt.started();
+        if (session == 1) {
+            const std::string note = requireDataset(s, "run: blobbench-cli prepare " + m_target);
+            std::lock_guard lock(m_mutex);
+            m_notes.insert(m_notes.begin(), note);
+        }
+    }
+    void wireTapReady(int session, const std::string& relay, const LinkProfile& link) override {
+        if (session == 1) {
+            std::lock_guard lock(m_mutex);
+            m_notes.push_back("Wire tap: each session its own relay (session 1: " + relay + "), link " +
+                              link.describe() + " on each");
+        }
+    }
+    void connected(int session, const SessionInfo& info) override {
+        std::lock_guard lock(m_mutex);
+        if (session == 1) {
+            m_info = info;
+            m_haveInfo = true;
+        }
+    }
+    void allConnected(int connected, int sessions) override {
+        std::lock_guard lock(m_mutex);
+        if (m_haveInfo) {
+            TextReport(std::cout).header(m_info, m_notes);
+        }
+        if (!m_options.quiet) {
+            std::cerr << "blobbench-cli: " << connected << " of " << sessions << " sessions connected; measuring"
+                      << std::endl;
+        }
+    }
+
+private:
+    const CliOptions& m_options;
+    std::string m_target;
+    std::mutex m_mutex;
+    std::vector<std::string> m_notes;  // guarded by m_mutex
+    SessionInfo m_info;                // guarded by m_mutex
+    bool m_haveInfo = false;           // guarded by m_mutex
+    SignalCancel& m_interrupt;
+};
+
+void writeOutputs(const CliOptions& o, const RunPlan& plan, const SessionsOutcome& outcome,
+                  const SessionsFigures& figures) {
+    if (!o.jsonPath.empty()) {
+        writeSessionsJson(QString::fromStdString(o.jsonPath),
+                          sessionsToJson(outcome, figures, plan.runId, plan.connection.label()));
+    }
+    if (!o.csvPath.empty()) {
+        writeSessionsCsv(QString::fromStdString(o.csvPath), outcome, figures);
+    }
+}
+
+}  // namespace
+
+void refuseSessionsOptions(const CliOptions& o, bool project) {
+    if (!o.sessionsRun()) {
+        return;
+    }
+    if (project) {
+        throw Error(ErrorKind::Usage,
+                    "--sessions, --duration and --rate run a connection string, not a project (not in this version)");
+    }
+    if (o.verifyContent || o.parameters.contains(kVerifyContentParameter)) {
+        throw Error(ErrorKind::Usage,
+                    "--verify-content (-P verify_content) is not available with --sessions (not in this version)");
+    }
+}
+
+int commandRunSessions(const CliOptions& o, const RunPlan& plan, SignalCancel& interrupt,
+                       const std::vector<std::string>& notes) {
+    SessionsPlan sessions;
+    sessions.plan = plan;
+    sessions.sessions = o.sessions.value_or(1);
+    if (o.durationS) {
+        sessions.duration = millisecondsOf(*o.durationS);
+    }
+    sessions.rate = o.rate;
+    sessions.rampUp = millisecondsOf(o.rampUpS.value_or(0));
+    CliSessionsObserver observer(o, plan.connection.target, notes, interrupt);
+    SessionRunner runner;
+    interrupt.setCancel([&runner] { runner.cancel(); });
+    const SessionsOutcome outcome = runner.run(sessions, observer);
+    interrupt.setCancel({});
+    const SessionsFigures figures = figuresOf(outcome);
+    writeSessionsReport(std::cout, outcome, figures);
+    writeOutputs(o, plan, outcome, figures);
+    if (const int sig = SignalCancel::received(); sig != 0) {
+        std::cerr << "blobbench-cli: " << SignalCancel::name(sig) << ": the run was cancelled ("
+                  << printable(oneLine(outcome.error)) << "); everything measured is written" << std::endl;
+        return 128 + sig;
+    }
+    if (!outcome.ok) {
+        std::cerr << "blobbench-cli: " << printable(oneLine(outcome.error)) << std::endl;
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace blobbench::cli

@@ -1,0 +1,98 @@
+#include "engine/run/LatencyHistogram.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace blobbench {
+namespace {
+
+constexpr std::uint64_t kHalf = std::uint64_t{1} << LatencyHistogram::kSubBucketBits;  // 128
+constexpr std::uint64_t kExact = kHalf * 2;                                            // 256 exact buckets
+
+}  // namespace
+
+std::size_t LatencyHistogram::indexOf(std::uint64_t value) {
+    if (value < kExact) {
+        return static_cast<std::size_t>(value);
+    }
+    const int shift = std::bit_width(value) - 1 - kSubBucketBits;  // value >> shift is in [128, 256)
+    return static_cast<std::size_t>(kExact + static_cast<std::uint64_t>(shift - 1) * kHalf +
+                                    ((value >> shift) - kHalf));
+}
+
+LatencyHistogram::Bucket LatencyHistogram::bounds(std::size_t index) {
+    if (index < kExact) {
+        return {index, index + 1, 0};
+    }
+    const std::uint64_t above = index - kExact;
+    const int shift = static_cast<int>(above / kHalf) + 1;
+    const std::uint64_t low = (kHalf + above % kHalf) << shift;
+    const std::uint64_t width = std::uint64_t{1} << shift;
+    return {low, low + width < low ? UINT64_MAX : low + width, 0};  // the last bucket ends at the type's end
+}
+
+void LatencyHistogram::record(std::uint64_t nanoseconds) {
+    const std::size_t index = indexOf(nanoseconds);
+    if (index >= m_counts.size()) {
+        m_counts.resize(index + 1, 0);
+    }
+    ++m_counts[index];
+    m_min = m_count == 0 ? nanoseconds : std::min(m_min, nanoseconds);
+    m_max = std::max(m_max, nanoseconds);
+    ++m_count;
+    m_sum += static_cast<long double>(nanoseconds);
+}
+
+void LatencyHistogram::merge(const LatencyHistogram& other) {
+    if (other.m_count == 0) {
+        return;
+    }
+    if (other.m_counts.size() > m_counts.size()) {
+        m_counts.resize(other.m_counts.size(), 0);
+    }
+    for (std::size_t i = 0; i < other.m_counts.size(); ++i) {
+        m_counts[i] += other.m_counts[i];
+    }
+    m_min = m_count == 0 ? other.m_min : std::min(m_min, other.m_min);
+    m_max = std::max(m_max, other.m_max);
+    m_count += other.m_count;
+    m_sum += other.m_sum;
+}
+
+double LatencyHistogram::mean() const {
+    return m_count == 0 ? 0.0 : static_cast<double>(m_sum / static_cast<long double>(m_count));
+}
+
+std::uint64_t LatencyHistogram::percentile(double q) const {
+    if (m_count == 0) {
+        return 0;
+    }
+    q = std::clamp(q, 0.0, 1.0);
+    const auto rank =
+        std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(m_count))));
+    std::uint64_t seen = 0;
+    for (std::size_t i = 0; i < m_counts.size(); ++i) {
+        seen += m_counts[i];
+        if (seen >= rank) {
+            const Bucket b = bounds(i);
+            const std::uint64_t middle = b.low + (b.high - b.low) / 2;
+            return std::clamp(b.high - b.low == 1 ? b.low : middle, min(), m_max);
+        }
+    }
+    return m_max;
+}
+
+std::vector<LatencyHistogram::Bucket> LatencyHistogram::buckets() const {
+    std::vector<Bucket> out;
+    for (std::size_t i = 0; i < m_counts.size(); ++i) {
+        if (m_counts[i] != 0) {
+            Bucket b = bounds(i);
+            b.count = m_counts[i];
+            out.push_back(b);
+        }
+    }
+    return out;
+}
+
+}  // namespace blobbench

@@ -1,0 +1,450 @@
+#include "engine/run/SessionRunner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include "engine/core/ClientPause.h"
+
+namespace blobbench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t wireOf(const Sample& sample) {
+    std::uint64_t bytes = 0;
+    for (const char* phase : {"prepare", "execute", "fetch", "until failure"}) {
+        if (auto it = sample.tapPhases.find(phase); it != sample.tapPhases.end()) {
+            bytes += it->second.sendBytes + it->second.recvBytes;
+        }
+    }
+    return bytes;
+}
+
+std::uint64_t nanosBetween(Clock::time_point from, Clock::time_point to) {
+    return to > from ? static_cast<std::uint64_t>(std::chrono::nanoseconds(to - from).count()) : 0;
+}
+
+}  // namespace
+
+void StatementTally::merge(const StatementTally& other) {
+    statements += other.statements;
+    failed += other.failed;
+    cancelled += other.cancelled;
+    rows += other.rows;
+    contentBytes += other.contentBytes;
+    wireBytes += other.wireBytes;
+    wireUncounted += other.wireUncounted;
+    latency.merge(other.latency);
+    scheduleLag.merge(other.scheduleLag);
+    late += other.late;
+}
+
+// What the session threads share: the start gate, the schedule and the stop flag.
+struct SessionRunner::Schedule {
+    std::mutex mutex;
+    std::condition_variable changed;
+    int arrived = 0;                     // guarded: sessions connected or failed to
+    int connected = 0;                   // guarded: of those, the ones connected
+    bool go = false;                     // guarded: every session may start
+    std::atomic<bool> stop{false};       // cancelled: no session starts another statement
+    Clock::time_point start;             // set before go: the schedule's origin
+    Clock::time_point measureFrom;       // start + ramp-up
+    Clock::time_point end;               // closed loop with a duration and open loop: no statement starts after it
+    std::chrono::nanoseconds period{0};  // open loop: between two slots
+    std::atomic<std::uint64_t> nextSlot{0};
+
+    void arrive(bool isConnected) {
+        std::lock_guard lock(mutex);
+        ++arrived;
+        connected += isConnected ? 1 : 0;
+        changed.notify_all();
+    }
+    bool waitForGo() {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [this] { return go || stop.load(); });
+        return !stop.load();
+    }
+    // False when stopped before `when`.
+    bool sleepUntil(Clock::time_point when) {
+        std::unique_lock lock(mutex);
+        return !changed.wait_until(lock, when, [this] { return stop.load(); });
+    }
+    void halt() {
+        std::lock_guard lock(mutex);
+        stop = true;
+        changed.notify_all();
+    }
+};
+
+namespace {
+
+// One session's statement: whether it counts, and for the open loop its slot and its lag.
+struct Statement {
+    bool counted = false;
+    std::optional<Clock::time_point> slot;
+    std::uint64_t lagNs = 0;
+};
+
+// Turns one session's Runner callbacks into its tallies.
+class SessionTallies final : public RunObserver {
+public:
+    SessionTallies(int index, SessionsObserver& outer, SessionResult& result, std::chrono::nanoseconds period)
+        : m_index(index), m_outer(outer), m_result(result), m_period(period) {}
+
+    Statement current;
+
+    // The Runner checks at every run(), that is every statement of a kept session: once is enough.
+    void checkSession(Session& session) override {
+        if (!m_result.connected) {
+            m_outer.checkSession(m_index, session);
+        }
+    }
+    void wireTapReady(const std::string& relay, const LinkProfile& link) override {
+        if (!m_result.connected) {
+            m_outer.wireTapReady(m_index, relay, link);
+        }
+    }
+    void connected(const SessionInfo& info) override {
+        if (!m_result.connected) {
+            m_result.info = info;
+            m_outer.connected(m_index, info);
+        }
+    }
+    void sampleReady(const Sample& sample) override {
+        const auto now = Clock::now();
+        m_outer.sampleReady(m_index, sample, current.counted);
+        if (sample.status == SampleStatus::Failed) {
+            if (m_result.firstSampleError.empty()) {
+                m_result.firstSampleError = sample.error;
+            }
+            if (m_result.failures.size() < SessionResult::kMaxKeptFailures) {
+                m_result.failures.push_back(sample);
+            }
+        }
+        if (!current.counted) {
+            ++m_result.excluded;
+            return;
+        }
+        StatementTally& tally = m_result.byScenario[sample.scenarioId];
+        if (sample.status == SampleStatus::Failed) {
+            ++tally.failed;
+            return;
+        }
+        if (sample.status == SampleStatus::Cancelled) {
+            ++tally.cancelled;
+            return;
+        }
+        ++tally.statements;
+        tally.rows += sample.rows;
+        tally.contentBytes += sample.contentBytes;
+        if (sample.tap.available) {
+            tally.wireBytes += wireOf(sample);
+        } else {
+            ++tally.wireUncounted;
+        }
+        if (current.slot) {
+            tally.latency.record(nanosBetween(*current.slot, now));
+            tally.scheduleLag.record(current.lagNs);
+            tally.late += current.lagNs > static_cast<std::uint64_t>(m_period.count()) ? 1 : 0;
+        } else {
+            const auto spent = sample.phases.prepare + sample.phases.elapsed();
+            tally.latency.record(static_cast<std::uint64_t>(std::max<std::int64_t>(0, spent.count())));
+        }
+    }
+
+private:
+    int m_index;
+    SessionsObserver& m_outer;
+    SessionResult& m_result;
+    std::chrono::nanoseconds m_period;
+};
+
+// One session, on its own thread: connect, wait for the others, then its statements.
+class SessionLoop {
+public:
+    SessionLoop(const SessionsPlan& plan, int index, Runner& runner, SessionRunner::Schedule& shared,
+                SessionsObserver& observer, SessionResult& result)
+        : m_plan(plan),
+          m_runner(runner),
+          m_shared(shared),
+          m_result(result),
+          m_tallies(index, observer, result, shared.period) {
+        for (const Scenario& scenario : plan.plan.scenarios) {
+            RunPlan one = plan.plan;
+            one.scenarios = {scenario};
+            one.repetitions = 1;
+            one.warmups = 0;
+            m_single.push_back(std::move(one));
+        }
+    }
+
+    Clock::time_point lastEnd;
+
+    void run() {
+        m_runner.setKeepSession(true);
+        if (connect() && m_shared.waitForGo()) {
+            lastEnd = Clock::now();
+            if (m_plan.rate) {
+                openLoop();
+            } else if (m_plan.duration) {
+                closedLoop();
+            } else {
+                repetitions();
+            }
+        }
+        m_runner.setKeepSession(false);  // closes the connection, on the thread that made it
+    }
+
+private:
+    bool connect() {
+        RunPlan none = m_plan.plan;
+        none.scenarios.clear();
+        const RunOutcome outcome = m_runner.run(none, m_tallies);
+        if (!outcome.ok) {
+            fail(outcome);
+            m_shared.arrive(false);
+            return false;
+        }
+        m_result.connected = true;
+        keepWire();
+        m_shared.arrive(true);
+        return true;
+    }
+    void fail(const RunOutcome& outcome) {
+        if (m_result.ok) {
+            m_result.ok = false;
+            m_result.errorKind = outcome.errorKind;
+            m_result.error = outcome.error;
+        }
+    }
+    void keepWire() {
+        if (auto wire = m_runner.keptSessionWire()) {
+            m_result.connectionWire = wire;
+            m_result.wireMethod = m_runner.keptSessionWireMethod();
+        }
+    }
+    // False when the session cannot go on (it lost its connection, or the run was cancelled).
+    bool statement(std::size_t scenario) {
+        const RunOutcome outcome = m_runner.run(m_single[scenario], m_tallies);
+        lastEnd = Clock::now();
+        if (outcome.ok || outcome.errorKind == ErrorKind::Sql || outcome.errorKind == ErrorKind::Data) {
+            keepWire();
+            if (!outcome.ok && m_result.firstSampleError.empty()) {
+                m_result.firstSampleError = outcome.error;
+            }
+            return true;
+        }
+        fail(outcome);
+        return false;
+    }
+    bool stopping() const { return m_shared.stop.load(); }
+
+    void repetitions() {
+        const int reps = std::max(1, m_plan.plan.repetitions);
+        for (std::size_t s = 0; s < m_single.size(); ++s) {
+            for (int rep = -m_plan.plan.warmups; rep < reps; ++rep) {
+                if (stopping()) {
+                    return;
+                }
+                m_tallies.current = Statement{rep >= 0 && Clock::now() >= m_shared.measureFrom, {}, 0};
+                if (!statement(s)) {
+                    return;
+                }
+            }
+        }
+    }
+    void closedLoop() {
+        for (std::size_t k = 0; !stopping(); ++k) {
+            const auto now = Clock::now();
+            if (now >= m_shared.end) {
+                return;
+            }
+            m_tallies.current = Statement{now >= m_shared.measureFrom, {}, 0};
+            if (!statement(k % m_single.size())) {
+                return;
+            }
+        }
+    }
+    void openLoop() {
+        while (!stopping() && Clock::now() < m_shared.end) {
+            const std::uint64_t k = m_shared.nextSlot.fetch_add(1);
+            const auto slot =
+                m_shared.start + std::chrono::duration_cast<Clock::duration>(m_shared.period * static_cast<double>(k));
+            if (slot >= m_shared.end || !m_shared.sleepUntil(slot)) {
+                return;
+            }
+            const auto now = Clock::now();
+            if (now >= m_shared.end) {
+                return;  // its slot was due, but its time is up: a missed slot
+            }
+            m_tallies.current = Statement{slot >= m_shared.measureFrom, slot, nanosBetween(slot, now)};
+            if (!statement(k % m_single.size())) {
+                return;
+            }
+        }
+    }
+
+    const SessionsPlan& m_plan;
+    Runner& m_runner;
+    SessionRunner::Schedule& m_shared;
+    SessionResult& m_result;
+    SessionTallies m_tallies;
+    std::vector<RunPlan> m_single;  // one plan per scenario: one statement each
+};
+
+void refuseBadPlan(const SessionsPlan& plan) {
+    if (plan.sessions < 1) {
+        throw Error(ErrorKind::Usage, "sessions: " + std::to_string(plan.sessions) + " is not a number >= 1");
+    }
+    if (plan.plan.scenarios.empty()) {
+        throw Error(ErrorKind::Usage, "sessions: the plan has no scenario to run");
+    }
+    if (ParameterValues given = plan.plan.parameters; takeVerifyContent(given, plan.plan.verifyContent)) {
+        // The Runner would build the expectation again for every statement of a session.
+        throw Error(ErrorKind::Usage,
+                    "sessions: verify_content is not available with many sessions (not in this version)");
+    }
+    if (plan.rate && (!plan.duration || !(*plan.rate > 0) || !std::isfinite(*plan.rate))) {
+        throw Error(ErrorKind::Usage, "rate: an open loop needs a rate > 0 and a duration");
+    }
+}
+
+// Slots of the open loop whose time falls in [from, to) after the start.
+std::uint64_t slotsIn(std::chrono::nanoseconds from, std::chrono::nanoseconds to, std::chrono::nanoseconds period) {
+    auto first = [&](std::chrono::nanoseconds at) {
+        return static_cast<std::uint64_t>(
+            std::ceil(static_cast<double>(at.count()) / static_cast<double>(period.count())));
+    };
+    return first(to) > first(from) ? first(to) - first(from) : 0;
+}
+
+// The open loop's slots and the run's one line, once every session has ended.
+void finish(SessionsOutcome& outcome, const SessionsPlan& plan, std::chrono::nanoseconds period) {
+    if (plan.rate) {
+        const std::chrono::nanoseconds from = plan.rampUp;
+        outcome.slotsDue = slotsIn(from, from + *plan.duration, period);
+        std::uint64_t started = 0;
+        for (const SessionResult& s : outcome.sessions) {
+            for (const auto& [id, tally] : s.byScenario) {
+                started += tally.statements + tally.failed + tally.cancelled;
+            }
+        }
+        outcome.slotsMissed = outcome.slotsDue > started ? outcome.slotsDue - started : 0;
+    }
+    for (const SessionResult& s : outcome.sessions) {
+        if (!s.ok && outcome.ok) {
+            outcome.ok = false;
+            outcome.errorKind = s.errorKind;
+            outcome.error = "session " + std::to_string(s.index) + ": " + s.error;
+        }
+    }
+    if (outcome.ok) {
+        for (const SessionResult& s : outcome.sessions) {
+            if (!s.firstSampleError.empty()) {
+                outcome.ok = false;
+                outcome.errorKind = ErrorKind::Sql;
+                outcome.error = "session " + std::to_string(s.index) + ": " + s.firstSampleError;
+                break;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+SessionRunner::SessionRunner() = default;
+SessionRunner::~SessionRunner() = default;
+
+void SessionRunner::cancel() {
+    std::lock_guard lock(m_mutex);
+    m_cancelled = true;
+    if (m_shared) {
+        m_shared->halt();
+    }
+    // At once, not one after the other: an engine's cancel request may wait on its server.
+    std::vector<std::thread> cancels;
+    for (const auto& runner : m_runners) {
+        cancels.emplace_back([r = runner.get()] { r->cancel(); });
+    }
+    for (auto& t : cancels) {
+        t.join();
+    }
+}
+
+SessionsOutcome SessionRunner::run(const SessionsPlan& plan, SessionsObserver& observer) {
+    refuseBadPlan(plan);
+    const clientpause::Watch pauses;  // one for the whole run: the Runners' own come and go per statement
+    SessionsOutcome outcome;
+    outcome.scenarios = plan.plan.scenarios;
+    outcome.openLoop = plan.rate.has_value();
+    outcome.rate = plan.rate.value_or(0);
+    outcome.rampUp = plan.rampUp;
+    outcome.sessions.resize(static_cast<std::size_t>(plan.sessions));
+    auto shared = std::make_shared<Schedule>();
+    if (plan.rate) {
+        shared->period = std::chrono::nanoseconds(static_cast<std::int64_t>(std::llround(1e9 / *plan.rate)));
+        shared->period = std::max(shared->period, std::chrono::nanoseconds(1));
+    }
+    {
+        std::lock_guard lock(m_mutex);
+        m_shared = shared;
+        for (int i = 0; i < plan.sessions; ++i) {
+            m_runners.push_back(std::make_unique<Runner>());
+        }
+        if (m_cancelled) {
+            shared->stop = true;
+        }
+    }
+    std::vector<std::unique_ptr<SessionLoop>> loops;
+    std::vector<std::thread> threads;
+    for (int i = 0; i < plan.sessions; ++i) {
+        SessionResult& result = outcome.sessions[static_cast<std::size_t>(i)];
+        result.index = i + 1;
+        loops.push_back(std::make_unique<SessionLoop>(plan, i + 1, *m_runners[static_cast<std::size_t>(i)], *shared,
+                                                      observer, result));
+        threads.emplace_back([loop = loops.back().get()] { loop->run(); });
+    }
+    int connected = 0;
+    {
+        std::unique_lock lock(shared->mutex);
+        shared->changed.wait(lock, [&] { return shared->arrived == plan.sessions || shared->stop.load(); });
+        connected = shared->connected;
+    }
+    observer.allConnected(connected, plan.sessions);
+    if (connected < plan.sessions) {
+        shared->halt();  // fewer sessions than asked would measure another load: nothing starts
+    }
+    {
+        std::lock_guard lock(shared->mutex);
+        shared->start = Clock::now();
+        shared->measureFrom = shared->start + plan.rampUp;
+        shared->end = shared->measureFrom + plan.duration.value_or(std::chrono::milliseconds(0));
+        shared->go = true;
+        shared->changed.notify_all();
+    }
+    for (auto& t : threads) {
+        t.join();
+    }
+    Clock::time_point last = shared->measureFrom;
+    for (const auto& loop : loops) {
+        last = std::max(last, loop->lastEnd);
+    }
+    outcome.window = last - shared->measureFrom;
+    {
+        std::lock_guard lock(m_mutex);
+        m_runners.clear();
+        m_shared.reset();
+        for (SessionResult& s : outcome.sessions) {
+            if (m_cancelled && s.ok) {  // it saw the stop between two statements
+                s.ok = false;
+                s.errorKind = ErrorKind::Cancelled;
+                s.error = plan.plan.connection.label() + ": cancelled";
+            }
+        }
+    }
+    finish(outcome, plan, shared->period);
+    return outcome;
+}
+
+}  // namespace blobbench

@@ -1,0 +1,219 @@
+// SessionRunner on SQLite: N sessions on N threads, each with its own Runner. These run under the
+// tsan preset with the Runner's thread tests: a data race between sessions is a report.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "engine/data/Dataset.h"
+#include "engine/data/ReferenceSuite.h"
+#include "engine/data/SyntheticSource.h"
+#include "engine/drivers/Registry.h"
+#include "engine/run/SessionFigures.h"
+#include "engine/run/SessionRunner.h"
+#include "support/TestSupport.h"
+
+using namespace blobbench;
+using namespace std::chrono_literals;
+
+namespace {
+
+class SessionRunnerThreads : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir = new test::TempDir;
+        target = "sqlite:" + dir->file("sessions.sqlite");
+        const Driver& driver = driverById("sqlite");
+        ConnectionSpec spec{"sqlite", target};
+        spec.create = true;
+        auto session = driver.connect(spec, resolveParameters(driver.parameters(), {}));
+        SyntheticProfile profile;
+        profile.rows = 200;
+        prepareReferenceTables(*session, SyntheticRowSource(profile), PrepareOptions{});
+    }
+    static void TearDownTestSuite() { delete dir; }
+
+    static SessionsPlan plan(int sessions, std::vector<std::string> ids = {"short-blobs", "varchar"}) {
+        SessionsPlan p;
+        p.plan.runId = "sessions";
+        p.plan.connection = ConnectionSpec{"sqlite", target};
+        for (const auto& s : referenceSuite(Dialect::SQLite)) {
+            if (std::find(ids.begin(), ids.end(), s.id) != ids.end()) {
+                p.plan.scenarios.push_back(s);
+            }
+        }
+        p.sessions = sessions;
+        return p;
+    }
+
+    static test::TempDir* dir;
+    static std::string target;
+};
+test::TempDir* SessionRunnerThreads::dir = nullptr;
+std::string SessionRunnerThreads::target;
+
+// Counts what the sessions report, from their threads.
+class Counting : public SessionsObserver {
+public:
+    void connected(int, const SessionInfo&) override { ++connections; }
+    void allConnected(int connected, int) override { atStart = connected; }
+    void sampleReady(int, const Sample& s, bool counted) override {
+        std::lock_guard lock(m_mutex);
+        counted ? ++countedSamples : ++uncounted;
+        m_arrived.notify_all();
+        (void)s;
+    }
+    void waitForCounted(std::uint64_t n) {
+        std::unique_lock lock(m_mutex);
+        m_arrived.wait(lock, [&] { return countedSamples >= n; });
+    }
+    std::atomic<int> connections{0};
+    int atStart = -1;
+    std::uint64_t countedSamples = 0;  // guarded
+    std::uint64_t uncounted = 0;       // guarded
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_arrived;
+};
+
+TEST_F(SessionRunnerThreads, EachSessionRunsThePlansRepetitions) {
+    SessionsPlan p = plan(4);
+    p.plan.repetitions = 3;
+    p.plan.warmups = 1;
+    Counting observer;
+    SessionRunner runner;
+    const SessionsOutcome outcome = runner.run(p, observer);
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+    EXPECT_EQ(observer.connections.load(), 4);
+    EXPECT_EQ(observer.atStart, 4);
+    ASSERT_EQ(outcome.sessions.size(), 4u);
+    for (const SessionResult& s : outcome.sessions) {
+        EXPECT_TRUE(s.connected);
+        EXPECT_EQ(s.excluded, 2u);  // one warm-up of each scenario
+        ASSERT_EQ(s.byScenario.size(), 2u);
+        for (const auto& [id, tally] : s.byScenario) {
+            EXPECT_EQ(tally.statements, 3u) << id;
+            EXPECT_EQ(tally.latency.count(), 3u) << id;
+            EXPECT_GT(tally.rows, 0u);
+        }
+        EXPECT_FALSE(s.connectionWire.has_value()) << "SQLite is embedded: no wire";
+    }
+    const SessionsFigures f = figuresOf(outcome);
+    EXPECT_EQ(f.all.combined.statements, 4u * 2 * 3);
+    EXPECT_EQ(f.scenarios.size(), 2u);
+    EXPECT_EQ(f.scenarios[0].combined.rows, 4 * outcome.sessions[0].byScenario.at(f.scenarios[0].id).rows);
+    EXPECT_FALSE(f.connectionWireComplete);
+    EXPECT_GT(f.all.rates.statementsPerS, 0);
+}
+
+TEST_F(SessionRunnerThreads, CancelEndsEverySessionAndKeepsWhatWasMeasured) {
+    SessionsPlan p = plan(3);
+    p.duration = 600s;  // only the cancel ends it
+    Counting observer;
+    SessionRunner runner;
+    std::thread canceller([&] {
+        observer.waitForCounted(6);
+        runner.cancel();
+    });
+    const SessionsOutcome outcome = runner.run(p, observer);
+    canceller.join();
+    EXPECT_FALSE(outcome.ok);
+    std::uint64_t kept = 0;
+    for (const SessionResult& s : outcome.sessions) {
+        for (const auto& [id, tally] : s.byScenario) {
+            kept += tally.statements + tally.cancelled;
+        }
+    }
+    EXPECT_GE(kept, 6u);
+    EXPECT_EQ(figuresOf(outcome).all.combined.statements + figuresOf(outcome).all.combined.cancelled, kept);
+}
+
+TEST_F(SessionRunnerThreads, ACancelBeforeTheRunEndsItAtOnce) {
+    SessionsPlan p = plan(2);
+    p.duration = 600s;
+    Counting observer;
+    SessionRunner runner;
+    runner.cancel();
+    const SessionsOutcome outcome = runner.run(p, observer);
+    EXPECT_EQ(figuresOf(outcome).all.combined.statements, 0u);
+}
+
+TEST_F(SessionRunnerThreads, OpenLoopAccountsForEverySlot) {
+    SessionsPlan p = plan(2, {"short-blobs"});
+    p.duration = 400ms;
+    p.rate = 100;  // 40 slots in the window
+    Counting observer;
+    SessionRunner runner;
+    const SessionsOutcome outcome = runner.run(p, observer);
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+    EXPECT_TRUE(outcome.openLoop);
+    EXPECT_EQ(outcome.slotsDue, 40u);
+    const SessionsFigures f = figuresOf(outcome);
+    const StatementTally& all = f.all.combined;
+    EXPECT_EQ(all.statements + all.failed + all.cancelled + outcome.slotsMissed, outcome.slotsDue);
+    EXPECT_EQ(all.scheduleLag.count(), all.statements);
+    EXPECT_GE(all.latency.min(), all.scheduleLag.min());  // latency runs from the slot
+}
+
+TEST_F(SessionRunnerThreads, ClosedLoopRunsUntilTheDurationAndLeavesTheRampUpOut) {
+    SessionsPlan p = plan(2, {"short-blobs"});
+    p.duration = 300ms;
+    p.rampUp = 100ms;
+    Counting observer;
+    SessionRunner runner;
+    const SessionsOutcome outcome = runner.run(p, observer);
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+    EXPECT_GE(outcome.window, 300ms);
+    std::uint64_t excluded = 0;
+    for (const SessionResult& s : outcome.sessions) {
+        excluded += s.excluded;
+        EXPECT_GT(s.byScenario.at("short-blobs").statements, 0u);
+    }
+    EXPECT_EQ(excluded, observer.uncounted);
+    EXPECT_EQ(figuresOf(outcome).all.combined.statements, observer.countedSamples);
+}
+
+TEST_F(SessionRunnerThreads, BadPlansAreRefused) {
+    Counting observer;
+    SessionRunner runner;
+    SessionsPlan none = plan(0);
+    EXPECT_THROW(runner.run(none, observer), Error);
+    SessionsPlan rateOnly = plan(1);
+    rateOnly.rate = 10;
+    EXPECT_THROW(runner.run(rateOnly, observer), Error);
+    SessionsPlan verifying = plan(2);
+    verifying.plan.parameters["verify_content"] = "on";
+    EXPECT_THROW(runner.run(verifying, observer), Error);
+}
+
+// The observer's check of a session (the CLI's data set check) runs once per session, not once
+// per statement of it.
+TEST_F(SessionRunnerThreads, EachSessionIsCheckedOnce) {
+    struct Checks : Counting {
+        std::atomic<int> checks{0};
+        void checkSession(int, Session&) override { ++checks; }
+    } observer;
+    SessionsPlan p = plan(3);
+    p.plan.repetitions = 4;
+    SessionRunner runner;
+    const SessionsOutcome outcome = runner.run(p, observer);
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+    EXPECT_EQ(observer.checks.load(), 3);
+}
+
+TEST_F(SessionRunnerThreads, ASessionThatCannotConnectStartsNothing) {
+    SessionsPlan p = plan(3);
+    p.plan.connection.target = "sqlite:" + dir->file("missing.sqlite");
+    Counting observer;
+    SessionRunner runner;
+    const SessionsOutcome outcome = runner.run(p, observer);
+    EXPECT_FALSE(outcome.ok);
+    EXPECT_EQ(outcome.error.rfind("session ", 0), 0u) << outcome.error;  // "session N: ..."
+    EXPECT_EQ(observer.atStart, 0);
+    EXPECT_EQ(observer.countedSamples + observer.uncounted, 0u);
+}
+
+}  // namespace
