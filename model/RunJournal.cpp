@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QStringList>
 #include <algorithm>
 #include <cerrno>
@@ -196,6 +197,10 @@ QString recoverJournal(const QString& projectPath, Project& project) {
     const QList<QByteArray> lines = file.readAll().split('\n');
     // A line without "scenario" is a run's header: a new run, or the same run's end (its outcome).
     std::vector<RunRecord> runs;
+    // A sample line is written once: the same line again (a copied or doubled journal: hostile round
+    // 5c recovered 768 samples of 384) is no second sample of its run.
+    QSet<QByteArray> sampleLines;
+    qsizetype duplicates = 0;
     QString stopped;
     qsizetype stoppedAt = lines.size();
     for (qsizetype i = 0; i < lines.size(); ++i) {
@@ -227,6 +232,12 @@ QString recoverJournal(const QString& projectPath, Project& project) {
                 refuse(at, L("a sample before any run's header"));
             }
             sampleCheck(o, at, true);
+            const QByteArray key = runs.back().runId.toUtf8() + '\n' + line.trimmed();
+            if (sampleLines.contains(key)) {
+                ++duplicates;
+                continue;
+            }
+            sampleLines.insert(key);
             runs.back().samples.push_back(sampleFromJson(o));
         } catch (const Error& e) {
             if (runs.empty()) {
@@ -261,6 +272,9 @@ QString recoverJournal(const QString& projectPath, Project& project) {
         }
     }
     QString what = said.join(L("; "));
+    if (duplicates > 0) {
+        what += L(" (%1 repeated sample lines read once)").arg(duplicates);
+    }
     if (!stopped.isEmpty()) {
         what += L(" (reading stopped at %1)").arg(stopped);
         // Damage before the end (not a torn last line): the lines after it may hold samples that

@@ -491,6 +491,11 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     if (o.repeat > 1000 || o.warmup > 1000) {
         throw Error(ErrorKind::Usage, "--repeat and --warmup take at most 1000");
     }
+    // --verify-content and -P verify_content=off together: one of them was silently dropped (5c B5).
+    if (const auto it = o.parameters.find("verify_content"); it != o.parameters.end() && o.verifyContent) {
+        throw Error(ErrorKind::Usage, "--verify-content and -P verify_content=" + it->second +
+                                          " both say whether to verify: give one of them");
+    }
     // Two outputs on one file would overwrite each other after every point (and the project file
     // with them would be lost): refused before anything is measured.
     // A project's run journal and lock file too: an export over the journal replaced the samples of

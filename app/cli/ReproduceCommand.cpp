@@ -382,11 +382,11 @@ int runReproduce(const std::vector<std::string>& args, std::ostream& out, std::o
         return reproduce(o, out);
     } catch (const Error& e) {
         out << std::flush;
-        err << "blobbench-cli: " << printable(oneLine(e.what())) << '\n';
+        err << "blobbench-cli: " << terminalLine(e.what()) << '\n';
         return e.kind() == ErrorKind::Usage ? kUsage : kFailed;
     } catch (const std::exception& e) {
         out << std::flush;
-        err << "blobbench-cli: " << printable(oneLine(e.what())) << '\n';
+        err << "blobbench-cli: " << terminalLine(e.what()) << '\n';
         return kFailed;
     }
 }

@@ -28,7 +28,7 @@ public:
     void checkSession(int session, Session& s) override {
         m_interrupt.started();
         if (session == 1) {
-            const std::string note = requireDataset(s, "run: blobbench-cli prepare " + m_target);
+            const std::string note = requireDataset(s, "run: blobbench-cli prepare " + maskTarget(m_target));
             std::lock_guard lock(m_mutex);
             m_notes.insert(m_notes.begin(), note);
         }
@@ -119,7 +119,7 @@ int commandRunSessions(const CliOptions& o, const RunPlan& plan, SignalCancel& i
         return 128 + sig;
     }
     if (!outcome.ok) {
-        std::cerr << "blobbench-cli: " << printable(oneLine(outcome.error)) << std::endl;
+        std::cerr << "blobbench-cli: " << terminalLine(outcome.error) << std::endl;
         return 1;
     }
     return 0;

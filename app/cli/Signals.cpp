@@ -13,6 +13,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
+#include "engine/wire/ProcessSockets.h"
 
 namespace blobbench::cli {
 namespace {
@@ -140,7 +141,22 @@ void SignalCancel::deliver() {
     }
     if (m_cancel) {
         m_cancel();
+        startDeadline();
     }
+}
+
+void SignalCancel::startDeadline() {
+    if (m_deadline.joinable() || m_ending) {
+        return;  // one deadline; none once the destructor has joined it
+    }
+    m_deadline = std::thread([this] {
+        std::unique_lock lock(m_mutex);
+        if (m_ended.wait_for(lock, kHardDeadline, [this] { return m_ending; })) {
+            return;  // the command ended in time
+        }
+        lock.unlock();
+        shutDownSockets(processSockets());
+    });
 }
 
 void SignalCancel::endAtOnceUntilStarted(const std::string& what, const std::string& kept) {
@@ -158,6 +174,14 @@ void SignalCancel::started() {
 }
 
 SignalCancel::~SignalCancel() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_ending = true;
+    }
+    m_ended.notify_all();
+    if (m_deadline.joinable()) {
+        m_deadline.join();
+    }
     if (!m_watcher.joinable()) {
         return;
     }
@@ -175,6 +199,7 @@ void SignalCancel::setCancel(std::function<void()> cancel) {
     m_cancel = std::move(cancel);
     if (m_cancel && g_signal.load() != 0) {
         m_cancel();  // it came before there was anything to cancel
+        startDeadline();
     }
 }
 

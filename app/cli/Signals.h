@@ -1,5 +1,7 @@
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <ostream>
@@ -39,8 +41,17 @@ public:
     // "blobbench-cli: SIGINT: <what> was cancelled; <kept>". Returns 128 + the signal.
     static int report(std::ostream& err, const std::string& what, const std::string& kept);
 
+    // After the cancel, what a call blocked on a server that no longer answers gets: this long, then
+    // every socket of the process is shut down, whatever the command (a stopped server held
+    // `prepare` and `bytea` for good; `run` has a deadline of its own at 2 s).
+    static constexpr std::chrono::seconds kHardDeadline{3};
+
 private:
-    void deliver();  // a signal came: on the watcher thread
+    void deliver();        // a signal came: on the watcher thread
+    void startDeadline();  // under m_mutex: kHardDeadline from now, the process's sockets are shut down
+    std::thread m_deadline;
+    std::condition_variable m_ended;  // the destructor tells the deadline to go
+    bool m_ending = false;            // guarded by m_mutex
     std::mutex m_mutex;
     std::function<void()> m_cancel;  // guarded by m_mutex
     std::string m_atOnce;            // guarded by m_mutex: the line of endAtOnceUntilStarted(), or empty

@@ -86,6 +86,14 @@ ConnectionSpec connectionFrom(const CliOptions& o, const std::string& database) 
     if (const std::string note = charsetNotInEffect(spec.engine, o.charset); !note.empty()) {
         std::cerr << "blobbench-cli: " << terminalLine(note) << '\n';
     }
+    // Only Firebird loads a client library by path (hostile round 5c M2: silently ignored elsewhere).
+    if (!o.clientLibrary.empty() && spec.engine != "firebird") {
+        std::cerr << "blobbench-cli: "
+                  << terminalLine("--client-library " + o.clientLibrary + " is not in effect on " +
+                                  driverById(spec.engine).displayName() +
+                                  ": only Firebird loads its client library by path")
+                  << '\n';
+    }
     return spec;
 }
 

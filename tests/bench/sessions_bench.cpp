@@ -36,8 +36,7 @@ long residentKb() {
 
 // One bare statement: every row in single-row mode, every value's length read.
 void bareStatement(PGconn* conn, const std::string& sql) {
-    if (!PQsendQueryParams(conn, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) ||
-        !PQsetSingleRowMode(conn)) {
+    if (!PQsendQueryParams(conn, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) || !PQsetSingleRowMode(conn)) {
         throw std::runtime_error(PQerrorMessage(conn));
     }
     std::uint64_t bytes = 0;

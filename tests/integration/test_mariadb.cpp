@@ -219,6 +219,29 @@ TEST_F(MariadbTest, AWriteInAReadingScenarioIsRefusedAndTheRunGoesOn) {
     EXPECT_EQ(samples.at("all-blobs").rows, kRows);  // nothing was deleted
 }
 
+// Hostile round 5c A4: a scenario "SET SESSION TRANSACTION READ WRITE" let the next scenario's
+// DELETE through (the driver set the mode only when it believed it had changed). The next read sets
+// it again.
+TEST_F(MariadbTest, AScenarioThatTurnsReadWriteOnDoesNotLetTheNextOneWrite) {
+    Scenario readWrite{"read-write", "Read write"};
+    readWrite.sql = "SET SESSION TRANSACTION READ WRITE";
+    readWrite.kind = ScenarioKind::Scalar;
+    Scenario remove{"delete", "A delete"};
+    remove.sql = "DELETE FROM BLOB_TEST WHERE ID = 2";
+    std::vector<Scenario> chosen{readWrite, remove};
+    for (const Scenario& s : scenarios({"all-blobs"})) {
+        chosen.push_back(s);
+    }
+    const RunOutcome outcome = runPlan(m_url, chosen, {});
+    const auto samples = byScenario(outcome);
+    ASSERT_EQ(samples.count("delete"), 1u);
+    EXPECT_EQ(samples.at("delete").status, SampleStatus::Failed);
+    EXPECT_NE(samples.at("delete").error.find("read-only transaction"), std::string::npos)
+        << samples.at("delete").error;
+    ASSERT_EQ(samples.count("all-blobs"), 1u);
+    EXPECT_EQ(samples.at("all-blobs").rows, kRows);  // nothing was deleted
+}
+
 TEST_F(MariadbTest, TheCliSaysOneLineForABadTargetOrAWrongPassword) {
     const auto bad = test::runCli({"run", "mariadb://blobbench:secretpw@127.0.0.1:notaport/blob_test"});
     EXPECT_NE(bad.exitCode, 0);

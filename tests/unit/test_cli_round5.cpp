@@ -247,6 +247,10 @@ TEST(Round5Cli, WritingCallsAreFoundOutsideCommentsAndLiterals) {
         {"SELECT next  value\n for G1 FROM RDB$DATABASE", "NEXT VALUE FOR"},
         {"SELECT NEXT_VALUE, value FOR_X FROM T", ""},
         {"SELECT 'it''s GEN_ID(G, 1)' FROM RDB$DATABASE", ""},
+        // Hostile round 5c I1: a quoted name called as a function is the function.
+        {"SELECT \"lo_create\"(0)", "lo_create"},
+        {"SELECT \"lo_unlink\" (o) FROM t", "lo_unlink"},
+        {"SELECT \"lo_create\" FROM t", ""},
     };
     for (const Case& c : cases) {
         EXPECT_EQ(

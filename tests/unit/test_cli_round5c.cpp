@@ -64,3 +64,22 @@ TEST(Round5cCli, AConnectionStringQuotedInAnErrorLineHasItsPasswordMasked) {
         EXPECT_NE(r.err.find("***"), std::string::npos) << "the line still names the connection: " << r.err;
     }
 }
+
+// B5: `--verify-content -P verify_content=off` verified nothing and said nothing; M2: --client-library
+// on another engine than Firebird was ignored without a word.
+TEST(Round5cCli, ContradictingOrIneffectiveOptionsAreSaid) {
+    TempDir dir;
+    const std::string file = dir.file("s.db");
+    ASSERT_EQ(runCli({"prepare", "sqlite:" + file, "--rows", "20", "-q"}).exitCode, 0);
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"run", "sqlite:" + file, "--verify-content", "-P", "verify_content=off"},
+             {"run", "sqlite:" + file, "-P", "verify_content=off", "--verify-content"}}) {
+        const auto r = runCli(args);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_NE(r.err.find("both say whether to verify"), std::string::npos) << r.err;
+    }
+    const auto r =
+        runCli({"run", "sqlite:" + file, "-s", "warm-up", "-r", "1", "--client-library", "/nonexist.so", "-q"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("--client-library /nonexist.so is not in effect on SQLite"), std::string::npos) << r.err;
+}

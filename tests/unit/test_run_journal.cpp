@@ -114,6 +114,38 @@ TEST(RunJournal, RunMissingFromTheProjectIsAddedAndATornLineIgnored) {
     EXPECT_NE(said.indexOf(QStringLiteral("torn")), -1) << said.toStdString();
 }
 
+// Hostile round 5c H4: every sample line of a killed run's journal doubled; the next run said
+// "recovered 768 samples" of 384 measured. A repeated line is one sample.
+TEST(RunJournal, ARepeatedSampleLineIsOneSample) {
+    TempDir dir;
+    const QString path = q(dir.file("p.blobbench.json"));
+    {
+        RunJournal journal(path, runHeader());
+        journal.append({sampleOf("all-blobs", 0), sampleOf("all-blobs", 1)});
+    }
+    const std::string file = journalPathFor(path).toStdString();
+    std::string text;
+    {
+        std::ifstream in(file);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    std::string doubled;
+    std::size_t at = 0;
+    for (std::size_t end; (end = text.find('\n', at)) != std::string::npos; at = end + 1) {
+        const std::string line = text.substr(at, end - at + 1);
+        doubled += line;
+        if (line.find("\"scenario\"") != std::string::npos)
+            doubled += line;
+    }
+    std::ofstream(file, std::ios::trunc) << doubled;
+    Project p;
+    const QString said = recoverJournal(path, p);
+    ASSERT_EQ(p.history.size(), 1u);
+    EXPECT_EQ(p.history[0].samples.size(), 2u) << said.toStdString();
+    EXPECT_NE(said.indexOf(QStringLiteral("recovered 2 samples")), -1) << said.toStdString();
+    EXPECT_NE(said.indexOf(QStringLiteral("2 repeated sample lines read once")), -1) << said.toStdString();
+}
+
 // Hostile round 4: a line damaged in the middle stopped the reading there, and the journal was then
 // removed with the samples after it (74 lost). The samples before it are recovered, the journal is
 // set aside, named in the one line, and a torn last line still needs no setting aside.

@@ -77,6 +77,30 @@ TEST_F(SqliteDriverTest, QueryCountsRowsBytesAndMaxId) {
     EXPECT_EQ(stats.nativeLogical.unavailableReason, "not applicable (embedded)");
 }
 
+// Hostile round 5c H2: "SELECT ... WHERE ID < 3; SELECT ... FROM T" read 2 rows and the rest of the
+// SQL was dropped without a word. A second statement is refused; a trailing ';' or comment is not one.
+TEST_F(SqliteDriverTest, ASecondStatementIsRefusedNotDropped) {
+    auto s = open(path);
+    for (const char* sql :
+         {"SELECT ID FROM T WHERE ID < 3; SELECT ID, DATA FROM T", "SELECT ID FROM T; this is not sql"}) {
+        MeasuringSink sink;
+        try {
+            s->query(QuerySpec{sql}, sink, CancelToken());
+            ADD_FAILURE() << sql << ": ran";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::Sql);
+            EXPECT_NE(std::string(e.what()).find("more than one statement (after the first: '"), std::string::npos)
+                << e.what();
+        }
+    }
+    for (const char* sql :
+         {"SELECT ID FROM T;", "SELECT ID FROM T; -- the ids\n", "SELECT ID FROM T /* all */ ;\n\n"}) {
+        MeasuringSink sink;
+        EXPECT_NO_THROW(s->query(QuerySpec{sql}, sink, CancelToken())) << sql;
+        EXPECT_EQ(sink.rows(), 5u) << sql;
+    }
+}
+
 TEST_F(SqliteDriverTest, BlobApiStreamsInChunksAndCountsTheSame) {
     auto s = open(path, {{"blob_api", "true"}});
     ChunkSink sink;

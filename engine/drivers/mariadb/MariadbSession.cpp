@@ -4,6 +4,7 @@
 #include <mysqld_error.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "engine/drivers/ReadOnly.h"
 #include "engine/drivers/mariadb/MariadbDriver.h"
@@ -229,6 +230,12 @@ bool MariadbSession::inTransaction() const {
     return (status & SERVER_STATUS_IN_TRANS) != 0;
 }
 
+static bool mentionsTransactionMode(std::string_view sql) {
+    std::string lower(sql);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    return lower.find("read write") != std::string::npos || lower.find("read_only") != std::string::npos;
+}
+
 void MariadbSession::setReadOnly(bool readOnly) {
     if (m_readOnly != readOnly && !inTransaction()) {
         run(std::string("SET SESSION TRANSACTION ") + (readOnly ? "READ ONLY" : "READ WRITE"),
@@ -293,10 +300,20 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
     if (ownReadOnly) {
         setReadOnly(true);
     }
+    // A statement that may change the session's transaction mode ("SET SESSION TRANSACTION READ
+    // WRITE", "SET tx_read_only=0"): the mode is not known after it, so the next read sets it again
+    // (hostile round 5c: a scenario doing so let the next one's DELETE through).
+    const bool touchesMode = mentionsTransactionMode(spec.sql);
     struct Reading {
         bool& flag;
-        ~Reading() { flag = false; }
-    } reading{m_reading};
+        bool& readOnly;
+        bool unknown;
+        ~Reading() {
+            flag = false;
+            if (unknown)
+                readOnly = false;
+        }
+    } reading{m_reading, m_readOnly, touchesMode};
     m_reading = ownReadOnly;
     m_cancelRequested = false;
 

@@ -31,6 +31,28 @@ std::string quoteIdentifier(std::string_view name) {
     return out + "\"";
 }
 
+// What follows a statement besides blanks, semicolons and comments: its first 40 characters, or
+// empty when nothing does.
+std::string moreSql(std::string_view tail) {
+    std::size_t i = 0;
+    while (i < tail.size()) {
+        const char c = tail[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ';') {
+            ++i;
+        } else if (tail.substr(i, 2) == "--") {
+            const auto end = tail.find('\n', i);
+            i = end == std::string_view::npos ? tail.size() : end + 1;
+        } else if (tail.substr(i, 2) == "/*") {
+            const auto end = tail.find("*/", i + 2);
+            i = end == std::string_view::npos ? tail.size() : end + 2;
+        } else {
+            std::string rest(tail.substr(i, 40));
+            return i + 40 < tail.size() ? rest + "..." : rest;
+        }
+    }
+    return {};
+}
+
 // Owns a prepared statement; finalised on every path.
 class Statement {
 public:
@@ -41,6 +63,15 @@ public:
         }
         if (m_stmt == nullptr) {
             throw Error(ErrorKind::Sql, "the statement is empty");
+        }
+        // sqlite3_prepare compiles the first statement only: "SELECT ... WHERE ID < 3; SELECT ..."
+        // read 2 rows and dropped the rest without a word (PostgreSQL and MariaDB refuse it).
+        if (const std::string rest = moreSql(std::string_view(tail, sql.data() + sql.size() - tail)); !rest.empty()) {
+            sqlite3_finalize(m_stmt);
+            m_stmt = nullptr;
+            throw Error(ErrorKind::Sql, "more than one statement (after the first: '" + rest +
+                                            "'): SQLite runs one; give each its own scenario, or put what must "
+                                            "run first in the scenario's setup SQL");
         }
     }
     ~Statement() { sqlite3_finalize(m_stmt); }

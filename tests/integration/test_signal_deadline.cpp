@@ -1,0 +1,122 @@
+// Hostile round 5c D3: SIGTERM did not end `prepare` (nor `bytea`) while the server was stopped: the
+// cancel is polled between batches, and the batch in progress waited on a server that no longer
+// answered (36 s and more). Now, kHardDeadline after the signal, every socket of the process is shut
+// down whatever the command. On the real PostgreSQL, behind a loopback relay that stops passing
+// bytes on cue (a stopped server, as SIGSTOP of it would be, without stopping the shared one).
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "support/PgSupport.h"
+#include "support/SocketSupport.h"
+#include "support/TestSupport.h"
+
+using namespace blobbench;
+using namespace std::chrono_literals;
+using blobbench::test::CliProcess;
+using blobbench::test::TempDir;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Relays to 127.0.0.1:`port` until `frozen`; from then on it reads and writes nothing and holds
+// both sockets open (the peer's calls block), until `done`.
+// With `budget`, it freezes on its own once that many bytes have come down from the server.
+void relayUntilFrozen(int client, std::uint16_t port, const std::atomic<bool>& frozen, const std::atomic<bool>& done,
+                      std::size_t budget = 0) {
+    test::Socket server = test::connectTo(port);
+    char buffer[65536];
+    std::size_t down = 0;
+    while (!done.load()) {
+        if (frozen.load() || (budget > 0 && down >= budget)) {
+            std::this_thread::sleep_for(20ms);
+            continue;
+        }
+        pollfd fds[2] = {{client, POLLIN, 0}, {server.fd(), POLLIN, 0}};
+        if (::poll(fds, 2, 20) <= 0)
+            continue;
+        for (int i = 0; i < 2; ++i) {
+            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            const std::size_t room = i == 1 && budget > 0 ? std::min(sizeof buffer, budget - down) : sizeof buffer;
+            const ssize_t n = ::recv(fds[i].fd, buffer, room, 0);
+            if (i == 1 && n > 0)
+                down += std::size_t(n);
+            if (n <= 0 || !test::writeAll(i == 0 ? server.fd() : client, std::string_view(buffer, std::size_t(n))))
+                return;
+        }
+    }
+}
+
+}  // namespace
+
+TEST(SignalDeadline, SigtermEndsAPrepareWhoseServerStoppedAnswering) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgOwnDatabase mine =
+        test::createOwnPgDatabase(conninfo, "blobbench_sigdeadline_" + std::to_string(getpid()));
+    const test::PgTarget target = test::pgTarget(mine.conninfo);
+    std::atomic<bool> frozen{false}, done{false};
+    {
+        test::ScriptedServer relay(
+            [&](int fd) { relayUntilFrozen(fd, target.portNumber(), frozen, done); });
+        CliProcess prepare({"prepare", target.through(relay.port()), "--no-tap", "--rows", "20000", "--batch", "200"},
+                           target.env());
+        std::this_thread::sleep_for(1500ms);  // connected, batches going in
+        ASSERT_TRUE(prepare.running()) << prepare.errSoFar();
+        frozen = true;  // the server stops answering in the middle of a batch
+        std::this_thread::sleep_for(1000ms);
+        ASSERT_TRUE(prepare.running()) << "prepare ended before the signal: " << prepare.errSoFar();
+        const auto signalled = Clock::now();
+        prepare.signal(SIGTERM);
+        const test::ProcessResult r = prepare.wait(15s);
+        const auto took = Clock::now() - signalled;
+        done = true;
+        ASSERT_NE(r.exitCode, -1) << "still running 15 s after SIGTERM";
+        std::printf("prepare ended %.1f s after SIGTERM\n", std::chrono::duration<double>(took).count());
+        EXPECT_EQ(r.exitCode, 128 + SIGTERM) << r.err;
+        EXPECT_EQ(r.killedBy, 0) << "ended by the signal's default action, not by the cancel: " << r.err;
+        EXPECT_NE(r.err.find("SIGTERM: prepare"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("was cancelled"), std::string::npos) << r.err;
+    }
+    test::PgConn admin(conninfo);
+    admin.value("DROP DATABASE IF EXISTS " + mine.name + " WITH (FORCE)");
+}
+
+// Hostile round 5c C5: `check fb9060` through a proxy that passed 2,500 bytes and then nothing was
+// still running at 70 s. Bounded by the wire stall timeout now, with one line that says so. Here the
+// proxy stops inside the attach (64 bytes), so that no table of the check is left in the shared database.
+TEST(SignalDeadline, CheckFb9060EndsAtTheStallTimeoutWhenTheServerStopsAnswering) {
+    BLOBBENCH_REQUIRE_ENV(database, "BLOBBENCH_FB5_DATABASE");
+    BLOBBENCH_REQUIRE_ENV(user, "BLOBBENCH_FB5_USER");
+    BLOBBENCH_REQUIRE_ENV(password, "BLOBBENCH_FB5_PASSWORD");
+    BLOBBENCH_REQUIRE_ENV(client, "BLOBBENCH_FB5_CLIENT");
+    // inet://127.0.0.1:3051//path: the server's port, and the path after it.
+    const auto hostStart = database.find("://") + 3;
+    const auto pathStart = database.find('/', hostStart);
+    const auto colon = database.rfind(':', pathStart);
+    ASSERT_TRUE(database.starts_with("inet://") && colon > hostStart) << database;
+    const auto port = static_cast<std::uint16_t>(std::stoi(database.substr(colon + 1, pathStart - colon - 1)));
+    std::atomic<bool> frozen{false}, done{false};
+    test::ScriptedServer relay([&](int fd) { relayUntilFrozen(fd, port, frozen, done, 64); });
+    const std::string through =
+        "inet://127.0.0.1:" + std::to_string(relay.port()) + database.substr(pathStart);
+    CliProcess check({"check", "fb9060", through, "-u", user, "--client-library", client, "-P",
+                      "wire_stall_timeout_s=3"},
+                     {"ISC_PASSWORD=" + password});
+    const auto started = Clock::now();
+    const test::ProcessResult r = check.wait(30s);
+    done = true;
+    ASSERT_NE(r.exitCode, -1) << "still running 30 s after it started";
+    std::printf("check ended after %.1f s\n", std::chrono::duration<double>(Clock::now() - started).count());
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("no answer within 3 s (the wire stall timeout"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
