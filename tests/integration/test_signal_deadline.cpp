@@ -65,8 +65,7 @@ TEST(SignalDeadline, SigtermEndsAPrepareWhoseServerStoppedAnswering) {
     const test::PgTarget target = test::pgTarget(mine.conninfo);
     std::atomic<bool> frozen{false}, done{false};
     {
-        test::ScriptedServer relay(
-            [&](int fd) { relayUntilFrozen(fd, target.portNumber(), frozen, done); });
+        test::ScriptedServer relay([&](int fd) { relayUntilFrozen(fd, target.portNumber(), frozen, done); });
         CliProcess prepare({"prepare", target.through(relay.port()), "--no-tap", "--rows", "20000", "--batch", "200"},
                            target.env());
         std::this_thread::sleep_for(1500ms);  // connected, batches going in
@@ -106,11 +105,10 @@ TEST(SignalDeadline, CheckFb9060EndsAtTheStallTimeoutWhenTheServerStopsAnswering
     const auto port = static_cast<std::uint16_t>(std::stoi(database.substr(colon + 1, pathStart - colon - 1)));
     std::atomic<bool> frozen{false}, done{false};
     test::ScriptedServer relay([&](int fd) { relayUntilFrozen(fd, port, frozen, done, 64); });
-    const std::string through =
-        "inet://127.0.0.1:" + std::to_string(relay.port()) + database.substr(pathStart);
-    CliProcess check({"check", "fb9060", through, "-u", user, "--client-library", client, "-P",
-                      "wire_stall_timeout_s=3"},
-                     {"ISC_PASSWORD=" + password});
+    const std::string through = "inet://127.0.0.1:" + std::to_string(relay.port()) + database.substr(pathStart);
+    CliProcess check(
+        {"check", "fb9060", through, "-u", user, "--client-library", client, "-P", "wire_stall_timeout_s=3"},
+        {"ISC_PASSWORD=" + password});
     const auto started = Clock::now();
     const test::ProcessResult r = check.wait(30s);
     done = true;
