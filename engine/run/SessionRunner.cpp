@@ -411,7 +411,20 @@ SessionsOutcome SessionRunner::run(const SessionsPlan& plan, SessionsObserver& o
         shared->changed.wait(lock, [&] { return shared->arrived == plan.sessions || shared->stop.load(); });
         connected = shared->connected;
     }
-    observer.allConnected(connected, plan.sessions);
+    try {
+        observer.allConnected(connected, plan.sessions);
+    } catch (...) {
+        // The observer's failure ends the run; the session threads must not outlive it (a joinable
+        // std::thread destroyed by the unwinding terminates the process).
+        shared->halt();
+        for (auto& t : threads) {
+            t.join();
+        }
+        std::lock_guard lock(m_mutex);
+        m_runners.clear();
+        m_shared.reset();
+        throw;
+    }
     if (connected < plan.sessions) {
         shared->halt();  // fewer sessions than asked would measure another load: nothing starts
     }
