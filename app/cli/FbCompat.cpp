@@ -273,22 +273,32 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
     const ParameterValues values =
         resolveParameters(driver.parameters(), {{"wire_compression", o.compress ? "true" : "false"},
                                                 {"max_inline_blob_size", std::to_string(o.maxInlineBlobSize)}});
+    // From before the connect: the Firebird client installs SIGINT / SIGTERM handlers of its own
+    // when it loads, and one of them caught during the connect shut the attachment down ("connection
+    // shutdown", exit 1). Until the run starts a signal ends the process with its own line.
+    SignalCancel interrupt;
+    const std::string nothingMeasured = "nothing was measured";
+    interrupt.endAtOnceUntilStarted("the run", nothingMeasured);
     CompatWire wire(o.wire, driver, spec);  // outlives the session
     std::unique_ptr<Session> session;
     try {
         session = wire.connect(driver, spec, values);
     } catch (const Error& e) {
+        if (SignalCancel::received() != 0) {
+            interrupt.endAtOnceUntilStarted("the run", nothingMeasured);  // the signal failed it: said as such
+        }
         throw Error(e.kind(), prefixedOnce(spec.label(), e.what()));
     }
+    interrupt.started();
     if (!session->tableExists("BLOB_TEST")) {
         throw Error(ErrorKind::Data,
                     spec.label() + ": no table BLOB_TEST (run: blobbench-cli prepare " + maskSecrets(o.database) + ")");
     }
     const SessionInfo info = session->info();
     // A first SIGINT / SIGTERM cancels the statement in progress (fb_cancel_operation) and ends the
-    // suite; what is measured is printed and saved. Destroyed before the session it cancels.
+    // suite; what is measured is printed and saved. Cleared before the session it cancels goes.
     CancelToken cancel;
-    SignalCancel interrupt;
+    const ClearCancelOnExit clearCancel(interrupt);
     interrupt.setCancel([cancel, s = session.get()] {
         cancel.cancel();
         s->cancel();

@@ -651,11 +651,8 @@ int commandRunProject(const CliOptions& o) {
 
     Runner runner;
     RunOutcome outcome;
-    struct ClearCancel {  // an exception must not leave the handler a destroyed runner
-        SignalCancel& interrupt;
-        ~ClearCancel() { interrupt.setCancel({}); }
-    } clearCancel{interrupt};
-    const CancelToken studiesCancel;  // the storage studies poll it between phases and variants
+    const ClearCancelOnExit clearCancel(interrupt);  // an exception must not leave the handler a destroyed runner
+    const CancelToken studiesCancel;                 // the storage studies poll it between phases and variants
     interrupt.setCancel([&runner, studiesCancel] {
         runner.cancel();
         studiesCancel.cancel();

@@ -171,6 +171,9 @@ void SignalCancel::endAtOnceUntilStarted(const std::string& what, const std::str
 void SignalCancel::started() {
     std::lock_guard lock(m_mutex);
     m_atOnce.clear();
+    // Now, not at the watcher's next look: a client library that loaded while connecting has put its
+    // own handlers in, and a signal they caught would shut its connections down under the run.
+    reclaim({m_interrupt, m_terminate, m_hangup});
 }
 
 SignalCancel::~SignalCancel() {

@@ -61,6 +61,19 @@ private:
     bool m_hangup = false;
 };
 
+// Clears a SignalCancel's cancel on the way out, an exception's way included. Declared after what
+// the cancel refers to (a session, a runner), so it goes before that does.
+class ClearCancelOnExit {
+public:
+    explicit ClearCancelOnExit(SignalCancel& interrupt) : m_interrupt(interrupt) {}
+    ~ClearCancelOnExit() { m_interrupt.setCancel({}); }
+    ClearCancelOnExit(const ClearCancelOnExit&) = delete;
+    ClearCancelOnExit& operator=(const ClearCancelOnExit&) = delete;
+
+private:
+    SignalCancel& m_interrupt;
+};
+
 // std::cout through write(2) on fd 1, keeping the first error: with SIGPIPE ignored, a closed pipe
 // (EPIPE) or a full disk (ENOSPC) is reported once the run has written everything else, instead of
 // killing it or going unsaid. Control characters other than '\n' and '\t' are written as escapes

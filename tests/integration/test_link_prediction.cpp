@@ -134,6 +134,9 @@ double emulationCost(const Case& c, const std::vector<Sample>& unshaped) {
 
 // Fastest predicted from the unshaped run vs fastest measured through the link.
 void expectPredictionWithinFivePercent(const Case& c) {
+    // CI: the ASan build's PostgreSQL text case missed by more than 5% (the sanitizer's slowdown
+    // is in the measured run and not in the model).
+    BLOBBENCH_SKIP_UNLESS_TIMES_MEANINGFUL();
     const auto unshaped = measure(c, LinkProfile{}, "in-process", 3);
     ASSERT_EQ(unshaped.size(), 3u);
     const std::uint64_t exchanges = unshaped[0].trace ? unshaped[0].trace->exchanges.size() : 0;

@@ -146,23 +146,10 @@ TEST_F(ReproduceFirebird5, EveryCellIsJudgedAndTheCountsAreTheTapsOfTheSameState
 // The link fit run on measured samples: the relay emulates a known link (10 ms one way, 10 Mbit/s
 // both ways), `run` measures statements of few and of many round trips through it, and fitLink on
 // their round trips, bytes and times gives the link back within 5%.
-// Under AddressSanitizer the client's own work is several times slower and uneven, and enters every
-// measured time the fit reads (the ASan rehearsal fitted a wrong link): the ci build checks the fit.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kTimesMeaningful = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kTimesMeaningful = false;
-#else
-constexpr bool kTimesMeaningful = true;
-#endif
-#else
-constexpr bool kTimesMeaningful = true;
-#endif
-
 TEST_F(ReproduceFirebird5, TheLinkFitRecoversTheLinkTheRelayEmulated) {
-    if (!kTimesMeaningful)
-        GTEST_SKIP() << "timings under AddressSanitizer are the sanitizer's; the ci build checks the fit";
+    // Under AddressSanitizer the client's own work is several times slower and uneven, and enters
+    // every measured time the fit reads (the ASan rehearsal fitted a wrong link).
+    BLOBBENCH_SKIP_UNLESS_TIMES_MEANINGFUL();
     TempDir dir;
     std::vector<LinkSample> samples;
     // Each statement's elapsed time by label, at `link` ("10"/"10M") or unshaped (empty).
