@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "app/cli/Signals.h"
 #include "app/cli/SocketWatchdog.h"
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
@@ -133,11 +134,10 @@ Fb9060Outcome checkWithin(const CheckOptions& o, const ParameterValues& values) 
     } catch (const Error& e) {
         if (!watchdog.fired())
             throw;
-        throw Error(ErrorKind::Connect, "check fb9060: " + o.connection.label() + ": no answer within " +
-                                            std::to_string(limit.count()) +
-                                            " s (the wire stall timeout; -P wire_stall_timeout_s=N); the table "
-                                            "BLOBBENCH_FB9060_<pid> may be left in the database (" +
-                                            oneLine(e.what()) + ")");
+        throw Error(ErrorKind::Connect,
+                    "check fb9060: " + o.connection.label() + ": no answer within " + std::to_string(limit.count()) +
+                        " s (the wire stall timeout; -P wire_stall_timeout_s=N); the table " + fb9060TableName() +
+                        " may be left in the database (" + oneLine(e.what()) + ")");
     }
 }
 
@@ -167,6 +167,14 @@ Exit codes: 0 not seen, 4 defect seen (with any size tried), 1 the check could n
 }
 
 int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    // A first SIGINT / SIGTERM ends the check at once with its own line: its statements are short,
+    // and one blocked on a server gone silent cannot be cancelled. Installed before the Firebird
+    // client loads, whose own handler otherwise shut the attachment down and the signal was said as
+    // "Error reading data from the connection", exit 1 (hostile round 5c C4).
+    SignalCancel interrupt;
+    const std::string table = fb9060TableName();
+    const std::string kept = "its table " + table + " may be left in the database (drop it: DROP TABLE " + table + ")";
+    interrupt.endAtOnceUntilStarted("check fb9060", kept);
     try {
         const CheckOptions o = parse(args);
         if (o.help) {
@@ -195,11 +203,15 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
                 first = false;
             }
             printOutcome(out, size, r);
+            out.flush();  // a signal ends the process at once: what is checked is shown
             seen = seen || r.defectSeen();
         }
         out << "Result: " << (seen ? "defect seen" : "not seen") << '\n';
         return seen ? kDefectSeen : kOk;
     } catch (const Error& e) {
+        if (SignalCancel::received() != 0) {
+            interrupt.endAtOnceUntilStarted("check fb9060", kept);  // the signal failed it: said as such
+        }
         err << "blobbench-cli: " << terminalLine(e.what()) << '\n';
         return e.kind() == ErrorKind::Usage ? kUsage : kFailed;
     } catch (const std::exception& e) {

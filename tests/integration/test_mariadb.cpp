@@ -242,6 +242,32 @@ TEST_F(MariadbTest, AScenarioThatTurnsReadWriteOnDoesNotLetTheNextOneWrite) {
     EXPECT_EQ(samples.at("all-blobs").rows, kRows);  // nothing was deleted
 }
 
+// Hostile round 5c A6: a server error in the middle of a binary-protocol fetch was "fetch: (0)":
+// libmariadb leaves the statement's error empty there and sets the connection's. Both protocols,
+// streamed and buffered, now say the server's words, keep the rows before the error, and go on.
+TEST_F(MariadbTest, AServerErrorMidFetchSaysTheServersWordsInEitherProtocol) {
+    Scenario failing{"midfail", "Fails mid-fetch"};
+    failing.sql = "SELECT ID, IF(ID < 200, CONTENT, (SELECT 1 UNION SELECT 2)) AS C FROM BLOB_TEST ORDER BY ID";
+    const std::vector<Scenario> base = scenarios({"all-blobs"});
+    ASSERT_EQ(base.size(), 1u);
+    for (const char* protocol : {"text", "binary"}) {
+        for (const char* mode : {"streamed", "buffered"}) {
+            SCOPED_TRACE(std::string(protocol) + " " + mode);
+            const RunOutcome outcome =
+                runPlan(m_url, {failing, base[0]}, {{"protocol", protocol}, {"result_mode", mode}});
+            const auto samples = byScenario(outcome);
+            ASSERT_EQ(samples.count("midfail"), 1u);
+            const Sample& failed = samples.at("midfail");
+            EXPECT_EQ(failed.status, SampleStatus::Failed);
+            EXPECT_NE(failed.error.find("Subquery returns more than 1 row (1242)"), std::string::npos) << failed.error;
+            EXPECT_LE(failed.rows, 199u);
+            ASSERT_EQ(samples.count("all-blobs"), 1u);
+            EXPECT_EQ(samples.at("all-blobs").status, SampleStatus::Complete);
+            EXPECT_EQ(samples.at("all-blobs").rows, kRows);
+        }
+    }
+}
+
 TEST_F(MariadbTest, TheCliSaysOneLineForABadTargetOrAWrongPassword) {
     const auto bad = test::runCli({"run", "mariadb://blobbench:secretpw@127.0.0.1:notaport/blob_test"});
     EXPECT_NE(bad.exitCode, 0);

@@ -92,20 +92,25 @@ TEST(SignalDeadline, SigtermEndsAPrepareWhoseServerStoppedAnswering) {
 // Hostile round 5c C5: `check fb9060` through a proxy that passed 2,500 bytes and then nothing was
 // still running at 70 s. Bounded by the wire stall timeout now, with one line that says so. Here the
 // proxy stops inside the attach (64 bytes), so that no table of the check is left in the shared database.
+// inet://127.0.0.1:3051//path as the server's port and what follows it.
+std::pair<std::uint16_t, std::string> portAndPath(const std::string& database) {
+    const auto hostStart = database.find("://") + 3;
+    const auto pathStart = database.find('/', hostStart);
+    const auto colon = database.rfind(':', pathStart);
+    EXPECT_TRUE(database.starts_with("inet://") && colon > hostStart) << database;
+    return {static_cast<std::uint16_t>(std::stoi(database.substr(colon + 1, pathStart - colon - 1))),
+            database.substr(pathStart)};
+}
+
 TEST(SignalDeadline, CheckFb9060EndsAtTheStallTimeoutWhenTheServerStopsAnswering) {
     BLOBBENCH_REQUIRE_ENV(database, "BLOBBENCH_FB5_DATABASE");
     BLOBBENCH_REQUIRE_ENV(user, "BLOBBENCH_FB5_USER");
     BLOBBENCH_REQUIRE_ENV(password, "BLOBBENCH_FB5_PASSWORD");
     BLOBBENCH_REQUIRE_ENV(client, "BLOBBENCH_FB5_CLIENT");
-    // inet://127.0.0.1:3051//path: the server's port, and the path after it.
-    const auto hostStart = database.find("://") + 3;
-    const auto pathStart = database.find('/', hostStart);
-    const auto colon = database.rfind(':', pathStart);
-    ASSERT_TRUE(database.starts_with("inet://") && colon > hostStart) << database;
-    const auto port = static_cast<std::uint16_t>(std::stoi(database.substr(colon + 1, pathStart - colon - 1)));
+    const auto [port, path] = portAndPath(database);
     std::atomic<bool> frozen{false}, done{false};
     test::ScriptedServer relay([&](int fd) { relayUntilFrozen(fd, port, frozen, done, 64); });
-    const std::string through = "inet://127.0.0.1:" + std::to_string(relay.port()) + database.substr(pathStart);
+    const std::string through = "inet://127.0.0.1:" + std::to_string(relay.port()) + path;
     CliProcess check(
         {"check", "fb9060", through, "-u", user, "--client-library", client, "-P", "wire_stall_timeout_s=3"},
         {"ISC_PASSWORD=" + password});
@@ -116,5 +121,32 @@ TEST(SignalDeadline, CheckFb9060EndsAtTheStallTimeoutWhenTheServerStopsAnswering
     std::printf("check ended after %.1f s\n", std::chrono::duration<double>(Clock::now() - started).count());
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_NE(r.err.find("no answer within 3 s (the wire stall timeout"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// Hostile round 5c C4: SIGTERM to a check whose server went silent ended it "Error reading data from
+// the connection", exit 1 (the Firebird client's own handler shut the attachment down), and the
+// check's table was left without a word. Now the signal's line, 128 + it, and the table named.
+TEST(SignalDeadline, SigtermEndsACheckFb9060AndNamesItsTable) {
+    BLOBBENCH_REQUIRE_ENV(database, "BLOBBENCH_FB5_DATABASE");
+    BLOBBENCH_REQUIRE_ENV(user, "BLOBBENCH_FB5_USER");
+    BLOBBENCH_REQUIRE_ENV(password, "BLOBBENCH_FB5_PASSWORD");
+    BLOBBENCH_REQUIRE_ENV(client, "BLOBBENCH_FB5_CLIENT");
+    const auto [port, path] = portAndPath(database);
+    std::atomic<bool> frozen{false}, done{false};
+    test::ScriptedServer relay([&](int fd) { relayUntilFrozen(fd, port, frozen, done, 64); });
+    const std::string through = "inet://127.0.0.1:" + std::to_string(relay.port()) + path;
+    CliProcess check({"check", "fb9060", through, "-u", user, "--client-library", client},
+                     {"ISC_PASSWORD=" + password});
+    std::this_thread::sleep_for(1500ms);  // inside the attach, which the relay holds
+    ASSERT_TRUE(check.running()) << check.errSoFar();
+    check.signal(SIGTERM);
+    const test::ProcessResult r = check.wait(15s);
+    done = true;
+    ASSERT_NE(r.exitCode, -1) << "still running 15 s after SIGTERM";
+    EXPECT_EQ(r.exitCode, 128 + SIGTERM) << r.err;
+    EXPECT_EQ(r.killedBy, 0) << r.err;
+    EXPECT_TRUE(r.err.starts_with("blobbench-cli: SIGTERM: check fb9060 was cancelled; ")) << r.err;
+    EXPECT_NE(r.err.find("BLOBBENCH_FB9060_"), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }

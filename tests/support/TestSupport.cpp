@@ -31,13 +31,6 @@ TempDir::~TempDir() {
     std::filesystem::remove_all(m_path, ec);
 }
 
-namespace {
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-}  // namespace
-
 ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
     return runProgram(BLOBBENCH_CLI_PATH, args, env);
 }
@@ -99,8 +92,8 @@ ProcessResult runProgram(const std::string& program, const std::vector<std::stri
     int status = 0;
     waitpid(pid, &status, 0);
     result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    result.out = slurp(outPath);
-    result.err = slurp(errPath);
+    result.out = readFile(outPath);
+    result.err = readFile(errPath);
     return result;
 }
 
@@ -178,7 +171,7 @@ void CliProcess::signal(int sig) {
 }
 
 std::string CliProcess::errSoFar() const {
-    return slurp(m_io->file("err"));
+    return readFile(m_io->file("err"));
 }
 
 ProcessResult CliProcess::wait(std::chrono::seconds timeout) {
@@ -196,8 +189,8 @@ ProcessResult CliProcess::wait(std::chrono::seconds timeout) {
         result.exitCode = WIFEXITED(m_status) ? WEXITSTATUS(m_status) : 128 + WTERMSIG(m_status);
         result.killedBy = WIFSIGNALED(m_status) ? WTERMSIG(m_status) : 0;
     }
-    result.out = slurp(m_io->file("out"));
-    result.err = slurp(m_io->file("err"));
+    result.out = readFile(m_io->file("out"));
+    result.err = readFile(m_io->file("err"));
     return result;
 }
 
@@ -229,6 +222,11 @@ void writeFile(const std::filesystem::path& path, const std::string& content) {
     std::filesystem::create_directories(path.parent_path());
     std::ofstream out(path, std::ios::binary);
     out << content;
+}
+
+std::string readFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 void sqliteExecute(const std::string& path, const std::vector<std::string>& statements) {

@@ -120,6 +120,7 @@ bool relayRoundTripsAgree(const std::optional<std::uint64_t>& inProcess, const s
 namespace blobbench::test {
 
 void writeFile(const std::filesystem::path& path, const std::string& content);
+std::string readFile(const std::filesystem::path& path);  // the whole file, or "" when it cannot be read
 
 // Runs each statement on the SQLite file at `path` through the driver, creating the file (a
 // BLOB_TEST made by plain SQL, a data set spoiled on purpose).

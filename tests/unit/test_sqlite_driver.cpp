@@ -101,6 +101,34 @@ TEST_F(SqliteDriverTest, ASecondStatementIsRefusedNotDropped) {
     }
 }
 
+// Hostile round 5c I3: PRAGMA query_only let "PRAGMA journal_mode = WAL" rewrite the file's header
+// and "VACUUM INTO" leave an empty file. A statement SQLite says may change the file is refused; the
+// file is byte for byte what it was, and a reading pragma still runs.
+TEST_F(SqliteDriverTest, AStatementThatMayChangeTheFileIsRefusedInAReadingScenario) {
+    auto s = open(path);
+    const auto before = std::filesystem::last_write_time(path);
+    const std::string bytes = test::readFile(path);
+    const std::string copy = path + ".vacuumed";
+    for (const std::string& sql :
+         {std::string("PRAGMA journal_mode = WAL"), std::string("VACUUM"), "VACUUM INTO '" + copy + "'",
+          std::string("PRAGMA user_version = 7"), std::string("ANALYZE")}) {
+        MeasuringSink sink;
+        try {
+            s->query(QuerySpec{sql}, sink, CancelToken());
+            ADD_FAILURE() << sql << ": ran";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::Sql);
+            EXPECT_NE(std::string(e.what()).find("may change the database file"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_FALSE(std::filesystem::exists(copy));
+    EXPECT_EQ(test::readFile(path), bytes);
+    EXPECT_EQ(std::filesystem::last_write_time(path), before);
+    MeasuringSink sink;
+    EXPECT_NO_THROW(s->query(QuerySpec{"PRAGMA user_version"}, sink, CancelToken()));
+    EXPECT_EQ(sink.rows(), 1u);
+}
+
 TEST_F(SqliteDriverTest, BlobApiStreamsInChunksAndCountsTheSame) {
     auto s = open(path, {{"blob_api", "true"}});
     ChunkSink sink;

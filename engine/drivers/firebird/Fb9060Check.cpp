@@ -159,7 +159,7 @@ Fb9060Outcome runFb9060Check(const ConnectionSpec& spec, const ParameterValues& 
     }
     // Its own table, named by the process: a check never writes into the reference tables, and two
     // checks at once do not meet. At most 31 characters (Firebird 3).
-    out.table = "BLOBBENCH_FB9060_" + std::to_string(static_cast<long>(::getpid()));
+    out.table = fb9060TableName();
     const std::string context = spec.label() + ": check fb9060: ";
     try {
         session->execute("RECREATE TABLE " + out.table +
@@ -191,6 +191,10 @@ Fb9060Outcome runFb9060Check(const ConnectionSpec& spec, const ParameterValues& 
         throw Error(e.kind(), context + "the check ran, but its table could not be dropped: " + e.what());
     }
     return out;
+}
+
+std::string fb9060TableName() {
+    return "BLOBBENCH_FB9060_" + std::to_string(static_cast<long>(::getpid()));
 }
 
 std::string fb9060KnownVersions() {

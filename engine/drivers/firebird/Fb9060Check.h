@@ -43,6 +43,9 @@ Fb9060Outcome runFb9060Check(const ConnectionSpec& spec, const ParameterValues& 
 // Which versions the issue names: one line for the report.
 std::string fb9060KnownVersions();
 
+// The check's own table, named by the process: BLOBBENCH_FB9060_<pid>.
+std::string fb9060TableName();
+
 // What the issue says of a server and a client of these versions (their version strings).
 enum class Fb9060Expectation {
     Affected,    // both 5.0.3 or 5.0.4: the combination the report reproduced (server 5.0.4, clients 5.0.3/5.0.4)

@@ -68,6 +68,14 @@ Error MariadbSession::connectionError(const std::string& what) const {
 }
 
 Error MariadbSession::statementError(const std::string& what, MYSQL_STMT* stmt) const {
+    // A server error in the middle of a binary-protocol fetch is set on the connection, and the
+    // statement's own is left empty ("fetch: (0)", hostile round 5c A6).
+    if (mysql_stmt_errno(stmt) == 0 && mysql_errno(m_conn) != 0) {
+        return connectionError(what);
+    }
+    if (mysql_stmt_errno(stmt) == 0) {
+        return error(what, 0, "the client library gave no reason");
+    }
     return error(what, mysql_stmt_errno(stmt), mysql_stmt_error(stmt));
 }
 

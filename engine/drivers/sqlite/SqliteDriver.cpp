@@ -254,6 +254,11 @@ public:
         }
         stats.prepare = Clock::now() - t0;
         const QueryOnly readOnly(m_db);  // a reading statement: see ReadOnly.h
+        // PRAGMA query_only lets some statements change the file: PRAGMA journal_mode = WAL rewrote
+        // its header, VACUUM INTO left an empty file (hostile round 5c I3). SQLite tells which.
+        if (readOnly.active() && sqlite3_stmt_readonly(stmt) == 0) {
+            throw Error(ErrorKind::Sql, refusedWrite("SQLite: the statement may change the database file"));
+        }
         sink.columns(columns);
         spec.mark(QueryPhase::Prepared);
 
