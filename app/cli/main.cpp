@@ -22,6 +22,7 @@
 #include "app/cli/PredictCommand.h"
 #include "app/cli/ProjectCommand.h"
 #include "app/cli/ReproduceCommand.h"
+#include "app/cli/RunKept.h"
 #include "app/cli/SessionsCommand.h"
 #include "app/cli/Signals.h"
 #include "app/cli/StorageCommand.h"
@@ -235,8 +236,14 @@ namespace {
 
 class CliObserver final : public RunObserver {
 public:
-    CliObserver(TextReport& report, const CliOptions& o, std::vector<std::string> notes, int repetitions)
-        : m_report(report), m_options(o), m_notes(std::move(notes)), m_repetitions(repetitions), m_line(!o.quiet) {}
+    CliObserver(TextReport& report, const CliOptions& o, std::vector<std::string> notes, int repetitions,
+                std::string runId)
+        : m_report(report),
+          m_options(o),
+          m_notes(std::move(notes)),
+          m_repetitions(repetitions),
+          m_runId(std::move(runId)),
+          m_line(!o.quiet) {}
 
     std::string target;                 // for the hint when the data set is missing
     SignalCancel* interrupt = nullptr;  // told once connected: from then on a signal cancels the run
@@ -274,18 +281,68 @@ public:
             m_report.section(m_pending);
             m_pending.clear();
         }
-        save();  // after every sample: a later crash or failure loses nothing measured
+        keepInExports();  // after every sample: a later crash or failure loses nothing measured
     }
-    void save() {
+    // Called when an export cannot be written (a full disk): the run stops, as a project run does.
+    std::function<void()> stopRun;
+    const std::string& keepError() const { return m_keepError; }
+    std::size_t samples() const { return m_samples.size(); }
+
+    // At the end: the report's last section, each export written once more on its own (the disk
+    // may have room again), a samples file in the temporary folder when no file holds them.
+    RunKept finish() {
+        if (!m_pending.empty()) {
+            m_report.section(m_pending);  // a run stopped mid-scenario: its samples so far
+            m_pending.clear();
+        }
+        RunKept k;
+        k.samples = m_samples.size();
+        const auto attempt = [&](const std::string& path, const std::function<void()>& write) {
+            try {
+                write();
+                k.exports.push_back(path);
+            } catch (const Error& e) {
+                k.exportErrors.push_back(oneLine(e.what()));
+            }
+        };
         if (!m_options.jsonPath.empty()) {
-            writeSamplesJson(QString::fromStdString(m_options.jsonPath), m_session, m_samples);
+            attempt(m_options.jsonPath, [&] { writeJson(m_options.jsonPath); });
         }
         if (!m_options.csvPath.empty()) {
-            writeSamplesCsv(QString::fromStdString(m_options.csvPath), m_samples);
+            attempt(m_options.csvPath, [&] { writeSamplesCsv(QString::fromStdString(m_options.csvPath), m_samples); });
         }
+        if (k.samples > 0 && k.exports.empty() && !k.exportErrors.empty()) {
+            const std::string rescue = rescuePathFor(m_runId);
+            try {
+                writeJson(rescue);
+                k.rescue = rescue;
+            } catch (const Error& e) {
+                k.rescueError = oneLine(e.what());
+            }
+        }
+        return k;
     }
 
 private:
+    void writeJson(const std::string& path) { writeSamplesJson(QString::fromStdString(path), m_session, m_samples); }
+    void keepInExports() {
+        if (!m_keepError.empty()) {
+            return;  // stopped: finish() writes each file once more
+        }
+        try {
+            if (!m_options.jsonPath.empty()) {
+                writeJson(m_options.jsonPath);
+            }
+            if (!m_options.csvPath.empty()) {
+                writeSamplesCsv(QString::fromStdString(m_options.csvPath), m_samples);
+            }
+        } catch (const Error& e) {
+            m_keepError = oneLine(e.what());
+            if (stopRun) {
+                stopRun();
+            }
+        }
+    }
     void started() {
         if (interrupt != nullptr) {
             interrupt->started();
@@ -295,6 +352,8 @@ private:
     const CliOptions& m_options;
     std::vector<std::string> m_notes;
     int m_repetitions;
+    std::string m_runId;
+    std::string m_keepError;  // the first export that could not be written
     ProgressLine m_line;
     SessionInfo m_session;
     std::vector<Sample> m_samples;
@@ -380,22 +439,32 @@ int commandRun(const CliOptions& o) {
     }
 
     TextReport report(std::cout);
-    CliObserver observer(report, o, notes, o.repeat);
+    CliObserver observer(report, o, notes, o.repeat, plan.runId);
     observer.target = plan.connection.target;
     observer.interrupt = &interrupt;
     Runner runner;
     interrupt.setCancel([&runner] { runner.cancel(); });
-    const RunOutcome outcome = runner.run(plan, observer);
+    observer.stopRun = [&runner] { runner.cancel(); };
+    RunOutcome outcome = runner.run(plan, observer);
     interrupt.setCancel({});
+    observer.stopRun = {};
+    if (!observer.keepError().empty()) {  // stopped: what it measured had nowhere safe to go
+        outcome.ok = false;
+        outcome.error =
+            observer.keepError() + ": the run stopped after " + std::to_string(observer.samples()) + " samples";
+    }
+    // Hostile round 5c F1: a full disk under --json stopped the run with one line that said neither
+    // that it stopped nor where the samples were, and the report of the scenario in progress was lost.
+    RunKept where = observer.finish();
+    std::erase(where.exportErrors, observer.keepError());  // said once, as what stopped the run
+    const std::string kept = runKeptLine(where, !observer.keepError().empty());
     if (const int sig = SignalCancel::received(); sig != 0) {
-        observer.save();
-        printError(std::string(SignalCancel::name(sig)) + ": the run was cancelled (" + oneLine(outcome.error) +
-                   "); everything measured is written");
+        printError(std::string(SignalCancel::name(sig)) + ": the run was cancelled (" + oneLine(outcome.error) + "); " +
+                   (kept.empty() ? "everything measured is written" : kept));
         return 128 + sig;
     }
-    if (!outcome.ok) {
-        observer.save();
-        printError(outcome.error);
+    if (!outcome.ok || !kept.empty()) {
+        printError(outcome.ok ? kept : oneLine(outcome.error) + (kept.empty() ? "" : "; " + kept));
         return kFailed;
     }
     return kOk;

@@ -220,6 +220,56 @@ TEST_F(RunSaveFaults, FullDiskWithoutJsonWritesTheSamplesToTheTemporaryFolder) {
     EXPECT_EQ(samplesInJsonFile(where[2]), std::stoi(where[1])) << where[2];
 }
 
+// Hostile round 5c F1: the disk under a plain run's --json fills. The run stopped with one line that
+// said neither that it stopped nor where the samples were, and the scenario in progress had no
+// report. Now the run stops as a project run does: its report, and the one line says where the
+// samples are (the --csv beside it, else a samples file in the temporary folder).
+TEST_F(RunSaveFaults, FullDiskUnderAPlainRunsJsonKeepsTheReportAndSaysWhere) {
+    if (::geteuid() != 0) {
+        GTEST_SKIP() << "mounting a tmpfs needs root";
+    }
+    TempDir local;
+    Tmpfs disk(local.path() / "small");
+    ASSERT_TRUE(disk.mounted()) << "mount -t tmpfs: " << std::strerror(disk.error());
+    fillLeaving150KiB(local.path() / "small");
+    const std::string json = (local.path() / "small" / "d.json").string();
+    const std::string csv = local.file("d.csv");
+    std::filesystem::create_directory(local.path() / "tmp");
+    for (const bool withCsv : {true, false}) {
+        SCOPED_TRACE(withCsv ? "--csv beside it" : "--json alone");
+        std::vector<std::string> args{"run", "sqlite:" + db, "-s", "warm-up", "-r", "1000", "-q", "--json", json};
+        if (withCsv) {
+            args.insert(args.end(), {"--csv", csv});
+        }
+        const auto r = runCli(args, {"TMPDIR=" + local.file("tmp")});
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        const std::vector<std::string> lines = cliLines(r.err);
+        ASSERT_EQ(lines.size(), 1u) << r.err;
+        std::cout << "[full disk line] " << lines[0] << std::endl;
+        std::smatch stopped;
+        ASSERT_TRUE(std::regex_search(lines[0], stopped,
+                                      std::regex("^blobbench-cli: cannot write \\S+d\\.json: No space left on "
+                                                 "device.*: the run stopped after ([0-9]+) samples; its ([0-9]+) "
+                                                 "samples are in (\\S+)$")))
+            << lines[0];
+        const int measured = std::stoi(stopped[1]);
+        EXPECT_GT(measured, 0);
+        EXPECT_LT(measured, 1000);
+        EXPECT_EQ(std::stoi(stopped[2]), measured);
+        EXPECT_EQ(lines[0].find("cannot write", 20), std::string::npos) << "the failed write said once: " << lines[0];
+        const std::string where = stopped[3];
+        if (withCsv) {
+            EXPECT_EQ(where, csv);
+            EXPECT_EQ(lineCount(csv), static_cast<std::size_t>(measured) + 1) << "a header and every sample";
+        } else {
+            EXPECT_NE(where.find("/tmp/blobbench-run-"), std::string::npos) << where;
+            EXPECT_EQ(samplesInJsonFile(where), measured) << where;
+        }
+        EXPECT_NE(r.out.find("Elapsed time: "), std::string::npos) << "the report of the scenario: " << r.out;
+        EXPECT_NE(r.out.find("(median of " + std::to_string(measured)), std::string::npos) << r.out;
+    }
+}
+
 // Another program renames a new version of the project into place during the run: the run is
 // added to that version, whose edit stays.
 TEST_F(RunSaveFaults, ProjectReplacedDuringTheRunGetsTheRunMergedIn) {
