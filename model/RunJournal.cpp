@@ -147,17 +147,40 @@ bool heldElsewhere(int fd) {
 }
 
 // A journal whose first run cannot be read would refuse every later run: renamed out of the way.
-QString setJournalAside(const QString& journal, const std::string& why) {
+QString setJournalAside(const QString& journal, const std::string& why, const char* state = "cannot be read") {
     const QString full = QFileInfo(journal).absoluteFilePath();
     QString aside = full + QLatin1String(".broken");
     for (int n = 2; QFileInfo::exists(aside); ++n) {
         aside = full + QLatin1String(".broken-") + QString::number(n);
     }
     if (::rename(full.toStdString().c_str(), aside.toStdString().c_str()) != 0) {
-        throw Error(ErrorKind::Io, "the run journal " + full.toStdString() + " cannot be read (" + why +
+        throw Error(ErrorKind::Io, "the run journal " + full.toStdString() + " " + state + " (" + why +
                                        ") nor set aside: " + std::strerror(errno));
     }
-    return L("the run journal %1 cannot be read (%2): set aside as %3").arg(full, QString::fromStdString(why), aside);
+    return L("the run journal %1 %2 (%3): set aside as %4")
+        .arg(full, QString::fromLatin1(state), QString::fromStdString(why), aside);
+}
+
+// Why a run of a journal is not this project's, or "": its connection is none of the project's
+// (hostile round 5c H3: another project's journal copied beside this one was merged into its
+// history, 2,000 samples of another database under a connection name the project does not have).
+std::string foreignRun(const RunRecord& run, const Project& project) {
+    if (run.connectionName.isEmpty() || project.connections.empty()) {
+        return {};
+    }
+    const auto it = std::find_if(project.connections.begin(), project.connections.end(),
+                                 [&](const ConnectionProfile& c) { return c.name == run.connectionName; });
+    if (it == project.connections.end()) {
+        return "run " + run.runId.toStdString() + " was measured on the connection '" +
+               run.connectionName.toStdString() + "', which this project does not have";
+    }
+    for (const Sample& s : run.samples) {
+        if (!s.engine.empty() && s.engine != it->engine.toStdString()) {
+            return "run " + run.runId.toStdString() + " measured " + s.engine + " on the connection '" +
+                   run.connectionName.toStdString() + "', which is " + it->engine.toStdString() + " in this project";
+        }
+    }
+    return {};
 }
 
 }  // namespace
@@ -246,6 +269,11 @@ QString recoverJournal(const QString& projectPath, Project& project) {
             stopped = QString::fromStdString(e.what());
             stoppedAt = i;
             break;
+        }
+    }
+    for (const RunRecord& run : runs) {
+        if (const std::string why = foreignRun(run, project); !why.empty()) {
+            return setJournalAside(journal, why, "is not this project's");  // nothing of it merged
         }
     }
     QStringList said;

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "app/cli/ReproduceRuns.h"
+#include "app/cli/Signals.h"
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
 #include "engine/drivers/Registry.h"
@@ -370,6 +371,12 @@ Exit codes: 0 the table was printed (whatever the verdicts), 1 the experiment fa
 }
 
 int runReproduce(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    // A first SIGINT / SIGTERM ends it at once with its own line: the verdicts are drawn from all its
+    // runs together, none from a part. Installed before a client library loads (Firebird's own
+    // handler shut the attachment down: "connection shutdown", exit 1).
+    SignalCancel interrupt;
+    std::string what = "reproduce";
+    std::string kept = "no verdict is drawn from a part of its runs, and nothing is written";
     try {
         ReproduceOptions o = parse(args);
         if (o.help) {
@@ -379,8 +386,16 @@ int runReproduce(const std::vector<std::string>& args, std::ostream& out, std::o
         if (o.list) {
             return list(out);
         }
+        what += " " + o.name;
+        if (o.name == "sqlite-35-percent" && o.connection.target.empty()) {
+            kept += "; its work directory " + temporaryReproduceDirectory().string() + " is left: remove it";
+        }
+        interrupt.endAtOnceUntilStarted(what, kept);
         return reproduce(o, out);
     } catch (const Error& e) {
+        if (SignalCancel::received() != 0) {
+            interrupt.endAtOnceUntilStarted(what, kept);  // the signal failed it: said as such
+        }
         out << std::flush;
         err << "blobbench-cli: " << terminalLine(e.what()) << '\n';
         return e.kind() == ErrorKind::Usage ? kUsage : kFailed;

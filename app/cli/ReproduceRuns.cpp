@@ -362,12 +362,14 @@ storage::KeyedReport runKeyedIn(const storage::KeyedOptions& k, bool temporary, 
 
 }  // namespace
 
+std::filesystem::path temporaryReproduceDirectory() {
+    return std::filesystem::temp_directory_path() / ("blobbench-reproduce-" + std::to_string(::getpid()));
+}
+
 Measurement measureSqlite(const Publication& p, const ReproduceOptions& o) {
     const bool temporary = o.connection.target.empty();
     storage::KeyedOptions k;
-    k.directory = temporary
-                      ? std::filesystem::temp_directory_path() / ("blobbench-reproduce-" + std::to_string(::getpid()))
-                      : std::filesystem::path(o.connection.target);
+    k.directory = temporary ? temporaryReproduceDirectory() : std::filesystem::path(o.connection.target);
     k.count = o.rows.value_or(100000);
     k.paths = {storage::ReadPath::Sql, storage::ReadPath::BlobMmap, storage::ReadPath::Files};
     k.random = false;  // kvtest reads in key order unless --random

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <filesystem>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,6 +40,9 @@ struct Measurement {
 // Each throws Error: Usage before anything runs, else what failed (connection, statement).
 Measurement measureFirebird(const Publication& p, const ReproduceOptions& o, const std::optional<LinkProfile>& fitted);
 Measurement measurePostgres(const Publication& p, const ReproduceOptions& o);
+// sqlite-35-percent's work directory when no CONNECTION names one (removed afterwards).
+std::filesystem::path temporaryReproduceDirectory();
+
 Measurement measureSqlite(const Publication& p, const ReproduceOptions& o);
 // No engine here runs it: every cell is missing, with the reason.
 Measurement measureNothing(const Publication& p, const std::string& why);

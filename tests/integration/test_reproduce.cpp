@@ -3,14 +3,18 @@
 // statements measures through the tap. Firebird 5 (BLOBBENCH_FB5_*: a database of its own, prepared
 // here), PostgreSQL (BLOBBENCH_PG_CONNINFO) and SQLite (a temporary directory).
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <chrono>
 #include <map>
+#include <random>
 #include <regex>
+#include <thread>
 
 #include "engine/wire/LinkFit.h"
 #include "support/FirebirdSupport.h"
@@ -19,6 +23,7 @@
 using blobbench::fitLink;
 using blobbench::LinkFitResult;
 using blobbench::LinkSample;
+using blobbench::test::CliProcess;
 using blobbench::test::runCli;
 using blobbench::test::TempDir;
 
@@ -146,6 +151,40 @@ TEST_F(ReproduceFirebird5, EveryCellIsJudgedAndTheCountsAreTheTapsOfTheSameState
 // The link fit run on measured samples: the relay emulates a known link (10 ms one way, 10 Mbit/s
 // both ways), `run` measures statements of few and of many round trips through it, and fitLink on
 // their round trips, bytes and times gives the link back within 5%.
+// reproduce had no signal handling: a SIGINT / SIGTERM killed it by the default action or, once the
+// Firebird client had loaded, its handler shut the attachment down ("connection shutdown", exit 1).
+// Now one line, 128 + the signal, whenever it comes (connecting included), and no JSON written.
+TEST_F(ReproduceFirebird5, ASignalEndsItWithItsOwnLineAndNoPartialTable) {
+    std::mt19937 random(std::random_device{}());
+    int signalled = 0;
+    for (int attempt = 0; attempt < 6; ++attempt) {
+        TempDir dir;
+        const int sig = attempt % 2 == 0 ? SIGTERM : SIGINT;
+        std::vector<std::string> args = {"reproduce", "firebird-wire-blobs"};
+        for (const auto& a : connection()) {
+            args.push_back(a);
+        }
+        args.insert(args.end(), {"--rows", "60", "--json", dir.file("r.json")});
+        CliProcess run(args);
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(20, 1500)(random)));
+        run.signal(sig);
+        const auto r = run.wait(std::chrono::seconds(90));
+        ASSERT_NE(r.exitCode, -1) << "hung after the signal";
+        if (r.exitCode == 0) {
+            continue;  // it ended before the signal
+        }
+        ASSERT_EQ(r.exitCode, 128 + sig) << "attempt " << attempt << ": " << r.err;
+        EXPECT_EQ(r.killedBy, 0) << r.err;
+        EXPECT_TRUE(r.err.starts_with(std::string("blobbench-cli: ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") +
+                                      ": reproduce firebird-wire-blobs was cancelled; no verdict is drawn"))
+            << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_FALSE(QFile::exists(QString::fromStdString(dir.file("r.json"))));
+        ++signalled;
+    }
+    EXPECT_GE(signalled, 1) << "reproduce ended before every signal";
+}
+
 TEST_F(ReproduceFirebird5, TheLinkFitRecoversTheLinkTheRelayEmulated) {
     // Under AddressSanitizer the client's own work is several times slower and uneven, and enters
     // every measured time the fit reads (the ASan rehearsal fitted a wrong link).

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <QFile>
+#include <QFileInfo>
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -144,6 +145,49 @@ TEST(RunJournal, ARepeatedSampleLineIsOneSample) {
     EXPECT_EQ(p.history[0].samples.size(), 2u) << said.toStdString();
     EXPECT_NE(said.indexOf(QStringLiteral("recovered 2 samples")), -1) << said.toStdString();
     EXPECT_NE(said.indexOf(QStringLiteral("2 repeated sample lines read once")), -1) << said.toStdString();
+}
+
+// Hostile round 5c H3: another project's journal copied beside this one was merged into its history
+// (2,000 samples of another database, under a connection name this project does not have). It is
+// set aside, named in the line, and nothing of it is merged; a connection of the same name but
+// another engine is no match either.
+TEST(RunJournal, AnotherProjectsJournalIsSetAsideNotMerged) {
+    for (const bool sameNameOtherEngine : {false, true}) {
+        SCOPED_TRACE(sameNameOtherEngine ? "same name, another engine" : "a name this project lacks");
+        TempDir dir;
+        const QString path = q(dir.file("p8.blobbench.json"));
+        {
+            RunJournal journal(path, runHeader());
+            journal.append({sampleOf("all-blobs", 0), sampleOf("all-blobs", 1)});
+        }
+        Project p;
+        ConnectionProfile other;
+        other.name = sameNameOtherEngine ? QStringLiteral("Reference (SQLite)") : QStringLiteral("other db");
+        other.engine = sameNameOtherEngine ? QStringLiteral("postgres") : QStringLiteral("sqlite");
+        other.target = QStringLiteral("sqlite:/elsewhere/s2.db");
+        p.connections.push_back(other);
+        const QString said = recoverJournal(path, p);
+        EXPECT_TRUE(p.history.empty()) << said.toStdString();
+        EXPECT_NE(said.indexOf(QStringLiteral("is not this project's")), -1) << said.toStdString();
+        EXPECT_NE(said.indexOf(QStringLiteral("Reference (SQLite)")), -1) << said.toStdString();
+        EXPECT_FALSE(QFileInfo::exists(journalPathFor(path)));
+        EXPECT_TRUE(QFileInfo::exists(journalPathFor(path) + QStringLiteral(".broken"))) << said.toStdString();
+    }
+    // Its own connection: recovered as before.
+    TempDir dir;
+    const QString path = q(dir.file("p4.blobbench.json"));
+    {
+        RunJournal journal(path, runHeader());
+        journal.append({sampleOf("all-blobs", 0)});
+    }
+    Project p;
+    ConnectionProfile own;
+    own.name = QStringLiteral("Reference (SQLite)");
+    own.engine = QStringLiteral("sqlite");
+    p.connections.push_back(own);
+    const QString said = recoverJournal(path, p);
+    ASSERT_EQ(p.history.size(), 1u) << said.toStdString();
+    EXPECT_NE(said.indexOf(QStringLiteral("recovered 1 samples")), -1) << said.toStdString();
 }
 
 // Hostile round 4: a line damaged in the middle stopped the reading there, and the journal was then
