@@ -44,11 +44,6 @@ constexpr const char* kMarker = "blobbench_endless_marker";
 const std::string kEndlessSql =
     std::string("SELECT generate_series(1, 2000000000) AS ID, repeat('x', 10000) AS CONTENT /* ") + kMarker + " */";
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 bool waitFor(const std::function<bool()>& condition, std::chrono::milliseconds bound) {
     const auto until = Clock::now() + bound;
     while (!condition()) {
@@ -161,7 +156,7 @@ std::string writeProject(const TempDir& dir, const std::string& target, const st
 }
 
 QJsonArray samplesIn(const std::string& json) {
-    return QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json)))
+    return QJsonDocument::fromJson(QByteArray::fromStdString(blobbench::test::readFile(json)))
         .object()[QStringLiteral("samples")]
         .toArray();
 }

@@ -34,11 +34,6 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 }  // namespace
 
 TEST(CliSignalsPostgres, SignalCancelsTheRunAndWritesEverything) {
@@ -85,11 +80,12 @@ TEST(CliSignalsPostgres, SignalCancelsTheRunAndWritesEverything) {
         ASSERT_EQ(after.history.size(), static_cast<std::size_t>(attempt + 1));
         const RunRecord& last = after.history.back();
         EXPECT_EQ(last.outcome, QStringLiteral("cancelled"));
-        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json)));
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(blobbench::test::readFile(json)));
         ASSERT_TRUE(doc.isObject()) << "no JSON written: " << r.err;
         EXPECT_EQ(doc.object().value(QStringLiteral("samples")).toArray().size(),
                   static_cast<qsizetype>(last.samples.size()));
-        EXPECT_NE(slurp(md).find(last.runId.toStdString()), std::string::npos) << "no Markdown written";
+        EXPECT_NE(blobbench::test::readFile(md).find(last.runId.toStdString()), std::string::npos)
+            << "no Markdown written";
         if (!last.samples.empty()) {
             EXPECT_EQ(last.samples.back().status, SampleStatus::Cancelled) << last.samples.back().error;
             cancelledSamples += last.samples.back().status == SampleStatus::Cancelled;
@@ -156,10 +152,11 @@ TEST(CliSignalsOtherModes, ByteaAndFbBlobTestModeEndCleanly) {
         EXPECT_TRUE(r.err.starts_with(line)) << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         if (!bytea && std::filesystem::exists(json)) {  // absent when the signal came before the first sample
-            const QJsonArray samples = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json)))
-                                           .object()
-                                           .value(QStringLiteral("samples"))
-                                           .toArray();
+            const QJsonArray samples =
+                QJsonDocument::fromJson(QByteArray::fromStdString(blobbench::test::readFile(json)))
+                    .object()
+                    .value(QStringLiteral("samples"))
+                    .toArray();
             ASSERT_FALSE(samples.isEmpty());
             for (qsizetype i = 0; i + 1 < samples.size(); ++i) {
                 EXPECT_EQ(samples[i].toObject().value(QStringLiteral("status")).toString(), QStringLiteral("complete"));

@@ -42,11 +42,6 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // A prepared SQLite data set and a project on it with the short-blobs scenario only.
 struct SqliteProject {
     TempDir dir;
@@ -96,7 +91,7 @@ TEST(HostileCli, BrokenJournalIsSetAsideAndTheProjectRunsOn) {
         ASSERT_NE(at, std::string::npos) << r.err;
         const std::string aside = r.err.substr(at + 13, r.err.find_first_of(" \n;", at + 13) - at - 13);
         EXPECT_TRUE(aside.starts_with(p.dir.path().string() + "/")) << "named in full: " << r.err;
-        EXPECT_EQ(slurp(aside), garbage) << aside;
+        EXPECT_EQ(blobbench::test::readFile(aside), garbage) << aside;
         EXPECT_FALSE(std::filesystem::exists(journal));
         std::filesystem::remove(aside);
     }
@@ -160,9 +155,9 @@ TEST(HostileCli, LiveJournalOfAnotherProcessIsLeftAlone) {
     }
     char byte = 0;
     ASSERT_EQ(read(ready[0], &byte, 1), 1);
-    const std::string before = slurp(journal);
+    const std::string before = blobbench::test::readFile(journal);
     const auto r = runCli({"run", p.path, "-r", "1", "-q"});
-    const std::string after = slurp(journal);
+    const std::string after = blobbench::test::readFile(journal);
     ASSERT_EQ(write(go[1], &byte, 1), 1);
     int status = 0;
     waitpid(holder, &status, 0);
@@ -217,12 +212,13 @@ TEST(HostileCli, SignalCancelsTheRunAndWritesEverything) {
         ASSERT_EQ(after.history.size(), static_cast<std::size_t>(attempt + 1));
         const RunRecord& last = after.history.back();
         EXPECT_EQ(last.outcome, QStringLiteral("cancelled"));
-        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json)));
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(blobbench::test::readFile(json)));
         ASSERT_TRUE(doc.isObject()) << "no JSON written";
         EXPECT_EQ(doc.object().value(QStringLiteral("samples")).toArray().size(),
                   static_cast<qsizetype>(last.samples.size()));
-        EXPECT_NE(slurp(csv).find("run_id,"), std::string::npos);
-        EXPECT_NE(slurp(md).find(last.runId.toStdString()), std::string::npos) << "no Markdown written";
+        EXPECT_NE(blobbench::test::readFile(csv).find("run_id,"), std::string::npos);
+        EXPECT_NE(blobbench::test::readFile(md).find(last.runId.toStdString()), std::string::npos)
+            << "no Markdown written";
         if (!last.samples.empty()) {
             EXPECT_EQ(last.samples.back().status, SampleStatus::Cancelled);
             cancelledSamples += last.samples.back().status == SampleStatus::Cancelled;
@@ -356,7 +352,7 @@ TEST(HostileCli, FullDiskUnderAnExportNamesTheFileAndTheReason) {
     for (const auto& entry : std::filesystem::directory_iterator(full)) {
         left.push_back(entry.path().filename().string());
     }
-    const std::string written = slurp(json);
+    const std::string written = blobbench::test::readFile(json);
     ::umount(full.c_str());
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_NE(r.err.find("cannot write " + json + ": No space left on device"), std::string::npos) << r.err;
@@ -460,7 +456,8 @@ TEST(HostileCli, SignalCancelsPrepareAndTheStorageStudies) {
             const auto again = runCli({"run", "sqlite:" + db, "-q"});
             EXPECT_NE(again.err.find("no complete reference data set"), std::string::npos) << again.err;
         } else {
-            const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json)));
+            const QJsonDocument doc =
+                QJsonDocument::fromJson(QByteArray::fromStdString(blobbench::test::readFile(json)));
             ASSERT_TRUE(doc.isObject()) << "no JSON written: " << r.err;
             EXPECT_FALSE(doc.object().value(QStringLiteral("complete")).toBool());
         }
@@ -503,9 +500,10 @@ TEST(HostileCli, SignalDuringStorageInsertMarksItsJsonIncomplete) {
         ASSERT_EQ(r.exitCode, 128 + sig) << "ended before the signal? " << r.err;
         EXPECT_NE(r.err.find("storage insert was cancelled; everything measured is written"), std::string::npos)
             << r.err;
-        const QJsonObject doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json))).object();
-        EXPECT_GE(doc.value(QStringLiteral("results")).toArray().size(), 1) << slurp(json);
-        EXPECT_FALSE(doc.value(QStringLiteral("complete")).toBool(true)) << slurp(json);
+        const QJsonObject doc =
+            QJsonDocument::fromJson(QByteArray::fromStdString(blobbench::test::readFile(json))).object();
+        EXPECT_GE(doc.value(QStringLiteral("results")).toArray().size(), 1) << blobbench::test::readFile(json);
+        EXPECT_FALSE(doc.value(QStringLiteral("complete")).toBool(true)) << blobbench::test::readFile(json);
         EXPECT_EQ(doc.value(QStringLiteral("error")).toString(), QStringLiteral("cancelled"));
     }
 }
@@ -561,7 +559,8 @@ TEST(HostileCli, StorageSaysAFullStdoutAndAFullDiskUnderItsJson) {
     auto r = toFull.wait(120s);
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_EQ(r.err, "blobbench-cli: cannot write to standard output: No space left on device\n");
-    EXPECT_TRUE(QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json))).isObject()) << "no JSON written";
+    EXPECT_TRUE(QJsonDocument::fromJson(QByteArray::fromStdString(blobbench::test::readFile(json))).isObject())
+        << "no JSON written";
 
     int pipeFds[2];
     ASSERT_EQ(pipe2(pipeFds, O_CLOEXEC), 0);
@@ -605,7 +604,7 @@ TEST(HostileCli, KilledRunWithoutASweepKeepsItsSamplesInTheJournal) {
     const std::string journal = journalPathFor(q(p.path)).toStdString();
     CliProcess run({"run", p.path, "-r", "1000", "-q"});
     auto lines = [&] {
-        const std::string text = slurp(journal);
+        const std::string text = blobbench::test::readFile(journal);
         return std::count(text.begin(), text.end(), '\n');
     };
     for (int i = 0; i < 1000 && run.running() && lines() < 4; ++i) {

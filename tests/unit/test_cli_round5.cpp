@@ -32,11 +32,6 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 long lines(const std::string& text) {
     return std::count(text.begin(), text.end(), '\n');
 }
@@ -133,8 +128,9 @@ TEST(Round5Cli, SignalDuringAPlainRunStillKeepsItsSamples) {
     ASSERT_EQ(r.exitCode, 130) << r.err;
     EXPECT_NE(r.err.find("blobbench-cli: SIGINT: the run was cancelled"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("everything measured is written"), std::string::npos) << r.err;
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json)));
-    EXPECT_GE(doc.object().value(QStringLiteral("samples")).toArray().size(), 1) << slurp(json).substr(0, 300);
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(blobbench::test::readFile(json)));
+    EXPECT_GE(doc.object().value(QStringLiteral("samples")).toArray().size(), 1)
+        << blobbench::test::readFile(json).substr(0, 300);
 }
 
 // Item 10: a repeated single-valued option kept only its last value, exit 0 (--json a --json b
@@ -185,7 +181,7 @@ TEST(Round5Cli, ControlCharactersInTitlesAndPathsAreEscaped) {
     const std::string md = out.file("r.md"), json = out.file("r.json");
     const auto r = runCli({"run", p.path, "--markdown", md, "--json", json, "-q"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const std::string markdown = slurp(md);
+    const std::string markdown = blobbench::test::readFile(md);
     for (const std::string* text : {&r.out, &r.err, &markdown}) {
         EXPECT_EQ(text->find('\x1b'), std::string::npos) << *text;
         EXPECT_EQ(text->find('\x07'), std::string::npos) << *text;
@@ -196,9 +192,9 @@ TEST(Round5Cli, ControlCharactersInTitlesAndPathsAreEscaped) {
     ASSERT_NE(saved, std::string::npos) << r.err;
     const std::string line = r.err.substr(saved, r.err.find('\n', saved) - saved);
     EXPECT_TRUE(line.ends_with("/p\\nq.blobbench.json")) << line;
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(slurp(json)));
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(blobbench::test::readFile(json)));
     const QJsonArray samples = doc.object().value(QStringLiteral("samples")).toArray();
-    ASSERT_FALSE(samples.isEmpty()) << slurp(json).substr(0, 300);
+    ASSERT_FALSE(samples.isEmpty()) << blobbench::test::readFile(json).substr(0, 300);
     EXPECT_EQ(samples[0].toObject().value(QStringLiteral("title")).toString().toStdString(), title);
 
     // The plain run's text report and a one-line error, with the same title in a failing scenario.

@@ -12,26 +12,17 @@ using namespace blobbench;
 using blobbench::test::runCli;
 using blobbench::test::TempDir;
 
-namespace {
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-}  // namespace
-
 // J3: `run sqlite:/x/s.db --json /x/s.db` replaced the database with the JSON (the bare path was refused).
 TEST(Round5cCli, AnExportOverTheSqliteDatabaseIsRefusedWhateverItsSpelling) {
     TempDir dir;
     const std::string file = dir.file("s.db");
     ASSERT_EQ(runCli({"prepare", "sqlite:" + file, "--rows", "20", "-q"}).exitCode, 0);
-    const std::string before = slurp(file);
+    const std::string before = blobbench::test::readFile(file);
     for (const char* option : {"--json", "--csv", "--markdown"}) {
         const auto r = runCli({"run", "sqlite:" + file, "-s", "warm-up", "-r", "1", option, file, "-q"});
         EXPECT_EQ(r.exitCode, 2) << option << ": " << r.err;
         EXPECT_NE(r.err.find("name the same file"), std::string::npos) << r.err;
-        EXPECT_EQ(slurp(file), before) << option << " touched the database";
+        EXPECT_EQ(blobbench::test::readFile(file), before) << option << " touched the database";
     }
 }
 

@@ -22,11 +22,6 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-std::string readAll(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 int lineCount(const std::string& text) {
     return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
 }
@@ -98,9 +93,9 @@ TEST_F(ProjectCli, SweepRunAppendsToHistoryAndExports) {
     // stdout: a line a point and scenario, then the Markdown summary.
     EXPECT_NE(r.out.find("blob_api=true: all-blobs median "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("| Test read all BLOBs | blob_api=false | 3 |"), std::string::npos) << r.out;
-    EXPECT_NE(readAll(md).find("| Scenario | Point | n | Median ms |"), std::string::npos);
+    EXPECT_NE(blobbench::test::readFile(md).find("| Scenario | Point | n | Median ms |"), std::string::npos);
     // CSV: header + one row a sample, the point in the last column.
-    const std::string csvText = readAll(csv);
+    const std::string csvText = blobbench::test::readFile(csv);
     EXPECT_EQ(lineCount(csvText), 13);
     EXPECT_NE(csvText.find(",point\n"), std::string::npos);
     EXPECT_NE(csvText.find(",blob_api=true\n"), std::string::npos);
@@ -132,13 +127,13 @@ TEST_F(ProjectCli, PlainRunCompareAndNoSave) {
     EXPECT_EQ(loadProject(q(project)).history.size(), 3u);
 
     // --no-save: the file is untouched, even with --compare against another project file.
-    const std::string before = readAll(project);
+    const std::string before = blobbench::test::readFile(project);
     const std::string other = writeProject("other.blobbench.json");
     ASSERT_EQ(runCli({"run", other, "-s", "all-blobs"}).exitCode, 0);
     r = runCli({"run", project, "-s", "all-blobs", "--no-save", "--compare", other});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("## Comparison: "), std::string::npos);
-    EXPECT_EQ(readAll(project), before);
+    EXPECT_EQ(blobbench::test::readFile(project), before);
 
     // A samples file of --json as the base.
     const std::string json = dir->file("base.json");
@@ -150,7 +145,7 @@ TEST_F(ProjectCli, PlainRunCompareAndNoSave) {
 
 TEST_F(ProjectCli, BadUsageIsExitTwoAndChangesNothing) {
     const std::string project = writeProject("usage.blobbench.json");
-    const std::string before = readAll(project);
+    const std::string before = blobbench::test::readFile(project);
     struct Case {
         std::vector<std::string> args;
         const char* message;
@@ -169,7 +164,7 @@ TEST_F(ProjectCli, BadUsageIsExitTwoAndChangesNothing) {
         EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
         EXPECT_EQ(lineCount(r.err), 1) << r.err;
     }
-    EXPECT_EQ(readAll(project), before);
+    EXPECT_EQ(blobbench::test::readFile(project), before);
 }
 
 TEST_F(ProjectCli, BrokenProjectIsExitOneNamingThePath) {

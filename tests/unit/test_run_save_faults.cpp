@@ -35,11 +35,6 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-std::string readAll(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 // The lines of stderr that start with "blobbench-cli: ".
 std::vector<std::string> cliLines(const std::string& err) {
     std::vector<std::string> out;
@@ -63,7 +58,7 @@ int samplesInJsonFile(const std::string& path) {
 }
 
 std::size_t lineCount(const std::string& path) {
-    const std::string text = readAll(path);
+    const std::string text = blobbench::test::readFile(path);
     return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
@@ -322,7 +317,7 @@ TEST_F(RunSaveFaults, ProjectReplacedByAnUnreadableFileIsNotOverwritten) {
     EXPECT_NE(lines[0].find("the next run of this project recovers them from the journal"), std::string::npos)
         << lines[0];
     EXPECT_EQ(r.err.find("Saved run"), std::string::npos) << r.err;
-    EXPECT_TRUE(readAll(project) == foreign) << "not overwritten";
+    EXPECT_TRUE(blobbench::test::readFile(project) == foreign) << "not overwritten";
     EXPECT_GE(lineCount(journalPathFor(q(project)).toStdString()), 3u) << "the run's samples stay in the journal";
 }
 
@@ -331,7 +326,7 @@ TEST_F(RunSaveFaults, ProjectReplacedByAnUnreadableFileIsNotOverwritten) {
 TEST_F(RunSaveFaults, ReadOnlyProjectIsRefusedNotReplaced) {
     TempDir local;
     const std::string project = writeProject(local.file("P.blobbench.json"));
-    const std::string before = readAll(project);
+    const std::string before = blobbench::test::readFile(project);
     std::filesystem::permissions(project, std::filesystem::perms::owner_read | std::filesystem::perms::group_read |
                                               std::filesystem::perms::others_read);
     struct stat st {};
@@ -342,7 +337,7 @@ TEST_F(RunSaveFaults, ReadOnlyProjectIsRefusedNotReplaced) {
     const std::vector<std::string> lines = cliLines(r.err);
     ASSERT_EQ(lines.size(), 1u) << r.err;
     EXPECT_EQ(lines[0], "blobbench-cli: cannot write " + project + ": the file is read-only (mode 0444): not replaced");
-    EXPECT_TRUE(readAll(project) == before) << "the read-only file was rewritten";
+    EXPECT_TRUE(blobbench::test::readFile(project) == before) << "the read-only file was rewritten";
     ASSERT_EQ(::stat(project.c_str(), &st), 0);
     EXPECT_EQ(st.st_ino, inode) << "the file was replaced";
     EXPECT_EQ(st.st_mode & 07777, 0444u);
@@ -352,7 +347,7 @@ TEST_F(RunSaveFaults, ReadOnlyProjectIsRefusedNotReplaced) {
     std::filesystem::permissions(project, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
     CliProcess run({"run", project, "-s", "all-blobs", "-r", "1000", "-q"});
     ASSERT_TRUE(journalHolds(project, 2, run)) << run.errSoFar();
-    const std::string atStart = readAll(project);
+    const std::string atStart = blobbench::test::readFile(project);
     std::filesystem::permissions(project, std::filesystem::perms::owner_write, std::filesystem::perm_options::remove);
     ASSERT_TRUE(run.running()) << "the run ended before the chmod: nothing tested";
     run.signal(SIGINT);
@@ -367,7 +362,7 @@ TEST_F(RunSaveFaults, ReadOnlyProjectIsRefusedNotReplaced) {
         << said[0];
     EXPECT_NE(said[0].find("the next run of this project recovers them from the journal"), std::string::npos)
         << said[0];
-    EXPECT_TRUE(readAll(project) == atStart) << "the read-only file was rewritten";
+    EXPECT_TRUE(blobbench::test::readFile(project) == atStart) << "the read-only file was rewritten";
     std::filesystem::permissions(project, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
     const auto next = runCli({"run", project, "-s", "warm-up", "-r", "1", "-q"});
     ASSERT_EQ(next.exitCode, 0) << next.err;
@@ -390,7 +385,7 @@ TEST_F(RunSaveFaults, ALinkedLockFileIsNeverWrittenThrough) {
     std::filesystem::create_symlink(victim, lock);
     const auto viaSymlink = runCli({"run", project, "-s", "warm-up", "-r", "1", "-q"});
     EXPECT_EQ(viaSymlink.exitCode, 1) << viaSymlink.err;
-    EXPECT_EQ(readAll(victim), "precious\n") << "written through the symbolic link";
+    EXPECT_EQ(blobbench::test::readFile(victim), "precious\n") << "written through the symbolic link";
     EXPECT_NE(viaSymlink.err.find("lock file " + lock + ": it is a symbolic link"), std::string::npos)
         << viaSymlink.err;
     std::filesystem::remove(lock);
@@ -398,7 +393,7 @@ TEST_F(RunSaveFaults, ALinkedLockFileIsNeverWrittenThrough) {
     std::filesystem::create_hard_link(victim, lock);
     const auto viaHardLink = runCli({"run", project, "-s", "warm-up", "-r", "1", "-q"});
     EXPECT_EQ(viaHardLink.exitCode, 1) << viaHardLink.err;
-    EXPECT_EQ(readAll(victim), "precious\n") << "written through the second name";
+    EXPECT_EQ(blobbench::test::readFile(victim), "precious\n") << "written through the second name";
     EXPECT_NE(viaHardLink.err.find("it is not a file of its own"), std::string::npos) << viaHardLink.err;
     EXPECT_TRUE(loadProject(q(project)).history.empty()) << "nothing was run";
 }
@@ -465,7 +460,7 @@ TEST_F(RunSaveFaults, EditInPlaceWithTheSameSizeAndMtimeIsNoticed) {
     ASSERT_TRUE(journalHolds(project, 2, run)) << run.errSoFar();
     struct stat before {};
     ASSERT_EQ(::stat(project.c_str(), &before), 0);
-    std::string text = readAll(project);
+    std::string text = blobbench::test::readFile(project);
     const std::string from = "Saving under faults", to = "SAVING under faults";
     const auto at = text.find(from);
     ASSERT_NE(at, std::string::npos) << text;
