@@ -320,30 +320,12 @@ private:
     }
     // Each export on its own; a samples file in the temporary folder when nothing else holds them.
     void finishExports(RunKept& k) {
-        const auto attempt = [&](const std::string& path, const std::function<void()>& write) {
-            try {
-                write();
-                k.exports.push_back(path);
-            } catch (const Error& e) {
-                k.exportErrors.push_back(oneLine(e.what()));
-            }
-        };
-        if (!m_options.jsonPath.empty()) {
-            attempt(m_options.jsonPath, [&] { writeSamplesJson(q(m_options.jsonPath), m_session, m_samples); });
-        }
-        if (!m_options.csvPath.empty()) {
-            attempt(m_options.csvPath, [&] { writeSamplesCsv(q(m_options.csvPath), m_samples); });
-        }
-        const bool lost = k.samples > 0 && !k.inProject && k.inJournal < k.samples && k.exports.empty();
-        if (lost && (m_save || !k.exportErrors.empty())) {
-            const std::string rescue = rescuePathFor(m_runId.toStdString());
-            try {
-                writeSamplesJson(q(rescue), m_session, m_samples);
-                k.rescue = rescue;
-            } catch (const Error& e) {
-                k.rescueError = oneLine(e.what());
-            }
-        }
+        writeExportsOrRescue(k, m_options.jsonPath, m_options.csvPath, m_session, m_samples, m_runId.toStdString(),
+                             [this](const RunKept& kept) {
+                                 const bool lost = kept.samples > 0 && !kept.inProject &&
+                                                   kept.inJournal < kept.samples && kept.exports.empty();
+                                 return lost && (m_save || !kept.exportErrors.empty());
+                             });
     }
 
     void writeExports() {

@@ -3,6 +3,9 @@
 #include <QDir>
 #include <algorithm>
 
+#include "engine/core/Error.h"
+#include "model/SampleJson.h"
+
 namespace blobbench::cli {
 namespace {
 
@@ -67,6 +70,34 @@ std::string rescuePathFor(const std::string& runId) {
     return QDir(QDir::tempPath())
         .filePath(QString::fromStdString("blobbench-run-" + name + ".samples.json"))
         .toStdString();
+}
+
+void writeExportsOrRescue(RunKept& k, const std::string& jsonPath, const std::string& csvPath,
+                          const SessionInfo& session, const std::vector<Sample>& samples, const std::string& runId,
+                          const std::function<bool(const RunKept&)>& lost) {
+    const auto attempt = [&](const std::string& path, const std::function<void()>& write) {
+        try {
+            write();
+            k.exports.push_back(path);
+        } catch (const Error& e) {
+            k.exportErrors.push_back(oneLine(e.what()));
+        }
+    };
+    if (!jsonPath.empty()) {
+        attempt(jsonPath, [&] { writeSamplesJson(QString::fromStdString(jsonPath), session, samples); });
+    }
+    if (!csvPath.empty()) {
+        attempt(csvPath, [&] { writeSamplesCsv(QString::fromStdString(csvPath), samples); });
+    }
+    if (lost(k)) {
+        const std::string rescue = rescuePathFor(runId);
+        try {
+            writeSamplesJson(QString::fromStdString(rescue), session, samples);
+            k.rescue = rescue;
+        } catch (const Error& e) {
+            k.rescueError = oneLine(e.what());
+        }
+    }
 }
 
 }  // namespace blobbench::cli

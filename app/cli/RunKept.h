@@ -1,8 +1,11 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "engine/drivers/Driver.h"
 
 namespace blobbench::cli {
 
@@ -29,5 +32,12 @@ std::string runKeptLine(const RunKept& kept, bool always);
 
 // Where a samples file goes when no other file holds a run's samples (the temporary folder).
 std::string rescuePathFor(const std::string& runId);
+
+// At the end of a run: --json and --csv (empty: not asked for) each written once more, on its own,
+// into k.exports or k.exportErrors; then, when `lost` says of k that no file holds every sample, a
+// samples file at rescuePathFor(runId) (k.rescue, or k.rescueError).
+void writeExportsOrRescue(RunKept& k, const std::string& jsonPath, const std::string& csvPath,
+                          const SessionInfo& session, const std::vector<Sample>& samples, const std::string& runId,
+                          const std::function<bool(const RunKept&)>& lost);
 
 }  // namespace blobbench::cli

@@ -297,29 +297,9 @@ public:
         }
         RunKept k;
         k.samples = m_samples.size();
-        const auto attempt = [&](const std::string& path, const std::function<void()>& write) {
-            try {
-                write();
-                k.exports.push_back(path);
-            } catch (const Error& e) {
-                k.exportErrors.push_back(oneLine(e.what()));
-            }
-        };
-        if (!m_options.jsonPath.empty()) {
-            attempt(m_options.jsonPath, [&] { writeJson(m_options.jsonPath); });
-        }
-        if (!m_options.csvPath.empty()) {
-            attempt(m_options.csvPath, [&] { writeSamplesCsv(QString::fromStdString(m_options.csvPath), m_samples); });
-        }
-        if (k.samples > 0 && k.exports.empty() && !k.exportErrors.empty()) {
-            const std::string rescue = rescuePathFor(m_runId);
-            try {
-                writeJson(rescue);
-                k.rescue = rescue;
-            } catch (const Error& e) {
-                k.rescueError = oneLine(e.what());
-            }
-        }
+        writeExportsOrRescue(
+            k, m_options.jsonPath, m_options.csvPath, m_session, m_samples, m_runId,
+            [](const RunKept& kept) { return kept.samples > 0 && kept.exports.empty() && !kept.exportErrors.empty(); });
         return k;
     }
 
