@@ -10,7 +10,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <random>
 #include <regex>
@@ -229,7 +231,13 @@ TEST_F(ReproduceFirebird5, TheLinkFitRecoversTheLinkTheRelayEmulated) {
         std::vector<LinkSample> shaped = measure("10", "10M", inlineSize, rows, ids);
         ASSERT_EQ(base.size(), shaped.size());
         for (std::size_t i = 0; i < shaped.size(); ++i) {
-            EXPECT_EQ(base[i].roundTrips, shaped[i].roundTrips) << shaped[i].label << ": counts are link-independent";
+            // The relay counts a round trip at each turn of the streams: a fetch the client sends
+            // before the last answer has arrived is one turn or two by timing (27 against 26 for all
+            // BLOBs inline, in a rehearsal). Link-independent within that, which the fit absorbs.
+            const double turns = std::max(2.0, 0.02 * base[i].roundTrips);
+            EXPECT_LE(std::abs(base[i].roundTrips - shaped[i].roundTrips), turns)
+                << shaped[i].label << ": " << base[i].roundTrips << " round trips unshaped, " << shaped[i].roundTrips
+                << " at the link";
             shaped[i].seconds -= base[i].seconds;
             samples.push_back(shaped[i]);
         }
