@@ -177,6 +177,9 @@ void SignalCancel::started() {
 }
 
 SignalCancel::~SignalCancel() {
+    // What is printed goes out while a signal is still ours: once the default action is back, one
+    // would end the process before its buffered output (a table, a report) is written.
+    std::cout.flush();
     {
         std::lock_guard lock(m_mutex);
         m_ending = true;

@@ -168,12 +168,19 @@ TEST_F(ReproduceFirebird5, ASignalEndsItWithItsOwnLineAndNoPartialTable) {
         }
         args.insert(args.end(), {"--rows", "60", "--json", dir.file("r.json")});
         CliProcess run(args);
-        std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(20, 1500)(random)));
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(20, 800)(random)));
         run.signal(sig);
         const auto r = run.wait(std::chrono::seconds(90));
         ASSERT_NE(r.exitCode, -1) << "hung after the signal";
         if (r.exitCode == 0) {
             continue;  // it ended before the signal
+        }
+        if (r.killedBy == sig) {
+            // After its work, on its way out (the default action is back): the table is whole.
+            // Seen in a rehearsal with the signal at the end of a 1.5 s run.
+            EXPECT_NE(r.out.find("Verdicts: "), std::string::npos) << r.out << r.err;
+            EXPECT_TRUE(QFile::exists(QString::fromStdString(dir.file("r.json")))) << r.err;
+            continue;
         }
         ASSERT_EQ(r.exitCode, 128 + sig) << "attempt " << attempt << ": " << r.err;
         EXPECT_EQ(r.killedBy, 0) << r.err;
