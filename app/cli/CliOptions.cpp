@@ -511,18 +511,10 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
                                                                              {"the database or project", &databaseFile},
                                                                              {"the project's run journal", &journal},
                                                                              {"the project's lock file", &lock}};
-    auto same = [](const std::string& a, const std::string& b) {
-        namespace fs = std::filesystem;
-        std::error_code ec;
-        if (fs::exists(a, ec) && fs::exists(b, ec)) {
-            return fs::equivalent(a, b, ec);
-        }
-        return fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal();
-    };
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         for (std::size_t j = i + 1; j < outputs.size(); ++j) {
             if (!outputs[i].second->empty() && !outputs[j].second->empty() &&
-                same(*outputs[i].second, *outputs[j].second)) {
+                sameFile(*outputs[i].second, *outputs[j].second)) {
                 throw Error(ErrorKind::Usage, std::string(outputs[i].first) + " and " + outputs[j].first +
                                                   " name the same file " + *outputs[j].second +
                                                   " (each would overwrite the other)");
@@ -530,6 +522,15 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
         }
     }
     return o;
+}
+
+bool sameFile(const std::string& a, const std::string& b) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(a, ec) && fs::exists(b, ec)) {
+        return fs::equivalent(a, b, ec);
+    }
+    return fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal();
 }
 
 std::string charsetNotInEffect(const std::string& engine, const std::string& charset) {

@@ -69,5 +69,7 @@ CliOptions parseArguments(const std::vector<std::string>& args);
 // takes a connection character set), so that the option is never ignored without a word.
 std::string charsetNotInEffect(const std::string& engine, const std::string& charset);
 std::string usageText();
+// Whether two output paths are one file (the same inode, or the same path once made absolute).
+bool sameFile(const std::string& a, const std::string& b);
 
 }  // namespace blobbench::cli

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "app/cli/CliOptions.h"
 #include "app/cli/FbCompatWire.h"
 #include "app/cli/Signals.h"
 #include "engine/core/Error.h"
@@ -109,10 +110,16 @@ FbCompatOptions parse(const std::vector<std::string>& args) {
             o.autoInline = true;
         } else if (arg == "-r" || arg == "--repeat") {
             o.repeat = static_cast<int>(parseNumber(arg, take(), 1, 1000));
-        } else if (arg == "--json") {
-            o.jsonPath = take();
-        } else if (arg == "--csv") {
-            o.csvPath = take();
+        } else if (arg == "--json" || arg == "--csv") {
+            // `--json ''` wrote nothing, a second --json dropped the first, and nothing said so.
+            std::string& path = arg == "--json" ? o.jsonPath : o.csvPath;
+            if (!path.empty()) {
+                throw Error(ErrorKind::Usage, arg + " is given twice (give it once)");
+            }
+            path = take();
+            if (path.empty()) {
+                throw Error(ErrorKind::Usage, arg + " needs a file name (it was given an empty one)");
+            }
         } else if (arg == "--client-library") {
             o.clientLibrary = take();
         } else if (parseCompatWireOption(arg, take, o.wire)) {
@@ -123,6 +130,10 @@ FbCompatOptions parse(const std::vector<std::string>& args) {
         } else {
             throw Error(ErrorKind::Usage, "unexpected argument '" + arg + "'");
         }
+    }
+    if (!o.jsonPath.empty() && !o.csvPath.empty() && sameFile(o.jsonPath, o.csvPath)) {
+        throw Error(ErrorKind::Usage,
+                    "--json and --csv name the same file " + o.csvPath + " (each would overwrite the other)");
     }
     if (o.user.empty()) {
         o.user = qEnvironmentVariable("ISC_USER").toStdString();
@@ -249,13 +260,33 @@ Sample sampleOf(const Scenario& scenario, const std::string& sql, const Connecti
     return s;
 }
 
-void save(const FbCompatOptions& o, const SessionInfo& info, const std::vector<Sample>& samples) {
-    if (!o.jsonPath.empty()) {
-        writeSamplesJson(QString::fromStdString(o.jsonPath), info, samples);
+// Each export written on its own: a failed --json stopped the run unsaid and left the --csv unwritten
+// (hostile round 5d C6). "" when both are written, else the line: what failed, what holds the samples.
+std::string save(const FbCompatOptions& o, const SessionInfo& info, const std::vector<Sample>& samples) {
+    std::string failed;
+    std::string written;
+    for (const bool json : {true, false}) {
+        const std::string& path = json ? o.jsonPath : o.csvPath;
+        if (path.empty()) {
+            continue;
+        }
+        try {
+            if (json) {
+                writeSamplesJson(QString::fromStdString(path), info, samples);
+            } else {
+                writeSamplesCsv(QString::fromStdString(path), samples);
+            }
+            written += (written.empty() ? "" : " and ") + path;
+        } catch (const Error& e) {
+            failed += (failed.empty() ? "" : "; ") + oneLine(e.what());
+        }
     }
-    if (!o.csvPath.empty()) {
-        writeSamplesCsv(QString::fromStdString(o.csvPath), samples);
+    if (failed.empty()) {
+        return {};
     }
+    return failed + "; the run stopped: its " + std::to_string(samples.size()) +
+           (samples.size() == 1 ? " sample is" : " samples are") + " printed above" +
+           (written.empty() ? "" : " and saved in " + written);
 }
 
 int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
@@ -376,7 +407,11 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
             }
         }
         report.section(repetitions, scenario.readsLobs);
-        save(o, info, all);
+        if (const std::string failed = save(o, info, all); !failed.empty()) {
+            out.flush();
+            err << "blobbench-cli: " << terminalLine(failed) << std::endl;
+            return kFailed;
+        }
     }
     if (SignalCancel::received() != 0) {
         out.flush();

@@ -26,6 +26,7 @@ struct ReproduceOptions {
     bool atFittedLink = false;
     std::string jsonPath;
     bool quiet = false;
+    std::vector<std::string> tunings;  // the options given among those only some publications take
 };
 
 // What one run of a publication's experiment measured: a cell per published cell it can speak for

@@ -68,15 +68,34 @@ private:
     SignalCancel& m_interrupt;
 };
 
-void writeOutputs(const CliOptions& o, const RunPlan& plan, const SessionsOutcome& outcome,
-                  const SessionsFigures& figures) {
-    if (!o.jsonPath.empty()) {
-        writeSessionsJson(QString::fromStdString(o.jsonPath),
-                          sessionsToJson(outcome, figures, plan.runId, plan.connection.label()));
+// Each export on its own: a failed --json left the --csv unwritten, and nothing said so (hostile
+// round 5d C5). "" when every export is written, else the one line of what failed and where the
+// figures are.
+std::string writeOutputs(const CliOptions& o, const RunPlan& plan, const SessionsOutcome& outcome,
+                         const SessionsFigures& figures) {
+    std::string failed;
+    std::string written;
+    for (const bool json : {true, false}) {
+        const std::string& path = json ? o.jsonPath : o.csvPath;
+        if (path.empty()) {
+            continue;
+        }
+        try {
+            if (json) {
+                writeSessionsJson(QString::fromStdString(path),
+                                  sessionsToJson(outcome, figures, plan.runId, plan.connection.label()));
+            } else {
+                writeSessionsCsv(QString::fromStdString(path), outcome, figures);
+            }
+            written += (written.empty() ? "" : " and ") + path;
+        } catch (const Error& e) {
+            failed += (failed.empty() ? "" : "; ") + oneLine(e.what());
+        }
     }
-    if (!o.csvPath.empty()) {
-        writeSessionsCsv(QString::fromStdString(o.csvPath), outcome, figures);
+    if (failed.empty()) {
+        return {};
     }
+    return failed + "; the report is printed above" + (written.empty() ? "" : " and written to " + written);
 }
 
 }  // namespace
@@ -112,17 +131,22 @@ int commandRunSessions(const CliOptions& o, const RunPlan& plan, SignalCancel& i
     interrupt.setCancel({});
     const SessionsFigures figures = figuresOf(outcome);
     writeSessionsReport(std::cout, outcome, figures);
-    writeOutputs(o, plan, outcome, figures);
+    std::cout.flush();
+    const std::string unwritten = writeOutputs(o, plan, outcome, figures);
+    if (!unwritten.empty()) {
+        std::cerr << "blobbench-cli: " << terminalLine(unwritten) << std::endl;
+    }
     if (const int sig = SignalCancel::received(); sig != 0) {
         std::cerr << "blobbench-cli: " << SignalCancel::name(sig) << ": the run was cancelled ("
-                  << printable(oneLine(outcome.error)) << "); everything measured is written" << std::endl;
+                  << printable(oneLine(outcome.error)) << "); everything measured is "
+                  << (unwritten.empty() ? "written" : "printed") << std::endl;
         return 128 + sig;
     }
     if (!outcome.ok) {
         std::cerr << "blobbench-cli: " << terminalLine(outcome.error) << std::endl;
         return 1;
     }
-    return 0;
+    return unwritten.empty() ? 0 : 1;
 }
 
 }  // namespace blobbench::cli

@@ -40,6 +40,16 @@ std::string fixed(double value, int decimals) {
     return text;
 }
 
+// 12.5, or 1e-10 for a rate below a tenth (fixed(1e-10, 1) said "0.0 statements/s").
+std::string rateText(double rate) {
+    if (rate >= 0.1) {
+        return fixed(rate, 1);
+    }
+    char text[48];
+    std::snprintf(text, sizeof text, "%.3g", rate);
+    return text;
+}
+
 std::string ms(std::uint64_t ns) {
     return fixed(static_cast<double>(ns) / 1e6, 3);
 }
@@ -85,7 +95,7 @@ std::string modeLine(const SessionsOutcome& o) {
     const std::string ramp = o.rampUp.count() > 0 ? " after a " + fixed(seconds(o.rampUp), 1) + " s ramp-up" : "";
     const std::string left =
         excluded > 0 ? ", " + std::to_string(excluded) + " statements of the ramp-up and warm-ups left out" : "";
-    const std::string mode = o.openLoop ? "open loop at " + fixed(o.rate, 1) + " statements/s" : "closed loop";
+    const std::string mode = o.openLoop ? "open loop at " + rateText(o.rate) + " statements/s" : "closed loop";
     return std::to_string(o.sessions.size()) + " (" + mode + ", " + window + ramp + left +
            "), each its own connection and wire counting";
 }

@@ -383,7 +383,10 @@ SessionsOutcome SessionRunner::run(const SessionsPlan& plan, SessionsObserver& o
     outcome.sessions.resize(static_cast<std::size_t>(plan.sessions));
     auto shared = std::make_shared<Schedule>();
     if (plan.rate) {
-        shared->period = std::chrono::nanoseconds(static_cast<std::int64_t>(std::llround(1e9 / *plan.rate)));
+        // At most about 127 years: a rate of 1e-10/s overflowed the nanoseconds (llround), the period
+        // became 1 ns, and the run went as fast as it could with two billion slots "missed".
+        const double periodNs = std::min(1e9 / *plan.rate, 4e18);
+        shared->period = std::chrono::nanoseconds(static_cast<std::int64_t>(std::llround(periodNs)));
         shared->period = std::max(shared->period, std::chrono::nanoseconds(1));
     }
     {

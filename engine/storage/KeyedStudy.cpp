@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iterator>
 #include <optional>
 
@@ -30,6 +31,26 @@ private:
 constexpr std::uint64_t kMaxCount = 100'000'000;
 constexpr std::uint64_t kMaxValueBytes = 1ULL << 30;
 
+// Left in the work directory: a later run may replace what it holds (store.sqlite*, files/).
+constexpr const char* kStudyMark = ".blobbench-keyed-study";
+
+// The work directory is new, empty, or one this study wrote (its mark): the study removes
+// DIR/files and DIR/store.sqlite* before it writes, and removed a folder's own files/ and database
+// without a word (hostile round 5d H7).
+void refuseAForeignDirectory(const std::filesystem::path& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec) || fs::exists(dir / kStudyMark, ec)) {
+        return;  // new (or not a directory: creating it says why), or the study's own
+    }
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+        throw Error(ErrorKind::Usage, "the work directory " + dir.string() + " holds " +
+                                          entry.path().filename().string() +
+                                          " and no earlier run of the study wrote it: name a new or empty directory "
+                                          "(the study replaces store.sqlite and files/ in it)");
+    }
+}
+
 std::string orderName(bool random) {
     return random ? "random" : "ascending";
 }
@@ -40,6 +61,9 @@ public:
 
     void run() {
         std::filesystem::create_directories(m_o.directory);
+        if (FILE* mark = std::fopen((m_o.directory / kStudyMark).c_str(), "w")) {
+            std::fclose(mark);
+        }
         const auto dbPath = m_o.directory / "store.sqlite";
         for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
             std::filesystem::remove(dbPath.string() + suffix);
@@ -498,6 +522,7 @@ KeyedReport runKeyedStudy(const KeyedOptions& options) {
     if (options.directory.empty()) {
         throw Error(ErrorKind::Usage, "name a work directory");
     }
+    refuseAForeignDirectory(options.directory);
     if (options.reads && options.paths.empty()) {
         throw Error(ErrorKind::Usage, "paths: name at least one read path");
     }

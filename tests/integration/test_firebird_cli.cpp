@@ -155,6 +155,27 @@ TEST_F(FirebirdCliTest, RepeatJsonAndCsv) {
     EXPECT_TRUE(std::filesystem::file_size(dir.file("s.csv")) > 0);
 }
 
+// Hostile round 5d C6: a --json the mode could not write stopped the run after its first scenario
+// without a word, and the --csv on a healthy disk was not written. Now the CSV holds what was
+// measured, and one line says what failed, that the run stopped, and where the samples are.
+TEST_F(FirebirdCliTest, AJsonItCannotWriteStopsTheRunSayingSoAndTheCsvIsWritten) {
+    blobbench::test::TempDir dir;
+    const std::string csv = dir.file("s.csv");
+    auto args = std::vector<std::string>{"-d", s_target, "-n", "5", "--json", "/dev/full", "--csv", csv};
+    const auto c = credentials();
+    args.insert(args.end(), c.begin(), c.end());
+    const auto r = runCli(args);
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+    EXPECT_NE(r.err.find("cannot write /dev/full: No space left on device; the run stopped: its 1 sample is "
+                         "printed above and saved in " +
+                         csv),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(blobbench::test::readFile(csv).find(",warm-up,1,firebird,"), std::string::npos)
+        << "the first scenario's sample";
+}
+
 TEST_F(FirebirdCliTest, BadInputIsOneLineAndExitOne) {
     const auto help = runCli({"-z", "--help"});
     EXPECT_EQ(help.exitCode, 0);

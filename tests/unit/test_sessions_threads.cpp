@@ -158,6 +158,23 @@ TEST_F(SessionRunnerThreads, OpenLoopAccountsForEverySlot) {
     EXPECT_GE(all.latency.min(), all.scheduleLag.min());  // latency runs from the slot
 }
 
+// Hostile round 5d I2: --rate 1e-10 overflowed the period (1e19 ns), which became 1 ns: two billion
+// slots due, 18,318 statements run as fast as they could. One slot is due (the one at 0), one runs.
+TEST_F(SessionRunnerThreads, AVerySlowRateHasOneSlotInTheWindow) {
+    for (const double rate : {1e-10, 1e-300}) {
+        SessionsPlan p = plan(2, {"short-blobs"});
+        p.duration = 200ms;
+        p.rate = rate;
+        Counting observer;
+        SessionRunner runner;
+        const SessionsOutcome outcome = runner.run(p, observer);
+        ASSERT_TRUE(outcome.ok) << outcome.error;
+        EXPECT_EQ(outcome.slotsDue, 1u) << rate;
+        const StatementTally& all = figuresOf(outcome).all.combined;
+        EXPECT_EQ(all.statements + all.failed + all.cancelled + outcome.slotsMissed, 1u) << rate;
+    }
+}
+
 TEST_F(SessionRunnerThreads, ClosedLoopRunsUntilTheDurationAndLeavesTheRampUpOut) {
     SessionsPlan p = plan(2, {"short-blobs"});
     p.duration = 300ms;
