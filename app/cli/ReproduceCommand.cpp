@@ -105,8 +105,8 @@ ReproduceOptions parse(const std::vector<std::string>& args) {
 // sqlite-35-percent's values at 10,000 bytes, and the table said nothing of it (hostile round 5d H2).
 void refuseOptionsItDoesNotTake(const Publication& p, const ReproduceOptions& o) {
     const std::vector<std::string> takes =
-        p.engine == "firebird"   ? std::vector<std::string>{"--rows", "--repeat", "--username", "--password",
-                                                          "--client-library"}
+        p.engine == "firebird"
+            ? std::vector<std::string>{"--rows", "--repeat", "--username", "--password", "--client-library"}
         : p.engine == "postgres" ? std::vector<std::string>{"--size", "--repeat", "--username", "--password"}
         : p.engine == "sqlite"   ? std::vector<std::string>{"--rows"}
                                  : std::vector<std::string>{};
@@ -118,8 +118,8 @@ void refuseOptionsItDoesNotTake(const Publication& p, const ReproduceOptions& o)
         for (const std::string& t : takes) {
             list += t + ", ";
         }
-        throw Error(ErrorKind::Usage, "reproduce " + p.name + ": " + given + " does not apply to it (it takes " + list +
-                                          "--json)");
+        throw Error(ErrorKind::Usage,
+                    "reproduce " + p.name + ": " + given + " does not apply to it (it takes " + list + "--json)");
     }
 }
 
@@ -404,6 +404,10 @@ Options:
       --at-fitted-link          run at the link fitted from the published rows (firebird-wire-blobs)
       --json FILE               write the table, the method and the link fit as JSON
   -q, --quiet                   accepted for symmetry with run (nothing is printed on stderr anyway)
+
+An option the publication's experiment does not use is refused (--size on sqlite-35-percent), and
+so is --repeat above 1000. sqlite-35-percent's work directory is new, empty, or one an earlier run
+wrote: it replaces store.sqlite and files/ there, and refuses a directory holding anything else.
 
 Exit codes: 0 the table was printed (whatever the verdicts), 1 the experiment failed, 2 bad usage.
 )";

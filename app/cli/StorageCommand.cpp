@@ -554,6 +554,8 @@ std::string storageUsage() {
                    (SQL, blob API, both with mmap; files open/fstat/read/close), rewrite them in random
                    order; each path and order on connections of its own, timed after an untimed warm-up
   footprint DIR    write only, then compare page_count x page_size with the files' allocated size
+                   DIR: new, empty, or one an earlier run wrote (its store.sqlite and files/ are replaced);
+                   a directory holding anything else is refused
   insert TARGET    N rows of S bytes on SQLite (TARGET a directory or sqlite:DIR), PostgreSQL (conninfo)
                    or Firebird (connection string), each storage variant of the engine
 

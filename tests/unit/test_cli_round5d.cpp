@@ -72,7 +72,8 @@ TEST(Round5dCli, ReproduceSaysAJsonItCannotWriteAndKeepsThePreviousOne) {
     ASSERT_EQ(runCli({"reproduce", "oracle-securefiles", "--json", json}).exitCode, 0);
     const std::string before = blobbench::test::readFile(json);
     if (::geteuid() != 0) {  // root writes in a folder of mode 0555
-        std::filesystem::permissions(dir.path(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+        std::filesystem::permissions(dir.path(),
+                                     std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
         const auto r = runCli({"reproduce", "oracle-securefiles", "--json", json});
         std::filesystem::permissions(dir.path(), std::filesystem::perms::owner_all);
         EXPECT_EQ(r.exitCode, 1) << r.err;
@@ -144,8 +145,8 @@ TEST(Round5dCli, ASessionsRunWritesItsCsvWhenItsJsonFails) {
     const std::string db = "sqlite:" + dir.file("s.db");
     ASSERT_EQ(runCli({"prepare", db, "--rows", "20", "-q"}).exitCode, 0);
     const std::string csv = dir.file("s.csv");
-    const auto r =
-        runCli({"run", db, "-s", "short-blobs", "--sessions", "2", "-r", "2", "--json", "/dev/full", "--csv", csv, "-q"});
+    const auto r = runCli(
+        {"run", db, "-s", "short-blobs", "--sessions", "2", "-r", "2", "--json", "/dev/full", "--csv", csv, "-q"});
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_EQ(lines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("cannot write /dev/full"), std::string::npos) << r.err;
