@@ -18,6 +18,14 @@ inline std::string refusedWrite(const std::string& engineWords) {
            "); a statement that changes data belongs in the scenario's setup SQL, which is not measured";
 }
 
+// A reading statement that opened a transaction and left it open (BEGIN, START TRANSACTION READ
+// WRITE, SAVEPOINT): the next scenarios ran in it as in one of the caller's, their writes allowed,
+// and a COMMIT kept them (hostile round 5d E2, F2, G1). It is rolled back and refused.
+inline std::string refusedTransaction() {
+    return "a reading scenario runs in a read-only transaction BlobBench opens and ends, and this statement opened "
+           "one of its own, which is rolled back: the next scenarios would have run in it, their writes allowed";
+}
+
 // Some calls write although the transaction is read-only: PostgreSQL's large-object functions
 // (lo_create, lo_from_bytea, lo_unlink, ...) and Firebird's generators (GEN_ID, NEXT VALUE FOR,
 // outside every transaction). The name of the first such call in `sql` (outside comments, string

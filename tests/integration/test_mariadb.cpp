@@ -242,6 +242,44 @@ TEST_F(MariadbTest, AScenarioThatTurnsReadWriteOnDoesNotLetTheNextOneWrite) {
     EXPECT_EQ(samples.at("all-blobs").rows, kRows);  // nothing was deleted
 }
 
+// Hostile round 5d F2: three more ways through. START TRANSACTION READ WRITE opened a transaction
+// taken for the caller's, so the next scenario's DELETE ran in it and a COMMIT kept it; a comment
+// between READ and WRITE passed the mode scan; SET STATEMENT tx_read_only=0 FOR DELETE wrote in one
+// statement. Each write is refused and no row goes.
+TEST_F(MariadbTest, ATransactionOrAStatementModeOfTheScenariosOwnLetsNoWriteThrough) {
+    auto scenario = [](const std::string& id, const std::string& sql, ScenarioKind kind = ScenarioKind::Query) {
+        Scenario s{id, id};
+        s.sql = sql;
+        s.kind = kind;
+        return s;
+    };
+    std::vector<Scenario> chosen = {
+        scenario("start", "START TRANSACTION READ WRITE", ScenarioKind::Scalar),
+        scenario("delete-2", "DELETE FROM BLOB_TEST WHERE ID = 2"),
+        scenario("commit", "COMMIT", ScenarioKind::Scalar),
+        scenario("comment", "SET SESSION TRANSACTION READ/**/WRITE", ScenarioKind::Scalar),
+        scenario("delete-3", "DELETE FROM BLOB_TEST WHERE ID = 3"),
+        scenario("set-statement", "SET STATEMENT tx_read_only=0 FOR DELETE FROM BLOB_TEST WHERE ID = 4"),
+    };
+    for (const Scenario& s : scenarios({"all-blobs"})) {
+        chosen.push_back(s);
+    }
+    const RunOutcome outcome = runPlan(m_url, chosen, {});
+    const auto samples = byScenario(outcome);
+    for (const char* id : {"start", "delete-2", "delete-3", "set-statement"}) {
+        ASSERT_EQ(samples.count(id), 1u) << id;
+        EXPECT_EQ(samples.at(id).status, SampleStatus::Failed) << id;
+    }
+    EXPECT_NE(samples.at("start").error.find("opened one of its own, which is rolled back"), std::string::npos)
+        << samples.at("start").error;
+    EXPECT_NE(samples.at("set-statement")
+                  .error.find("SET STATEMENT tx_read_only ... FOR writes even in a read-only transaction"),
+              std::string::npos)
+        << samples.at("set-statement").error;
+    ASSERT_EQ(samples.count("all-blobs"), 1u);
+    EXPECT_EQ(samples.at("all-blobs").rows, kRows);  // nothing was deleted
+}
+
 // Hostile round 5c A6: a server error in the middle of a binary-protocol fetch was "fetch: (0)":
 // libmariadb leaves the statement's error empty there and sets the connection's. Both protocols,
 // streamed and buffered, now say the server's words, keep the rows before the error, and go on.

@@ -113,6 +113,27 @@ TEST(ReadOnlyScenarios, PostgresRefusesDeleteAndDrop) {
         << refusedLo.err;
     EXPECT_NE(refusedLo.out.find("writes-2 failed"), std::string::npos) << refusedLo.out;
     EXPECT_EQ(check.value("SELECT count(*) FROM pg_largeobject_metadata"), objects);
+    // Hostile round 5d G1: a transaction a scenario opened was taken for the caller's, so the next
+    // scenario's DELETE and lo_create() ran in it with no read-only default and no scan, and COMMIT
+    // kept them. The opening statement is rolled back and refused; what follows is refused as alone.
+    TempDir txDir;
+    const std::string tx =
+        writingProject(txDir, "postgres", own.target, "",
+                       {{"Begin read write", "BEGIN READ WRITE"},
+                        {"Delete one", "DELETE FROM blob_test WHERE id = 7"},
+                        {"Commit", "COMMIT"},
+                        {"Start serializable", "START TRANSACTION ISOLATION LEVEL SERIALIZABLE, READ WRITE"},
+                        {"Create a large object", "SELECT lo_create(0) AS id"},
+                        {"Commit again", "COMMIT"}});
+    const auto refusedTx = runCli({"run", tx, "-r", "1", "--no-save", "-q"}, pg.env());
+    EXPECT_EQ(refusedTx.exitCode, 1) << refusedTx.err;
+    EXPECT_NE(refusedTx.err.find("Begin read write: "), std::string::npos) << refusedTx.err;
+    EXPECT_NE(refusedTx.err.find("opened one of its own, which is rolled back"), std::string::npos) << refusedTx.err;
+    for (const char* failed : {"writes-2 failed", "writes-4 failed", "writes-5 failed"}) {
+        EXPECT_NE(refusedTx.out.find(failed), std::string::npos) << failed << "\n" << refusedTx.out;
+    }
+    EXPECT_EQ(check.value("SELECT count(*) FROM blob_test"), "20");
+    EXPECT_EQ(check.value("SELECT count(*) FROM pg_largeobject_metadata"), objects);
     // The writing calls still write on the next session: prepare again.
     EXPECT_EQ(runCli({"prepare", own.target, "--rows", "10", "-q"}, pg.env()).exitCode, 0);
 }

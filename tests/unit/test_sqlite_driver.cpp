@@ -129,6 +129,43 @@ TEST_F(SqliteDriverTest, AStatementThatMayChangeTheFileIsRefusedInAReadingScenar
     EXPECT_EQ(sink.rows(), 1u);
 }
 
+// Hostile round 5d E2: BEGIN (or SAVEPOINT) as a reading scenario opened a transaction the driver
+// took for the caller's: PRAGMA query_only was skipped, the next scenario's DELETE ran in it, and a
+// COMMIT kept it. The statement that opens one is rolled back and refused; the DELETE after it is
+// refused too, and the file keeps its bytes. A transaction of the caller's (begin()) is its own.
+TEST_F(SqliteDriverTest, AScenarioThatOpensATransactionIsRolledBackAndLetsNoWriteThrough) {
+    auto s = open(path);
+    const std::string bytes = test::readFile(path);
+    for (const char* opening : {"BEGIN", "SAVEPOINT a", "BEGIN IMMEDIATE"}) {
+        for (const char* sql : {opening, "DELETE FROM T WHERE ID = 2"}) {
+            MeasuringSink sink;
+            try {
+                s->query(QuerySpec{sql}, sink, CancelToken());
+                ADD_FAILURE() << sql << ": ran";
+            } catch (const Error& e) {
+                EXPECT_EQ(e.kind(), ErrorKind::Sql) << sql;
+                const std::string what = e.what();
+                const bool opened = std::string(sql) == opening;
+                // BEGIN IMMEDIATE takes the write lock: refused before it runs, as SQLite says it writes.
+                EXPECT_TRUE(opened ? what.find("opened one of its own, which is rolled back") != std::string::npos ||
+                                         what.find("may change the database file") != std::string::npos
+                                   : what.find("refused a write") != std::string::npos)
+                    << sql << ": " << e.what();
+            }
+        }
+        MeasuringSink sink;  // no transaction is left to commit: SQLite says so
+        EXPECT_THROW(s->query(QuerySpec{"COMMIT"}, sink, CancelToken()), Error);
+    }
+    EXPECT_EQ(test::readFile(path), bytes);
+    // The caller's own transaction: its reads run in it, and what it writes is its own.
+    s->begin();
+    MeasuringSink sink;
+    EXPECT_NO_THROW(s->query(QuerySpec{"SELECT ID FROM T"}, sink, CancelToken()));
+    s->execute("DELETE FROM T WHERE ID = 2");
+    s->rollback();
+    EXPECT_EQ(test::readFile(path), bytes);
+}
+
 TEST_F(SqliteDriverTest, BlobApiStreamsInChunksAndCountsTheSame) {
     auto s = open(path, {{"blob_api", "true"}});
     ChunkSink sink;

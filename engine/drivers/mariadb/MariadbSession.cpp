@@ -311,7 +311,20 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
     // A statement that may change the session's transaction mode ("SET SESSION TRANSACTION READ
     // WRITE", "SET tx_read_only=0"): the mode is not known after it, so the next read sets it again
     // (hostile round 5c: a scenario doing so let the next one's DELETE through).
-    const bool touchesMode = mentionsTransactionMode(spec.sql);
+    // The words, comments skipped: "READ/**/WRITE" passed the plain scan (hostile round 5d F2).
+    const bool touchesMode =
+        mentionsTransactionMode(spec.sql) ||
+        !writingCallIn(spec.sql, {"read write", "tx_read_only", "transaction_read_only", "transaction"}).empty();
+    // SET STATEMENT tx_read_only=0 FOR DELETE ...: one statement that writes, whatever the session's mode.
+    if (ownReadOnly && !writingCallIn(spec.sql, {"set statement"}).empty()) {
+        if (const std::string mode = writingCallIn(spec.sql, {"tx_read_only", "transaction_read_only"});
+            !mode.empty()) {
+            throw Error(ErrorKind::Sql, m_label + ": prepare: " +
+                                            refusedWritingCall("SET STATEMENT " + mode + " ... FOR",
+                                                               "it runs its statement with the read-only switch "
+                                                               "as it sets it"));
+        }
+    }
     struct Reading {
         bool& flag;
         bool& readOnly;
@@ -344,6 +357,12 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
         }
     };
     mariadb::fetch(*this, plan, sink, stats, cancel);
+    if (ownReadOnly && inTransaction()) {
+        // START TRANSACTION READ WRITE: the next scenarios ran in it, their DELETE committed by a
+        // COMMIT (hostile round 5d F2).
+        mysql_rollback(m_conn);
+        throw Error(ErrorKind::Sql, m_label + ": execute: " + refusedTransaction());
+    }
 
     stats.statementEffects.push_back(
         effect(param::Protocol, textValue(values, param::Protocol), textValue(values, param::Protocol)));

@@ -704,6 +704,12 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
                          " bytea values received as " + textValue(m_values, param::ByteaOutput) + " text";
         stats.statementEffects.push_back(decoded);
     }
+    if (ownReadOnly && PQtransactionStatus(m_conn) != PQTRANS_IDLE) {
+        // BEGIN READ WRITE: the next scenarios ran in it, their DELETE and lo_create() committed by a
+        // COMMIT (hostile round 5d G1).
+        run("ROLLBACK", "rollback");
+        throw Error(ErrorKind::Sql, m_label + ": execute: " + refusedTransaction());
+    }
     return stats;
 }
 

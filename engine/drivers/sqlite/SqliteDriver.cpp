@@ -83,13 +83,14 @@ private:
     sqlite3_stmt* m_stmt = nullptr;
 };
 
-// PRAGMA query_only for one statement outside a transaction of the caller's (a write in one is
-// the caller's own).
+// PRAGMA query_only for one statement outside a transaction of the caller's (begin(): a write in
+// one is the caller's own). A transaction a scenario's BEGIN or SAVEPOINT opened is no caller's: the
+// next scenario's DELETE went through in it, and COMMIT kept it (hostile round 5d E2).
 class QueryOnly {
 public:
-    explicit QueryOnly(sqlite3* db)
+    QueryOnly(sqlite3* db, bool callerTransaction)
         : m_db(db),
-          m_active(sqlite3_get_autocommit(db) != 0 &&
+          m_active(!callerTransaction &&
                    sqlite3_exec(db, "PRAGMA query_only = 1", nullptr, nullptr, nullptr) == SQLITE_OK) {}
     ~QueryOnly() {
         if (m_active) {
@@ -253,7 +254,8 @@ public:
             stmt = wrapped->get();
         }
         stats.prepare = Clock::now() - t0;
-        const QueryOnly readOnly(m_db);  // a reading statement: see ReadOnly.h
+        const QueryOnly readOnly(m_db, m_callerTransaction);  // a reading statement: see ReadOnly.h
+        const bool autocommitBefore = sqlite3_get_autocommit(m_db) != 0;
         // PRAGMA query_only lets some statements change the file: PRAGMA journal_mode = WAL rewrote
         // its header, VACUUM INTO left an empty file (hostile round 5c I3). SQLite tells which.
         if (readOnly.active() && sqlite3_stmt_readonly(stmt) == 0) {
@@ -289,14 +291,26 @@ public:
             const std::string words = oneLine(sqlite3_errmsg(m_db));
             throw Error(ErrorKind::Sql, rc == SQLITE_READONLY && readOnly.active() ? refusedWrite(words) : words);
         }
+        if (readOnly.active() && autocommitBefore && sqlite3_get_autocommit(m_db) == 0) {
+            // BEGIN, SAVEPOINT: what the next scenarios did in it would be committed by a COMMIT.
+            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+            throw Error(ErrorKind::Sql, refusedTransaction());
+        }
         stats.fetch = Clock::now() - t2;
         spec.mark(QueryPhase::Fetched);
         return stats;
     }
 
-    void begin() override { execute("BEGIN"); }
-    void commit() override { execute("COMMIT"); }
+    void begin() override {
+        execute("BEGIN");
+        m_callerTransaction = true;
+    }
+    void commit() override {
+        execute("COMMIT");
+        m_callerTransaction = false;
+    }
     void rollback() override {
+        m_callerTransaction = false;
         if (!sqlite3_get_autocommit(m_db)) {
             execute("ROLLBACK");
         }
@@ -554,6 +568,7 @@ private:
     ParameterValues m_values;
     SessionInfo m_info;
     sqlite3* m_db = nullptr;
+    bool m_callerTransaction = false;  // begin() opened the transaction, and its commit() or rollback() ends it
     sqlite3_blob* m_blob = nullptr;
     std::string m_blobTable;
     std::string m_blobColumn;
