@@ -7,6 +7,7 @@
 
 #include "app/cli/ByteaCommandTraces.h"
 #include "app/cli/Signals.h"
+#include "app/cli/StallGuard.h"
 #include "engine/core/CancelToken.h"
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
@@ -113,6 +114,8 @@ int commandBytea(const CliOptions& o) {
     CancelToken cancel;
     SignalCancel interrupt;  // polled between the experiment's statements
     interrupt.setCancel([cancel] { cancel.cancel(); });
+    // A server gone silent fails the call blocked on it after the stall timeout (hostile round 5d B1).
+    const StallGuard stalls(driver, spec, stallTimeoutOf(o.parameters), tap.get(), counter.get());
     try {
         std::optional<SocketCounter::Adopting> adopting;  // every path's fresh session, on this thread
         if (counter) {
@@ -122,9 +125,9 @@ int commandBytea(const CliOptions& o) {
     } catch (const Error& e) {
         const bool cancelled = SignalCancel::received() != 0;
         const std::string last = tap ? tap->stats().lastError : std::string();
-        const std::string error = cancelled
-                                      ? std::string("cancelled by ") + SignalCancel::name(SignalCancel::received())
-                                      : std::string(e.what()) + (last.empty() ? "" : " (" + last + ")");
+        const std::string error =
+            cancelled ? std::string("cancelled by ") + SignalCancel::name(SignalCancel::received())
+                      : stalls.explained(std::string(e.what()) + (last.empty() ? "" : " (" + last + ")"));
         const std::string saved = saveMeasured(o, traces, connection, options.documentBytes,
                                                cancelled ? SampleStatus::Cancelled : SampleStatus::Failed, error);
         if (cancelled) {

@@ -10,6 +10,7 @@
 #include "app/cli/CliOptions.h"
 #include "app/cli/FbCompatWire.h"
 #include "app/cli/Signals.h"
+#include "app/cli/StallGuard.h"
 #include "engine/core/Error.h"
 #include "engine/core/ErrorLine.h"
 #include "engine/data/ReferenceSuite.h"
@@ -311,6 +312,8 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
     const std::string nothingMeasured = "nothing was measured";
     interrupt.endAtOnceUntilStarted("the run", nothingMeasured);
     CompatWire wire(o.wire, driver, spec);  // outlives the session
+    // A server gone silent fails the call blocked on it (hostile round 5d A4: still running at 80 s).
+    const StallGuard stalls(driver, spec, o.wire.stallTimeout, wire.tap(), wire.counter());
     std::unique_ptr<Session> session;
     try {
         session = wire.connect(driver, spec, values);
@@ -318,7 +321,7 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
         if (SignalCancel::received() != 0) {
             interrupt.endAtOnceUntilStarted("the run", nothingMeasured);  // the signal failed it: said as such
         }
-        throw Error(e.kind(), prefixedOnce(spec.label(), e.what()));
+        throw Error(e.kind(), stalls.explained(prefixedOnce(spec.label(), e.what())));
     }
     interrupt.started();
     if (!session->tableExists("BLOB_TEST")) {
@@ -370,7 +373,7 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
                 } catch (const Error& e) {
                     const bool cancelled = e.kind() == ErrorKind::Cancelled || cancel.cancelled();
                     sample.status = cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
-                    sample.error = oneLine(e.what());
+                    sample.error = oneLine(stalls.explained(std::string(e.what())));
                 }
                 sample.rows = sink.rows();
                 sample.contentBytes = sink.contentBytes();
@@ -390,19 +393,25 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
         } catch (const Error& e) {  // the -a size query
             Sample failed = sampleOf(scenario, sql, spec, info, values, 0, runId);
             failed.status = SampleStatus::Failed;
-            failed.error = oneLine(e.what());
+            failed.error = oneLine(stalls.explained(std::string(e.what())));
             repetitions = {failed};
             all.push_back(failed);
         }
         if (repetitions.empty()) {
             break;  // cancelled before its first repetition
         }
+        bool connectionCut = false;
         if (repetitions.back().status != SampleStatus::Complete) {
             // The failing sample is the one to show, whatever the median of the others; a cancelled
             // one is said by the signal's line.
             repetitions = {repetitions.back()};
+            // The stall timeout cut the connection: every scenario after it would fail at once.
+            connectionCut = !stalls.cut().empty();
             if (!cancel.cancelled()) {
-                err << "blobbench-cli: " << terminalLine(scenario.title + ": " + repetitions.back().error) << std::endl;
+                err << "blobbench-cli: "
+                    << terminalLine(scenario.title + ": " + repetitions.back().error +
+                                    (connectionCut ? "; the run stopped: the connection is cut" : ""))
+                    << std::endl;
                 exitCode = kFailed;
             }
         }
@@ -411,6 +420,9 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
             out.flush();
             err << "blobbench-cli: " << terminalLine(failed) << std::endl;
             return kFailed;
+        }
+        if (connectionCut) {
+            break;
         }
     }
     if (SignalCancel::received() != 0) {

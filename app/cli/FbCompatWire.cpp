@@ -1,6 +1,7 @@
 #include "app/cli/FbCompatWire.h"
 
 #include <optional>
+#include <stdexcept>
 
 #include "engine/core/Error.h"
 #include "engine/wire/SocketCounter.h"
@@ -33,6 +34,19 @@ bool parseCompatWireOption(const std::string& arg, const std::function<std::stri
             o.link.bandwidthDown = rate;
         }
         o.tap = true;
+    } else if (arg == "--stall-timeout") {
+        const std::string text = take();
+        std::size_t used = 0;
+        long seconds = -1;
+        try {
+            seconds = std::stol(text, &used);
+        } catch (const std::exception&) {
+        }
+        if (text.empty() || used != text.size() || seconds < 0 || seconds > 86400) {
+            throw Error(ErrorKind::Usage,
+                        "--stall-timeout: '" + text + "' is not a whole number of seconds in 0..86400");
+        }
+        o.stallTimeout = std::chrono::seconds(seconds);
     } else {
         return false;
     }
@@ -42,7 +56,8 @@ bool parseCompatWireOption(const std::string& arg, const std::function<std::stri
 
 bool isCompatWireValueOption(const std::string& arg) {
     return arg == "--latency" || arg == "--latency-up" || arg == "--latency-down" || arg == "--bandwidth" ||
-           arg == "--bandwidth-up" || arg == "--bandwidth-down" || arg == "--up" || arg == "--down";
+           arg == "--bandwidth-up" || arg == "--bandwidth-down" || arg == "--up" || arg == "--down" ||
+           arg == "--stall-timeout";
 }
 
 std::string compatWireUsage() {
@@ -51,6 +66,9 @@ std::string compatWireUsage() {
     --relay                              Count through the relay (WireTap) instead
     --latency MS, --bandwidth RATE       Emulate a link through the relay (also -up/-down,
                                          --up, --down; 20, 500us, 2M, 512k)
+    --stall-timeout SECONDS              A server that sends nothing for this long while
+                                         the mode waits on it fails the call (default 30,
+                                         0 = wait for good)
 )";
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -24,6 +25,7 @@ struct CompatWireOptions {
     bool tap = false;
     bool relay = false;
     LinkProfile link;
+    std::chrono::seconds stallTimeout{30};  // --stall-timeout (StallGuard.h), counted or not
 };
 
 // True when `arg` is one of the options above (its value, if any, read through `take`).
@@ -47,6 +49,9 @@ public:
     // round trips are sample.tap's), then frees the recorded runs of the span.
     void mark(QuerySpec& query);
     void finish(Sample& sample);
+
+    WireTap* tap() const { return m_tap.get(); }                // null unless counting through the relay
+    SocketCounter* counter() const { return m_counter.get(); }  // null unless counting in process
 
 private:
     WireCounters now(ExchangeRecorder::Mark* trace = nullptr) const;

@@ -9,6 +9,7 @@
 #include <map>
 #include <regex>
 
+#include "app/cli/StallGuard.h"
 #include "engine/core/CancelToken.h"
 #include "engine/core/Error.h"
 #include "engine/data/Dataset.h"
@@ -17,6 +18,7 @@
 #include "engine/drivers/postgres/ByteaExperiment.h"
 #include "engine/run/Runner.h"
 #include "engine/storage/KeyedStudy.h"
+#include "engine/wire/WireParameters.h"
 #include "engine/wire/WireTap.h"
 
 namespace blobbench::cli {
@@ -241,7 +243,16 @@ Measurement measurePostgres(const Publication& p, const ReproduceOptions& o) {
     ByteaExperimentOptions options;
     options.documentBytes = o.size.value_or(2 * 1024 * 1024);
     options.repetitions = o.repeat;
-    const std::vector<ByteaTrial> trials = runByteaExperiment(driver, spec, {}, options, CancelToken{});
+    std::vector<ByteaTrial> trials;
+    {
+        // A server gone silent ends it after the stall timeout, as `run` (hostile round 5d B1: 80 s and on).
+        const StallGuard stalls(driver, spec, WireSettings::kDefaultStallTimeout, &tap);
+        try {
+            trials = runByteaExperiment(driver, spec, {}, options, CancelToken{});
+        } catch (const Error& e) {
+            throw stalls.explained(e);
+        }
+    }
     std::map<std::string, const ByteaTrial*> by;
     for (const ByteaTrial& t : trials) {
         if (!t.identical) {

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "app/cli/Signals.h"
+#include "app/cli/StallGuard.h"
 #include "engine/core/CancelToken.h"
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
@@ -506,14 +507,29 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
         job.connection.password = o.password;
         job.connection.clientLibrary = o.clientLibrary;
     }
+    // A server gone silent fails the variant in progress after the stall timeout, as `run` (hostile
+    // round 5d B1: still running at 80 s). SQLite has no wire.
+    std::optional<StallGuard> stalls;
+    if (engine != "sqlite") {
+        stalls.emplace(driverById(engine), job.connection, stallTimeoutOf(o.parameters));
+    }
     storage::StudyHooks hooks;
     hooks.cancel = o.cancel;
     hooks.progress = o.insert.progress;
-    hooks.insertResult = done;
+    hooks.insertResult = [&](const storage::InsertResult& r) {
+        if (!stalls || r.error.empty()) {
+            done(r);
+            return;
+        }
+        storage::InsertResult explained = r;
+        explained.error = stalls->explained(r.error);
+        done(explained);
+    };
     const storage::StudyOutcome outcome = storage::runStudy(job, hooks);
     if (all.empty() && !outcome.ok()) {
-        throw Error(outcome.cancelled ? ErrorKind::Cancelled : ErrorKind::Connect,
-                    outcome.error);  // nothing ran: connection refused, server gone
+        throw Error(
+            outcome.cancelled ? ErrorKind::Cancelled : ErrorKind::Connect,
+            stalls ? stalls->explained(outcome.error) : outcome.error);  // nothing ran: connection refused, server gone
     }
     out << "\nHow each variant ran, and where its storage figure comes from:\n";
     int failed = 0;

@@ -25,6 +25,7 @@
 #include "app/cli/RunKept.h"
 #include "app/cli/SessionsCommand.h"
 #include "app/cli/Signals.h"
+#include "app/cli/StallGuard.h"
 #include "app/cli/StorageCommand.h"
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
@@ -173,6 +174,7 @@ int commandPrepare(const CliOptions& o) {
                                     "it was connecting: nothing was written and the data set is not marked complete");
     interrupt.setCancel([cancel] { cancel.cancel(); });
     DatasetSummary summary;
+    const StallGuard stalls(driverById(spec.engine), spec, stallTimeoutOf(o.parameters));
     try {
         summary = prepareOn(spec, o, cancel, [&interrupt] { interrupt.started(); });
     } catch (const Error& e) {
@@ -182,7 +184,7 @@ int commandPrepare(const CliOptions& o) {
                                         "complete (" +
                                             oneLine(e.what()) + ")");
         }
-        throw;
+        throw stalls.explained(e);
     }
     printSummary(spec.label(), summary, std::chrono::steady_clock::now() - t0);
     if (SignalCancel::received() != 0) {

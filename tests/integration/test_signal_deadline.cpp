@@ -156,3 +156,86 @@ TEST(SignalDeadline, SigtermEndsACheckFb9060AndNamesItsTable) {
     EXPECT_NE(r.err.find("BLOBBENCH_FB9060_"), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
+
+// Hostile round 5d A4, B1: behind a server gone silent, `prepare`, `bytea`, `storage insert` and the
+// fb-blob-test mode were still running at 80 s with no line: only `run` had a stall timeout. Each now
+// fails the call blocked on the server after the wire stall timeout (here 2 s), exit 1, its line
+// naming the timeout, whether the command counts the wire itself or not.
+namespace {
+
+struct SilentServerCase {
+    std::vector<std::string> args;
+    std::vector<std::string> env;
+};
+
+// Runs `c` (its args' "RELAY" replaced by the relay's port) behind a relay that freezes after
+// `freezeAfter` (or, with `budget`, once that many bytes came down), and checks how it ends.
+void expectTheStallTimeoutEndsIt(const SilentServerCase& c, std::uint16_t serverPort,
+                                 std::chrono::milliseconds freezeAfter, std::size_t budget = 0) {
+    std::atomic<bool> frozen{false}, done{false};
+    test::ScriptedServer relay([&](int fd) { relayUntilFrozen(fd, serverPort, frozen, done, budget); });
+    std::vector<std::string> args = c.args;
+    for (std::string& a : args) {
+        if (const auto at = a.find("RELAY"); at != std::string::npos) {
+            a.replace(at, 5, std::to_string(relay.port()));
+        }
+    }
+    CliProcess run(args, c.env);
+    std::this_thread::sleep_for(freezeAfter);
+    frozen = true;
+    const auto started = Clock::now();
+    const test::ProcessResult r = run.wait(40s);
+    done = true;
+    ASSERT_NE(r.exitCode, -1) << args[0] << ": still running 40 s after the server went silent";
+    std::printf("%s ended %.1f s after the server went silent\n", args[0].c_str(),
+                std::chrono::duration<double>(Clock::now() - started).count());
+    EXPECT_EQ(r.exitCode, 1) << args[0] << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find("no data for 2 s (stall timeout)"), std::string::npos) << args[0] << ": " << r.err;
+}
+
+}  // namespace
+
+TEST(StallTimeoutOutsideRun, PrepareByteaAndStorageInsertOnPostgres) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgOwnDatabase mine =
+        test::createOwnPgDatabase(conninfo, "blobbench_stallguard_" + std::to_string(getpid()));
+    const test::PgTarget target = test::pgTarget(mine.conninfo);
+    std::string relayed = target.through(0);
+    relayed.replace(relayed.find("port=0 "), 7, "port=RELAY ");
+    expectTheStallTimeoutEndsIt(
+        {{"prepare", relayed, "--no-tap", "--rows", "20000", "--batch", "200", "-q", "-P", "wire_stall_timeout_s=2"},
+         target.env()},
+        target.portNumber(), 1500ms);
+    // bytea directly, and counting the wire in process for its --json.
+    TempDir dir;
+    expectTheStallTimeoutEndsIt(
+        {{"bytea", relayed, "--size", "4M", "-r", "50", "-P", "wire_stall_timeout_s=2"}, target.env()},
+        target.portNumber(), 1500ms);
+    expectTheStallTimeoutEndsIt(
+        {{"bytea", relayed, "--size", "4M", "-r", "50", "--json", dir.file("b.json"), "-P", "wire_stall_timeout_s=2"},
+         target.env()},
+        target.portNumber(), 1500ms);
+    expectTheStallTimeoutEndsIt({{"storage", "insert", relayed, "--rows", "200000", "--size", "4k", "--variant",
+                                  "bytea-main", "-q", "-P", "wire_stall_timeout_s=2"},
+                                 target.env()},
+                                target.portNumber(), 1500ms);
+    test::PgConn admin(conninfo);
+    admin.value("DROP DATABASE IF EXISTS " + mine.name + " WITH (FORCE)");
+}
+
+TEST(StallTimeoutOutsideRun, TheFbBlobTestModeCountedOrNot) {
+    BLOBBENCH_REQUIRE_ENV(database, "BLOBBENCH_FB_DATABASE");
+    BLOBBENCH_REQUIRE_ENV(user, "BLOBBENCH_FB_USER");
+    BLOBBENCH_REQUIRE_ENV(password, "BLOBBENCH_FB_PASSWORD");
+    ASSERT_EQ(test::ensureFirebirdData(database, user, password), "");
+    const auto target = portAndPath(database);
+    const std::string relayed = "inet://127.0.0.1:RELAY" + target.second;
+    for (const char* counting : {"", "--tap"}) {
+        std::vector<std::string> args = {"-d", relayed, "-u", user, "-p", password, "--stall-timeout", "2"};
+        if (*counting != '\0') {
+            args.push_back(counting);
+        }
+        // Frozen inside the attach (64 bytes down): the shared database is only read anyway.
+        expectTheStallTimeoutEndsIt({args, {}}, target.first, 0ms, 64);
+    }
+}

@@ -73,6 +73,26 @@ int countOpenDescriptors() {
     return count;
 }
 
+// What each open descriptor is ("7 -> socket:[123]", "9 -> pipe:[456]"), for a failure's message:
+// the ASan rehearsal once ended this file's thousand-taps check 12 vs 10, and nothing said what the
+// two were.
+std::string describeOpenDescriptors() {
+    std::string out;
+    if (DIR* dir = ::opendir("/proc/self/fd")) {
+        while (const dirent* entry = ::readdir(dir)) {
+            if (entry->d_name[0] == '.') {
+                continue;
+            }
+            char target[256] = {};
+            const std::string link = std::string("/proc/self/fd/") + entry->d_name;
+            const ssize_t n = ::readlink(link.c_str(), target, sizeof target - 1);
+            out += std::string(entry->d_name) + " -> " + (n > 0 ? std::string(target, std::size_t(n)) : "?") + "; ";
+        }
+        ::closedir(dir);
+    }
+    return out;
+}
+
 // A port on 127.0.0.1 with nothing listening: bound (so nobody else takes it) but never listen()ed.
 class RefusingPort {
 public:
@@ -387,6 +407,7 @@ TEST(WireTap, RejectsBadArgumentsWithClearErrors) {
 TEST(WireTap, ThousandTapsLeakNoDescriptorsOrThreads) {
     ScriptedServer server([](int fd) { echoMessages(fd, 4); });
     const int descriptors = countOpenDescriptors();
+    const std::string before = describeOpenDescriptors();
     const int threads = countThreads();
     for (int i = 0; i < 1000; ++i) {
         WireTap tap("127.0.0.1", server.port(), i % 2 == 0 ? LinkProfile{} : LinkProfile::symmetric(1us));
@@ -398,7 +419,8 @@ TEST(WireTap, ThousandTapsLeakNoDescriptorsOrThreads) {
     // The scripted server closes its side of the last connection on its own thread, a moment after
     // the client's: wait for it, as for the relay threads (seen under load: 11 vs 10).
     EXPECT_TRUE(eventually([&] { return countOpenDescriptors() == descriptors; }))
-        << countOpenDescriptors() << " vs " << descriptors;
+        << countOpenDescriptors() << " vs " << descriptors << "; before: " << before
+        << "\nnow: " << describeOpenDescriptors();
     EXPECT_TRUE(eventually([&] { return countThreads() == threads; })) << countThreads() << " vs " << threads;
 }
 
