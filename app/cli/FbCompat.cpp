@@ -9,6 +9,7 @@
 
 #include "app/cli/CliOptions.h"
 #include "app/cli/FbCompatWire.h"
+#include "app/cli/RunKept.h"
 #include "app/cli/Signals.h"
 #include "app/cli/StallGuard.h"
 #include "engine/core/Error.h"
@@ -264,24 +265,9 @@ Sample sampleOf(const Scenario& scenario, const std::string& sql, const Connecti
 // Each export written on its own: a failed --json stopped the run unsaid and left the --csv unwritten
 // (hostile round 5d C6). "" when both are written, else the line: what failed, what holds the samples.
 std::string save(const FbCompatOptions& o, const SessionInfo& info, const std::vector<Sample>& samples) {
-    std::string failed;
-    std::string written;
-    for (const bool json : {true, false}) {
-        const std::string& path = json ? o.jsonPath : o.csvPath;
-        if (path.empty()) {
-            continue;
-        }
-        try {
-            if (json) {
-                writeSamplesJson(QString::fromStdString(path), info, samples);
-            } else {
-                writeSamplesCsv(QString::fromStdString(path), samples);
-            }
-            written += (written.empty() ? "" : " and ") + path;
-        } catch (const Error& e) {
-            failed += (failed.empty() ? "" : "; ") + oneLine(e.what());
-        }
-    }
+    const auto [failed, written] =
+        writeEachExport({{o.jsonPath, [&](const QString& path) { writeSamplesJson(path, info, samples); }},
+                         {o.csvPath, [&](const QString& path) { writeSamplesCsv(path, samples); }}});
     if (failed.empty()) {
         return {};
     }

@@ -100,4 +100,20 @@ void writeExportsOrRescue(RunKept& k, const std::string& jsonPath, const std::st
     }
 }
 
+ExportsWritten writeEachExport(const std::vector<Export>& exports) {
+    ExportsWritten out;
+    for (const Export& e : exports) {
+        if (e.path.empty()) {
+            continue;
+        }
+        try {
+            e.write(QString::fromStdString(e.path));
+            out.written += (out.written.empty() ? "" : " and ") + e.path;
+        } catch (const Error& error) {
+            out.failed += (out.failed.empty() ? "" : "; ") + oneLine(error.what());
+        }
+    }
+    return out;
+}
+
 }  // namespace blobbench::cli

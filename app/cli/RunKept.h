@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QString>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -39,5 +40,18 @@ std::string rescuePathFor(const std::string& runId);
 void writeExportsOrRescue(RunKept& k, const std::string& jsonPath, const std::string& csvPath,
                           const SessionInfo& session, const std::vector<Sample>& samples, const std::string& runId,
                           const std::function<bool(const RunKept&)>& lost);
+
+// Exports written each on its own, whatever became of the others (a failed --json left the --csv
+// unwritten). `path` empty: not asked for, skipped. `failed`: the errors' lines, "; "-joined;
+// `written`: the paths written, " and "-joined; both empty when nothing was asked for.
+struct Export {
+    std::string path;
+    std::function<void(const QString& path)> write;  // throws Error when it cannot
+};
+struct ExportsWritten {
+    std::string failed;
+    std::string written;
+};
+ExportsWritten writeEachExport(const std::vector<Export>& exports);
 
 }  // namespace blobbench::cli

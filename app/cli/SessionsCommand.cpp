@@ -3,6 +3,7 @@
 #include <iostream>
 #include <mutex>
 
+#include "app/cli/RunKept.h"
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
@@ -73,25 +74,12 @@ private:
 // figures are.
 std::string writeOutputs(const CliOptions& o, const RunPlan& plan, const SessionsOutcome& outcome,
                          const SessionsFigures& figures) {
-    std::string failed;
-    std::string written;
-    for (const bool json : {true, false}) {
-        const std::string& path = json ? o.jsonPath : o.csvPath;
-        if (path.empty()) {
-            continue;
-        }
-        try {
-            if (json) {
-                writeSessionsJson(QString::fromStdString(path),
-                                  sessionsToJson(outcome, figures, plan.runId, plan.connection.label()));
-            } else {
-                writeSessionsCsv(QString::fromStdString(path), outcome, figures);
-            }
-            written += (written.empty() ? "" : " and ") + path;
-        } catch (const Error& e) {
-            failed += (failed.empty() ? "" : "; ") + oneLine(e.what());
-        }
-    }
+    const auto [failed, written] = writeEachExport(
+        {{o.jsonPath,
+          [&](const QString& path) {
+              writeSessionsJson(path, sessionsToJson(outcome, figures, plan.runId, plan.connection.label()));
+          }},
+         {o.csvPath, [&](const QString& path) { writeSessionsCsv(path, outcome, figures); }}});
     if (failed.empty()) {
         return {};
     }
