@@ -258,6 +258,32 @@ TEST_F(SqliteDriverTest, TunablesAreReadBack) {
     }
 }
 
+// Hostile round 5d E4: a plain reading run switched a WAL file to journal_mode=delete (the
+// default), rewriting its header, and nothing said so. The file stays WAL; the tunable is said
+// not in effect, with how to switch it. Asked for, WAL is still taken on a file that is not.
+TEST_F(SqliteDriverTest, AWalFileIsLeftInWalModeAndTheDefaultSaidNotInEffect) {
+    const std::string file = dir.file("wal.sqlite");
+    open(file, {{"journal_mode", "wal"}})->execute("CREATE TABLE w (x INTEGER)");
+    auto headerModes = [&] { return test::readFile(file).substr(18, 2); };  // 2, 2: WAL; 1, 1: rollback
+    ASSERT_EQ(headerModes(), std::string("\x02\x02", 2));
+    {
+        auto s = open(file);
+        MeasuringSink sink;
+        s->query(QuerySpec{"SELECT count(*) FROM w"}, sink, CancelToken());
+        bool seen = false;
+        for (const auto& e : s->info().effects) {
+            if (e.id == "journal_mode") {
+                seen = true;
+                EXPECT_EQ(e.actual, "wal");
+                EXPECT_FALSE(e.inEffect);
+                EXPECT_NE(e.reason.find("the file is in WAL mode and is left so"), std::string::npos) << e.reason;
+            }
+        }
+        EXPECT_TRUE(seen);
+    }
+    EXPECT_EQ(headerModes(), std::string("\x02\x02", 2));
+}
+
 TEST(SqliteParameters, BadValuesAreRefusedWithTheirName) {
     const Driver& d = driverById("sqlite");
     for (const auto& [id, value] : std::vector<std::pair<std::string, std::string>>{{"page_size", "1000"},

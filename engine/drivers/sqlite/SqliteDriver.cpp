@@ -356,7 +356,10 @@ private:
         execute("PRAGMA cache_size=-" + std::to_string(integerValue(m_values, "cache_size")));
         execute("PRAGMA mmap_size=" + std::to_string(integerValue(m_values, "mmap_size")));
         const std::string journal = textValue(m_values, "journal_mode");
-        const std::string journalNow = pragma("journal_mode=" + journal);
+        // A WAL file stays one: journal_mode=delete (the default) rewrote its header under a plain
+        // reading run, and nothing said so (hostile round 5d E4). Said as not in effect instead.
+        const bool keepWal = existed && journal != "wal" && pragma("journal_mode") == "wal";
+        const std::string journalNow = keepWal ? std::string("wal") : pragma("journal_mode=" + journal);
         execute("PRAGMA synchronous=" + textValue(m_values, "synchronous"));
 
         auto effect = [&](const std::string& id, const std::string& actual, bool inEffect, const std::string& why) {
@@ -370,7 +373,12 @@ private:
         const bool mmapOk = mmapNow == textValue(m_values, "mmap_size");
         effect("mmap_size", mmapNow, mmapOk, mmapOk ? "" : "limited by SQLITE_MAX_MMAP_SIZE of this build");
         const bool journalOk = journalNow == journal;
-        effect("journal_mode", journalNow, journalOk, journalOk ? "" : "refused by SQLite for this database");
+        effect("journal_mode", journalNow, journalOk,
+               journalOk ? ""
+               : keepWal ? "the file is in WAL mode and is left so (switching would rewrite it): give "
+                           "journal_mode=wal, or switch the file yourself (sqlite3 FILE 'PRAGMA journal_mode=" +
+                               journal + "')"
+                         : "refused by SQLite for this database");
         static const char* levels[] = {"off", "normal", "full", "extra"};
         const std::string syncNow = pragma("synchronous");
         const std::string syncName =
