@@ -11,6 +11,7 @@
 #include <QTimer>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "app/gui/QuitOnSignal.h"
@@ -301,5 +302,13 @@ int main(int argc, char* argv[]) {
             }
         });
     }
-    return QApplication::exec();
+    const int code = QApplication::exec();
+    if (code > 128 && code <= 128 + SIGTERM) {
+        // Closed by a signal: the window is closed and its run stopped. The process ends here, as the
+        // signal would have ended it: the Firebird 5 client's own shutdown thread, woken by the signal,
+        // otherwise races the library's teardown at exit() and crashes in fb_shutdown().
+        std::fflush(nullptr);
+        std::_Exit(code);
+    }
+    return code;
 }

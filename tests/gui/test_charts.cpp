@@ -25,6 +25,7 @@
 #include "GuiTestSupport.h"
 #include "ui/Charts.h"
 #include "ui/Units.h"
+#include "ui/charts/ChartFrame.h"
 
 using namespace blobbench;
 
@@ -635,4 +636,79 @@ TEST(Charts, ALegendFilledWhileSmallWidensWithTheChart) {
     EXPECT_FALSE(labels.isEmpty());
     for (const QString& label : labels)
         EXPECT_FALSE(label.contains(QStringLiteral("...")) || label.contains(QChar(0x2026))) << label.toStdString();
+}
+
+// #30: three scenarios under five settings at a laptop's chart strip. A legend line per series
+// listed 9 of 15 ("+6 more series"); a colour per setting and a shape per scenario list all of
+// them in 8 lines, the series keep their full names (tooltips, exports' names), and every series of
+// one setting has that setting's colour, every series of one scenario that scenario's shape.
+TEST(Charts, ScenariosUnderSeveralSettingsGetAColourPerSettingAndAShapePerScenario) {
+    auto chart = makeChart(ChartKind::TimeVsBytes, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    const std::vector<std::pair<std::string, std::string>> sets = {{"SQLite file", "false"},
+                                                                   {"PostgreSQL 15", "false"},
+                                                                   {"PostgreSQL 15", "true"},
+                                                                   {"Firebird 5.0.4", "false"},
+                                                                   {"Firebird 5.0.4", "true"}};
+    std::vector<Sample> samples;
+    for (const auto& [connection, compression] : sets) {
+        for (const std::string scenario : {"short", "varchar", "ids"}) {
+            Sample s = wireSample(scenario, compression, 1000000 + 70000 * samples.size(), 10.0 + samples.size());
+            s.connection = connection;
+            samples.push_back(s);
+        }
+    }
+    chart->setSamples(samples);
+    const QStringList names = chart->seriesNames();
+    ASSERT_EQ(names.size(), 15);
+    EXPECT_TRUE(names.contains(QStringLiteral("Short BLOBs · PostgreSQL 15 · compression on")))
+        << names.join(QLatin1Char('|')).toStdString();
+    owner->resize(1358, 255);
+    owner->show();
+    QChart* qchart = owner->findChild<QChartView*>()->chart();
+    ASSERT_TRUE(test::waitUntil([&] { return listedEntries(qchart) == 8; }, 2000)) << listedEntries(qchart);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(moreLine(qchart), nullptr) << moreLine(qchart)->text().toStdString();
+    QStringList listed;
+    std::map<QString, QColor> colourOfSet;
+    std::map<QString, int> shapeOfScenario;
+    for (QAbstractSeries* series : qchart->series()) {
+        auto* xy = qobject_cast<QXYSeries*>(series);
+        ASSERT_NE(xy, nullptr);
+        const bool legendOnly = series->property("blobbenchLegendOnly").toBool();
+        for (QLegendMarker* marker : qchart->legend()->markers(series)) {
+            EXPECT_EQ(marker->isVisible(), legendOnly) << series->name().toStdString();
+            if (marker->isVisible())
+                listed << marker->label();
+        }
+        if (legendOnly) {
+            EXPECT_EQ(xy->count(), 0) << "a legend line holds no point";
+            if (auto* scatter = qobject_cast<QScatterSeries*>(series); scatter && xy->color() == Qt::transparent)
+                shapeOfScenario[series->name()] = scatter->markerShape();
+            else
+                colourOfSet[series->name()] = xy->color();
+        }
+    }
+    EXPECT_EQ(listed, (QStringList{QStringLiteral("SQLite file"), QStringLiteral("PostgreSQL 15 · compression off"),
+                                   QStringLiteral("PostgreSQL 15 · compression on"),
+                                   QStringLiteral("Firebird 5.0.4 · compression off"),
+                                   QStringLiteral("Firebird 5.0.4 · compression on"), QStringLiteral("Short BLOBs"),
+                                   QStringLiteral("Scenario varchar"), QStringLiteral("Scenario ids")}));
+    ASSERT_EQ(shapeOfScenario.size(), 3u);
+    EXPECT_NE(shapeOfScenario[QStringLiteral("Short BLOBs")], shapeOfScenario[QStringLiteral("Scenario ids")]);
+    // Every measured series wears its setting's colour; the SVG export's vector markers its
+    // scenario's shape.
+    auto* frame = dynamic_cast<charts::ChartFrame*>(owner.get());
+    ASSERT_NE(frame, nullptr);
+    frame->setVectorMarkers(true);
+    for (QAbstractSeries* series : qchart->series()) {
+        if (series->property("blobbenchLegendOnly").toBool())
+            continue;
+        auto* scatter = qobject_cast<QScatterSeries*>(series);
+        ASSERT_NE(scatter, nullptr);
+        const QStringList parts = series->name().split(QStringLiteral(" · "));
+        const QString set = parts.mid(1).join(QStringLiteral(" · "));
+        EXPECT_EQ(scatter->color(), colourOfSet.at(set)) << series->name().toStdString();
+        EXPECT_EQ(scatter->markerShape(), shapeOfScenario.at(parts.front())) << series->name().toStdString();
+    }
 }

@@ -22,7 +22,41 @@ QColor seriesColor(std::size_t index) {
     return index < std::size(palette) ? c : c.darker(140);  // a second round, darker
 }
 
-QImage markerImage(const QColor& color, int size, bool hollow) {
+void drawMarker(QPainter& painter, const QRectF& box, MarkerShape shape) {
+    const QPointF c = box.center();
+    const qreal r = box.width() / 2;
+    // A regular polygon of `corners` points from the top, every `step`th corner (a star: 2 of 5).
+    const auto polygon = [&](int corners, int step, qreal radius) {
+        QPolygonF points;
+        for (int i = 0; i < corners; ++i) {
+            const double angle = -M_PI / 2 + 2 * M_PI * i * step / corners;
+            points << c + QPointF(std::cos(angle), std::sin(angle)) * radius;
+        }
+        painter.drawPolygon(points, step == 1 ? Qt::OddEvenFill : Qt::WindingFill);
+    };
+    switch (shape) {
+        case MarkerShape::Circle:
+            painter.drawEllipse(box);
+            break;
+        case MarkerShape::Square:
+            painter.drawRect(box.adjusted(r * 0.15, r * 0.15, -r * 0.15, -r * 0.15));
+            break;
+        case MarkerShape::Triangle:
+            polygon(3, 1, r * 1.1);
+            break;
+        case MarkerShape::Diamond:
+            polygon(4, 1, r);
+            break;
+        case MarkerShape::Pentagon:
+            polygon(5, 1, r);
+            break;
+        case MarkerShape::Star:
+            polygon(5, 2, r * 1.1);
+            break;
+    }
+}
+
+QImage markerImage(const QColor& color, int size, bool hollow, MarkerShape shape) {
     const qreal ratio = qApp->devicePixelRatio();
     QImage image(QSize(size, size) * ratio, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(ratio);
@@ -31,7 +65,7 @@ QImage markerImage(const QColor& color, int size, bool hollow) {
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setPen(QPen(hollow ? color : color.darker(130), hollow ? 1.8 : 1));
     painter.setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(color));
-    painter.drawEllipse(QRectF(1, 1, size - 2, size - 2));
+    drawMarker(painter, QRectF(1, 1, size - 2, size - 2), shape);
     return image;
 }
 

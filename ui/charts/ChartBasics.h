@@ -15,6 +15,8 @@
 class QAbstractAxis;
 class QChart;
 class QChartView;
+class QPainter;
+class QRectF;
 class QValueAxis;
 
 namespace blobbench::charts {
@@ -36,8 +38,17 @@ inline const WireStats* wireStatsOf(const Sample& s) {
 // scenarios the same colour. Ten distinct hues (Tableau 10), readable on light and dark palettes.
 QColor seriesColor(std::size_t index);
 
-// `hollow`: a ring, the what-if's predicted points beside the filled measured ones.
-QImage markerImage(const QColor& color, int size, bool hollow = false);
+// A series' marker. Where a chart has many series the legend gives each setting a colour and each
+// scenario a shape (see ScatterChart): a colour alone would need a legend line per series.
+enum class MarkerShape { Circle, Square, Triangle, Diamond, Pentagon, Star };
+inline constexpr std::size_t kMarkerShapes = 6;
+
+// Draws `shape` into `box` with the painter's pen and brush.
+void drawMarker(QPainter& painter, const QRectF& box, MarkerShape shape);
+
+// `hollow`: a ring (or the shape's outline), the what-if's predicted points beside the filled
+// measured ones.
+QImage markerImage(const QColor& color, int size, bool hollow = false, MarkerShape shape = MarkerShape::Circle);
 
 // The tick labels of a value or category axis as drawn, for tests and scripts.
 QStringList axisTickLabels(QAbstractAxis* axis);

@@ -72,9 +72,10 @@ void ChartFrame::showNotice(const QString& text) {
 
 void ChartFrame::fitLegend(qsizetype series) {
     QFont font = this->font();
+    // A laptop's chart strip is about 200 px high: from 7 lines on, a smaller font lists them all.
     if (series > 16)
         font.setPointSizeF(font.pointSizeF() * 0.7);
-    else if (series > 10)
+    else if (series > 6)
         font.setPointSizeF(font.pointSizeF() * 0.8);
     m_chart->legend()->setFont(font);
     arrangeLegend(true);

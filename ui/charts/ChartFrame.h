@@ -37,6 +37,9 @@ public:
     // Set by charts whose markers are images on screen: an SVG export asks for vector shapes.
     std::function<void(bool)> setVectorMarkers;
 
+    // A series that holds no points and only names a colour or a shape in the legend.
+    static constexpr const char* kLegendOnlyProperty = "blobbenchLegendOnly";
+
 protected:
     void changeEvent(QEvent* event) override;
 

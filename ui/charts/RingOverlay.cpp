@@ -18,7 +18,7 @@ void RingOverlay::setGroups(std::vector<Group> groups, bool vector) {
     m_vector = vector;
     m_rings.clear();
     for (const Group& g : m_groups)
-        m_rings.push_back(markerImage(g.color, kSize, !g.filled));
+        m_rings.push_back(markerImage(g.color, kSize, !g.filled, g.shape));
     refresh();
 }
 
@@ -45,7 +45,7 @@ void RingOverlay::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
         for (const QPointF& v : g.values) {
             const QPointF at = m_chart->mapToPosition(v, g.axesOf);
             if (m_vector)
-                painter->drawEllipse(at, kSize / 2.0 - 1, kSize / 2.0 - 1);
+                drawMarker(*painter, QRectF(at - half, at + half).adjusted(1, 1, -1, -1), g.shape);
             else
                 painter->drawImage(at - half, m_rings[i]);
         }

@@ -7,6 +7,8 @@
 #include <QPointF>
 #include <vector>
 
+#include "ui/charts/ChartBasics.h"
+
 class QChart;
 class QXYSeries;
 
@@ -21,6 +23,7 @@ public:
         QColor color;
         QList<QPointF> values;
         bool filled = false;  // a measured point; else a predicted ring
+        MarkerShape shape = MarkerShape::Circle;
     };
     explicit RingOverlay(QChart* chart);
     void setGroups(std::vector<Group> groups, bool vector);

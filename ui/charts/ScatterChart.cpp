@@ -213,6 +213,7 @@ private:
         QXYSeries* series = nullptr;     // drawn as light markers only: see rebuild()
         QXYSeries* predicted = nullptr;  // the what-if's legend entry (m_rings draws its points)
         QColor color;
+        MarkerShape shape = MarkerShape::Circle;
     };
 
     std::optional<double> xOf(const Raw& r) const {
@@ -348,7 +349,7 @@ private:
             if (points.isEmpty() != (s.predicted == nullptr))
                 return false;
             if (s.predicted != nullptr)
-                groups.push_back(RingOverlay::Group{s.predicted, s.color, std::move(points), false});
+                groups.push_back(RingOverlay::Group{s.predicted, s.color, std::move(points), false, s.shape});
         }
         for (const QString& id : m_order) {
             Series& s = m_series.at(id);
@@ -398,7 +399,7 @@ private:
         }
         s.predicted->attachAxis(m_xAxis);
         s.predicted->attachAxis(m_yAxis);
-        groups.push_back(RingOverlay::Group{s.predicted, s.color, std::move(points), false});
+        groups.push_back(RingOverlay::Group{s.predicted, s.color, std::move(points), false, s.shape});
     }
 
     QList<QPointF> measuredPoints(const Series& s, const AxisUnit& xu, const AxisUnit& yu) const {
@@ -417,7 +418,7 @@ private:
         for (const QString& id : m_order) {
             const Series& s = m_series.at(id);
             if (s.series != nullptr)
-                groups.push_back(RingOverlay::Group{s.series, s.color, measuredPoints(s, xu, yu), true});
+                groups.push_back(RingOverlay::Group{s.series, s.color, measuredPoints(s, xu, yu), true, s.shape});
         }
         return groups;
     }
@@ -432,9 +433,14 @@ private:
         rebuildAxes();
         const AxisUnit xu = xUnit();
         const AxisUnit yu = timeAxisUnit(yMax());
-        std::size_t index = 0;
-        for (const QString& id : m_order)
-            addMeasuredSeries(m_series.at(id), seriesColor(index++), xu, yu);
+        const LegendPlan plan = planLegend();
+        chart->legend()->setMarkerShape(QLegend::MarkerShapeDefault);
+        for (std::size_t index = 0; index < static_cast<std::size_t>(m_order.size()); ++index) {
+            Series& s = m_series.at(m_order[static_cast<qsizetype>(index)]);
+            s.shape = plan.grouped ? plan.shapeOf.at(s.first.scenarioTitle) : MarkerShape::Circle;
+            addMeasuredSeries(s, plan.grouped ? plan.colorOf.at(m_naming.settingsText(s.first)) : seriesColor(index),
+                              xu, yu);
+        }
         std::vector<RingOverlay::Group> rings;
         if (showsPredictions()) {  // after the measured ones: their legend entries follow
             rings = measuredGroups(xu, yu);
@@ -444,9 +450,85 @@ private:
         }
         m_rings->setGroups(std::move(rings), m_vectorMarkers);
         updateAxisBox();
-        m_frame->fitLegend(chart->series().size());
+        m_frame->fitLegend(plan.grouped ? addGroupedLegend(plan) : chart->series().size());
         updateRanges();
         updateNotice();
+    }
+
+    // The legend by settings and scenario (#30): with several scenarios measured under several
+    // settings, a colour per setting ("PostgreSQL 15 · format text") and a shape per scenario list
+    // every series in sets + scenarios lines, where a line per series would not fit a laptop's
+    // chart strip (15 series, 9 lines: "+6 more series"). Each point's tooltip names it in full.
+    struct LegendPlan {
+        bool grouped = false;
+        std::vector<std::pair<QString, QColor>> sets;  // in the order first measured
+        std::vector<std::pair<QString, MarkerShape>> scenarios;
+        std::map<QString, QColor> colorOf;
+        std::map<std::string, MarkerShape> shapeOf;
+    };
+    LegendPlan planLegend() const {
+        LegendPlan plan;
+        for (const QString& id : m_order) {
+            const Sample& first = m_series.at(id).first;
+            const QString set = m_naming.settingsText(first);
+            if (plan.colorOf.try_emplace(set, seriesColor(plan.sets.size())).second)
+                plan.sets.emplace_back(set, plan.colorOf.at(set));
+            const auto shape = static_cast<MarkerShape>(plan.scenarios.size() % kMarkerShapes);
+            if (plan.shapeOf.try_emplace(first.scenarioTitle, shape).second)
+                plan.scenarios.emplace_back(
+                    first.scenarioTitle.empty() ? qs(first.scenarioId) : qs(first.scenarioTitle), shape);
+        }
+        const std::size_t lines = plan.sets.size() + plan.scenarios.size() + (showsPredictions() ? 1 : 0);
+        plan.grouped = plan.sets.size() > 1 && plan.scenarios.size() > 1 && plan.scenarios.size() <= kMarkerShapes &&
+                       !plan.colorOf.count(QString()) && lines < static_cast<std::size_t>(m_order.size());
+        return plan;
+    }
+    // Legend lines only: empty series with the set's colour or the scenario's shape; the series
+    // themselves leave the legend. Returns the number of lines.
+    qsizetype addGroupedLegend(const LegendPlan& plan) {
+        QChart* chart = m_frame->chart();
+        for (QAbstractSeries* series : chart->series()) {
+            for (QLegendMarker* marker : chart->legend()->markers(series))
+                marker->setVisible(false);
+        }
+        chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+        const QColor neutral = m_frame->palette().color(QPalette::Text);
+        const auto line = [&](const QString& name, const QColor& fill, const QColor& border, MarkerShape shape) {
+            auto* entry = new QScatterSeries;
+            entry->setName(name);
+            entry->setProperty(ChartFrame::kLegendOnlyProperty, true);
+            entry->setMarkerSize(10);
+            entry->setMarkerShape(qtShape(shape));
+            entry->setColor(fill);
+            entry->setBorderColor(border);
+            chart->addSeries(entry);
+            entry->attachAxis(m_xAxis);
+            entry->attachAxis(m_yAxis);
+        };
+        for (const auto& [name, color] : plan.sets)
+            line(name, color, color.darker(130), MarkerShape::Circle);
+        for (const auto& [name, shape] : plan.scenarios)
+            line(name, Qt::transparent, neutral, shape);
+        if (showsPredictions())
+            line(m_predictionLabel + tr(" (hollow)"), Qt::transparent, neutral, MarkerShape::Circle);
+        return static_cast<qsizetype>(plan.sets.size() + plan.scenarios.size()) + (showsPredictions() ? 1 : 0);
+    }
+    static QScatterSeries::MarkerShape qtShape(MarkerShape shape) {
+        switch (shape) {
+            case MarkerShape::Circle:
+                break;
+            case MarkerShape::Square:
+                return QScatterSeries::MarkerShapeRectangle;
+            case MarkerShape::Triangle:
+                return QScatterSeries::MarkerShapeTriangle;
+            case MarkerShape::Diamond:
+                return QScatterSeries::MarkerShapeRotatedRectangle;
+            case MarkerShape::Pentagon:
+                return QScatterSeries::MarkerShapePentagon;
+            case MarkerShape::Star:
+                return QScatterSeries::MarkerShapeStar;
+        }
+        return QScatterSeries::MarkerShapeCircle;
     }
 
     // A line series with no line and a light marker (an image drawn a point) instead of a
@@ -459,6 +541,7 @@ private:
         if (m_vectorMarkers) {
             auto* scatter = new QScatterSeries;
             scatter->setMarkerSize(9);
+            scatter->setMarkerShape(qtShape(s.shape));
             scatter->setBorderColor(color.darker(130));
             s.series = scatter;
         } else {
@@ -478,7 +561,7 @@ private:
             s.series->setPen(pen);
             s.series->setMarkerSize(9);
             s.series->setPointsVisible(true);
-            s.series->setLightMarker(markerImage(color, 9));
+            s.series->setLightMarker(markerImage(color, 9, false, s.shape));
         }
         for (QLegendMarker* marker : chart->legend()->markers(s.series)) {
             marker->setBrush(color);
