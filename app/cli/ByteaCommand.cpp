@@ -117,9 +117,10 @@ int commandBytea(const CliOptions& o) {
     // A server gone silent fails the call blocked on it after the stall timeout (hostile round 5d B1).
     const StallGuard stalls(driver, spec, stallTimeoutOf(o.parameters), tap.get(), counter.get());
     try {
-        std::optional<SocketCounter::Adopting> adopting;  // every path's fresh session, on this thread
+        // Every path's fresh session, on this thread, to whichever server of the connection string it reaches.
+        std::optional<SocketCounter::Adopting> adopting;
         if (counter) {
-            adopting.emplace(*counter, endpoint->port);
+            adopting.emplace(*counter);
         }
         trials = runByteaExperiment(driver, spec, o.parameters, options, cancel);
     } catch (const Error& e) {

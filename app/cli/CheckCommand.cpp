@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "app/cli/Signals.h"
 #include "app/cli/SocketWatchdog.h"
+#include "app/cli/StallGuard.h"
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
 #include "engine/drivers/Registry.h"
@@ -92,6 +94,7 @@ CheckOptions parse(const std::vector<std::string>& args) {
         throw Error(ErrorKind::Usage,
                     "check fb9060: '" + maskTarget(o.connection.target) + "' is not a Firebird connection string");
     }
+    stallTimeoutOf(o.parameters);  // a wire_stall_timeout_s outside 0..3600 is refused before connecting
     ParameterValues tunables = o.parameters;
     tunables.erase("wire_stall_timeout_s");            // the check's own bound (checkWithin), not the driver's
     resolveParameters(driver.parameters(), tunables);  // a bad tunable is refused before connecting
@@ -116,23 +119,19 @@ void printOutcome(std::ostream& out, const std::string& size, const Fb9060Outcom
 
 // The check's statements take well under a second; a server that stops answering held it for good
 // (a proxy that passed 2,500 bytes and then nothing: still running at 70 s, where `run` ends at the
-// stall timeout). Bounded by the wire stall timeout (-P wire_stall_timeout_s, 30 s by default).
+// stall timeout). Bounded by the wire stall timeout (-P wire_stall_timeout_s, 30 s by default, 0 = no bound).
 Fb9060Outcome checkWithin(const CheckOptions& o, const ParameterValues& values) {
-    std::chrono::seconds limit{30};
-    if (const auto it = o.parameters.find("wire_stall_timeout_s"); it != o.parameters.end()) {
-        try {
-            limit = std::chrono::seconds(std::max(1, std::stoi(it->second)));
-        } catch (const std::exception&) {
-            throw Error(ErrorKind::Usage, "wire_stall_timeout_s=" + it->second + " is not a number of seconds");
-        }
-    }
+    const std::chrono::seconds limit = stallTimeoutOf(o.parameters);
     ParameterValues forDriver = values;
     forDriver.erase("wire_stall_timeout_s");
-    SocketWatchdog watchdog(limit);
+    std::optional<SocketWatchdog> watchdog;
+    if (limit.count() > 0) {
+        watchdog.emplace(limit);
+    }
     try {
         return runFb9060Check(o.connection, forDriver);
     } catch (const Error& e) {
-        if (!watchdog.fired())
+        if (!watchdog || !watchdog->fired())
             throw;
         throw Error(ErrorKind::Connect,
                     "check fb9060: " + o.connection.label() + ": no answer within " + std::to_string(limit.count()) +
@@ -160,7 +159,8 @@ Options:
       --client-library PATH     the libfbclient to load (a 5.0.3+ client for inline BLOBs)
   -c, --charset NAME            connection character set (default UTF8)
   -P, --param ID=VALUE          a Firebird tunable; -P max_inline_blob_size=N runs that size only;
-                                -P wire_stall_timeout_s=N bounds the check (default 30 s)
+                                -P wire_stall_timeout_s=N bounds the check (default 30 s, 0 = no bound;
+                                at most 3600)
 
 Exit codes: 0 not seen, 4 defect seen (with any size tried), 1 the check could not run, 2 bad usage.
 )";

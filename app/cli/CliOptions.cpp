@@ -404,6 +404,7 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.markdownPath = fileName(arg, take(arg));
         } else if (arg == "--connection") {
             o.connection = take(arg);
+            o.connectionGiven = true;
         } else if (arg == "--compare") {
             o.compare = take(arg);
         } else if (arg == "--advise") {
@@ -524,13 +525,57 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     return o;
 }
 
+std::filesystem::path resolvedPath(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path p = fs::absolute(path, ec);
+    // A link whose target is not there yet is followed too: writing through it creates the target.
+    for (int hops = 0; hops < 40; ++hops) {  // a loop of links ends here, as the kernel's ELOOP does
+        if (fs::path real = fs::weakly_canonical(p, ec); !ec) {
+            p = std::move(real);
+        }
+        if (!fs::is_symlink(fs::symlink_status(p, ec))) {
+            break;
+        }
+        const fs::path target = fs::read_symlink(p, ec);
+        if (ec) {
+            break;
+        }
+        p = target.is_absolute() ? target : p.parent_path() / target;
+    }
+    return p.lexically_normal();
+}
+
 bool sameFile(const std::string& a, const std::string& b) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (fs::exists(a, ec) && fs::exists(b, ec)) {
         return fs::equivalent(a, b, ec);
     }
-    return fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal();
+    return resolvedPath(a) == resolvedPath(b);
+}
+
+bool isWithin(const std::string& path, const std::string& directory) {
+    const std::filesystem::path p = resolvedPath(path);
+    const std::filesystem::path d = resolvedPath(directory);
+    const auto differs = std::mismatch(d.begin(), d.end(), p.begin(), p.end()).first;
+    return differs == d.end() || (std::next(differs) == d.end() && differs->empty());  // "dir/": an empty last part
+}
+
+void refuseOutputOverStudyFiles(const std::string& option, const std::string& path,
+                                const std::vector<std::filesystem::path>& files, const std::filesystem::path& folder) {
+    for (const std::filesystem::path& file : files) {
+        if (sameFile(path, file.string())) {
+            throw Error(ErrorKind::Usage, option + " " + path + " is the study's own " + file.filename().string() +
+                                              " in its work directory " + file.parent_path().string() +
+                                              " (the output would replace it): name a file elsewhere");
+        }
+    }
+    if (!folder.empty() && isWithin(path, folder.string())) {
+        throw Error(ErrorKind::Usage, option + " " + path + " is in the study's own " + folder.filename().string() +
+                                          "/ in its work directory " + folder.parent_path().string() +
+                                          " (the study replaces that folder): name a file elsewhere");
+    }
 }
 
 std::string charsetNotInEffect(const std::string& engine, const std::string& charset) {

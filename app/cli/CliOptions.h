@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,8 +58,9 @@ struct CliOptions {
     // run PROJECT.blobbench.json (app/cli/ProjectCommand.cpp)
     std::string sweep;
     std::string markdownPath;
-    std::string compare;     // a run id of the project's history, "last", "previous", or a file
-    std::string connection;  // --connection: a project's connection by name (default: its current one)
+    std::string compare;           // a run id of the project's history, "last", "previous", or a file
+    std::string connection;        // --connection: a project's connection by name (default: its current one)
+    bool connectionGiven = false;  // --connection was given, even as '' (a connection may be named so)
     bool noSave = false;
     // predict PROJECT|SAMPLES.json (app/cli/PredictCommand.cpp): the link is `link`
     bool advise = false;
@@ -69,7 +71,17 @@ CliOptions parseArguments(const std::vector<std::string>& args);
 // takes a connection character set), so that the option is never ignored without a word.
 std::string charsetNotInEffect(const std::string& engine, const std::string& charset);
 std::string usageText();
-// Whether two output paths are one file (the same inode, or the same path once made absolute).
+// The absolute path `path` names once symbolic links are followed (also a last link whose target
+// does not exist yet), "." and ".." resolved.
+std::filesystem::path resolvedPath(const std::string& path);
+// Whether two output paths are one file (the same inode, or the same path once resolved).
 bool sameFile(const std::string& a, const std::string& b);
+// Whether `path` is `directory` or names something under it (paths resolved).
+bool isWithin(const std::string& path, const std::string& directory);
+// Error(Usage) when the output file `path` of `option` (--json) is one of the files a study writes in
+// its work directory, or under its `folder` when there is one: the output would replace them.
+void refuseOutputOverStudyFiles(const std::string& option, const std::string& path,
+                                const std::vector<std::filesystem::path>& files,
+                                const std::filesystem::path& folder = {});
 
 }  // namespace blobbench::cli

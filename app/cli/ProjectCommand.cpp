@@ -409,6 +409,27 @@ int reportRun(const CliOptions& o, const RunRecord& done, const std::optional<Ru
     return 0;
 }
 
+// The index of the project's connection --connection names ('' names a connection called so, not
+// the current one); a name no connection or several have is refused.
+int connectionNamed(const Project& project, const CliOptions& o) {
+    const auto named = [&](const ConnectionProfile& c) { return c.name == q(o.connection); };
+    const auto it = std::find_if(project.connections.begin(), project.connections.end(), named);
+    if (it == project.connections.end()) {
+        QStringList names;
+        for (const auto& c : project.connections) {
+            names << c.name;
+        }
+        throw Error(ErrorKind::Usage, "--connection: " + o.database + " has no connection '" + o.connection +
+                                          "' (it has: " + names.join(QStringLiteral(", ")).toStdString() + ")");
+    }
+    if (const auto count = std::count_if(project.connections.begin(), project.connections.end(), named); count > 1) {
+        throw Error(ErrorKind::Usage, "--connection: " + o.database + " has " + std::to_string(count) +
+                                          " connections named '" + o.connection +
+                                          "', so the name does not say which: rename them in the project");
+    }
+    return static_cast<int>(it - project.connections.begin());
+}
+
 }  // namespace
 
 bool isProjectRun(const CliOptions& o) {
@@ -417,7 +438,7 @@ bool isProjectRun(const CliOptions& o) {
 
 void refuseProjectOnlyOptions(const CliOptions& o) {
     const char* option = !o.sweep.empty()          ? "--sweep"
-                         : !o.connection.empty()   ? "--connection"
+                         : o.connectionGiven       ? "--connection"
                          : !o.markdownPath.empty() ? "--markdown"
                          : !o.compare.empty()      ? "--compare"
                          : o.noSave                ? "--no-save"
@@ -470,18 +491,8 @@ int commandRunProject(const CliOptions& o) {
     if (const std::string note = unreadTracesNote(unreadTraces(loaded)); !note.empty()) {
         std::cerr << "blobbench-cli: " << terminalLine(o.database + ": " + note) << '\n';
     }
-    if (!o.connection.empty()) {
-        const auto it = std::find_if(loaded.connections.begin(), loaded.connections.end(),
-                                     [&](const ConnectionProfile& c) { return c.name == q(o.connection); });
-        if (it == loaded.connections.end()) {
-            QStringList names;
-            for (const auto& c : loaded.connections) {
-                names << c.name;
-            }
-            throw Error(ErrorKind::Usage, "--connection: " + o.database + " has no connection '" + o.connection +
-                                              "' (it has: " + names.join(QStringLiteral(", ")).toStdString() + ")");
-        }
-        loaded.currentConnection = static_cast<int>(it - loaded.connections.begin());
+    if (o.connectionGiven) {
+        loaded.currentConnection = connectionNamed(loaded, o);
     }
     doc.reset(std::move(loaded), path);
     const Project& project = doc.project();

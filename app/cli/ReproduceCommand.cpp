@@ -8,11 +8,15 @@
 #include <cstdio>
 #include <map>
 
+#include "app/cli/CliOptions.h"
 #include "app/cli/ReproduceRuns.h"
 #include "app/cli/Signals.h"
+#include "app/cli/StallGuard.h"
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
 #include "engine/drivers/Registry.h"
+#include "engine/storage/KeyedStudy.h"
+#include "engine/wire/WireParameters.h"
 #include "model/AtomicFile.h"
 
 namespace blobbench::cli {
@@ -86,6 +90,17 @@ ReproduceOptions parse(const std::vector<std::string>& args) {
             if (o.jsonPath.empty()) {  // `--json ''` wrote nothing and said nothing
                 throw Error(ErrorKind::Usage, "reproduce: --json needs a file name (it was given an empty one)");
             }
+        } else if (a == "-P" || a == "--param") {
+            const std::string assignment = value("-P");
+            const auto eq = assignment.find('=');
+            if (eq == std::string::npos || assignment.substr(0, eq) != wireparam::StallTimeout) {
+                throw Error(ErrorKind::Usage,
+                            "reproduce: -P takes wire_stall_timeout_s=N only (the experiment runs "
+                            "under its publication's conditions), not '" +
+                                assignment + "'");
+            }
+            o.parameters[wireparam::StallTimeout] = assignment.substr(eq + 1);
+            stallTimeoutOf(o.parameters);  // a value outside 0..3600 is refused here
         } else if (a == "-q" || a == "--quiet") {
             o.quiet = true;
         } else if (a.starts_with("-")) {
@@ -106,8 +121,8 @@ ReproduceOptions parse(const std::vector<std::string>& args) {
 void refuseOptionsItDoesNotTake(const Publication& p, const ReproduceOptions& o) {
     const std::vector<std::string> takes =
         p.engine == "firebird"
-            ? std::vector<std::string>{"--rows", "--repeat", "--username", "--password", "--client-library"}
-        : p.engine == "postgres" ? std::vector<std::string>{"--size", "--repeat", "--username", "--password"}
+            ? std::vector<std::string>{"--rows", "--repeat", "--username", "--password", "--client-library", "-P"}
+        : p.engine == "postgres" ? std::vector<std::string>{"--size", "--repeat", "--username", "--password", "-P"}
         : p.engine == "sqlite"   ? std::vector<std::string>{"--rows"}
                                  : std::vector<std::string>{};
     for (const std::string& given : o.tunings) {
@@ -157,6 +172,14 @@ const Publication& check(ReproduceOptions& o) {
                                               maskTarget(target) + "' is another engine's connection");
         }
         o.connection.engine = "sqlite";
+        if (!target.empty() && !o.jsonPath.empty()) {
+            const storage::KeyedStudyFiles own = storage::keyedStudyFiles(target);
+            try {
+                refuseOutputOverStudyFiles("--json", o.jsonPath, own.files, own.folder);
+            } catch (const Error& e) {
+                throw e.withContext("reproduce " + p->name);
+            }
+        }
         return *p;
     }
     if (target.empty()) {
@@ -402,6 +425,8 @@ Options:
       --repeat N                Firebird, PostgreSQL: measured executions per figure (median; default 1,
                                 after a warm-up); SQLite: one timed pass a path, as kvtest
       --at-fitted-link          run at the link fitted from the published rows (firebird-wire-blobs)
+  -P wire_stall_timeout_s=N     Firebird, PostgreSQL: a call the server sends nothing for N s fails
+                                (the wire stall timeout; default 30, 0 = off, at most 3600)
       --json FILE               write the table, the method and the link fit as JSON
   -q, --quiet                   accepted for symmetry with run (nothing is printed on stderr anyway)
 
@@ -427,6 +452,9 @@ int runReproduce(const std::vector<std::string>& args, std::ostream& out, std::o
             return kOk;
         }
         if (o.list) {
+            if (!o.jsonPath.empty()) {  // else nothing would be written, unsaid
+                throw Error(ErrorKind::Usage, "reproduce: --json does not apply to --list (the list is printed)");
+            }
             return list(out);
         }
         what += " " + o.name;

@@ -85,6 +85,7 @@ FirebirdRun runFirebird(const ReproduceOptions& o, const LinkProfile& link, bool
     plan.connection = o.connection;
     plan.parameters = {{"wire_compression", compression ? "true" : "false"},
                        {"max_inline_blob_size", std::to_string(inlineSize)}};
+    plan.parameters.insert(o.parameters.begin(), o.parameters.end());  // -P wire_stall_timeout_s
     for (const Scenario& s : referenceSuite(Dialect::Firebird)) {
         if (std::find(ids.begin(), ids.end(), s.id) != ids.end()) {
             plan.scenarios.push_back(s);
@@ -227,6 +228,26 @@ Measurement measureFirebird(const Publication& p, const ReproduceOptions& o, con
 
 // ---------------------------------------------------------------------------------------- PostgreSQL
 
+namespace {
+
+// An error of the connection through the relay, said of the connection as the user gave it (the
+// relay's conninfo names its port and a stand-in password file) and with what the relay saw.
+Error asGiven(const Error& e, const ConnectionSpec& relayed, const ConnectionSpec& given, const WireTap& tap) {
+    std::string message = e.what();
+    const std::string internal = relayed.label();
+    const std::string label = given.label();
+    for (std::size_t at = message.find(internal); at != std::string::npos; at = message.find(internal, at)) {
+        message.replace(at, internal.size(), label);
+        at += label.size();
+    }
+    if (const std::string relay = tap.stats().lastError; !relay.empty() && message.find(relay) == std::string::npos) {
+        message += " (" + relay + ")";
+    }
+    return Error(e.kind(), message);
+}
+
+}  // namespace
+
 Measurement measurePostgres(const Publication& p, const ReproduceOptions& o) {
     const Driver& driver = driverById("postgres");
     const auto endpoint = driver.endpoint(o.connection);
@@ -246,11 +267,11 @@ Measurement measurePostgres(const Publication& p, const ReproduceOptions& o) {
     std::vector<ByteaTrial> trials;
     {
         // A server gone silent ends it after the stall timeout, as `run` (hostile round 5d B1: 80 s and on).
-        const StallGuard stalls(driver, spec, WireSettings::kDefaultStallTimeout, &tap);
+        const StallGuard stalls(driver, spec, stallTimeoutOf(o.parameters), &tap);
         try {
             trials = runByteaExperiment(driver, spec, {}, options, CancelToken{});
         } catch (const Error& e) {
-            throw stalls.explained(e);
+            throw asGiven(stalls.explained(e), spec, o.connection, tap);
         }
     }
     std::map<std::string, const ByteaTrial*> by;

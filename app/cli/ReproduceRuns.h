@@ -27,6 +27,7 @@ struct ReproduceOptions {
     std::string jsonPath;
     bool quiet = false;
     std::vector<std::string> tunings;  // the options given among those only some publications take
+    ParameterValues parameters;        // -P: wire_stall_timeout_s only
 };
 
 // What one run of a publication's experiment measured: a cell per published cell it can speak for

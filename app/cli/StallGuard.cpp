@@ -25,7 +25,7 @@ StallGuard::StallGuard(const Driver& driver, const ConnectionSpec& spec, std::ch
         }
         m_own = std::make_unique<SocketCounter>();
         m_counter = m_own.get();
-        m_adopting.emplace(*m_own, endpoint->port);
+        m_adopting.emplace(*m_own);  // every server of the connection string, not only the first
     }
     m_counter->setStallTimeout(timeout);
     m_counter->watchStalls(true);

@@ -22,9 +22,11 @@ namespace blobbench::cli {
 // command for good (hostile round 5d A4, B1: all still running at 80 s behind a silent proxy).
 //
 // Through the command's own relay or in-process counter when it has one; else, while the guard is
-// alive, the TCP connections this thread opens to the server's port are watched in process
-// (SocketCounter, the Runner's in-process counting: nothing of them is counted or reported). A
-// connection without a TCP endpoint (embedded, a Unix socket) has no guard. 0 s: off.
+// alive, the TCP connections the client library opens on this thread are watched in process
+// (SocketCounter, the Runner's in-process counting: nothing of them is counted or reported), to
+// whichever host and port of the connection string it reaches: libpq goes on to the next of
+// "host=a,b port=5432,5433" when the first fails. A connection without a TCP endpoint (embedded, a
+// Unix socket) has no guard. 0 s: off.
 class StallGuard {
 public:
     StallGuard(const Driver& driver, const ConnectionSpec& spec, std::chrono::seconds timeout, WireTap* tap = nullptr,

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/cli/CliOptions.h"
 #include "app/cli/Signals.h"
 #include "app/cli/StallGuard.h"
 #include "engine/core/CancelToken.h"
@@ -233,6 +234,10 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
     if (o.target.empty()) {
         throw Error(ErrorKind::Usage, "storage " + o.study + ": name a work directory (e.g. /tmp/blobbench-storage)");
     }
+    if (!o.jsonPath.empty()) {
+        const storage::KeyedStudyFiles own = storage::keyedStudyFiles(o.target);
+        refuseOutputOverStudyFiles("--json", o.jsonPath, own.files, own.folder);
+    }
     auto& k = o.keyed;
     k.directory = o.target;
     if (o.study == "footprint") {
@@ -419,6 +424,12 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
         target = target.substr(7);
     }
     storage::checkInsertOptions(o.insert);
+    if (engine == "sqlite") {
+        storage::checkSqliteInsertDirectory(target, o.insert);  // before the table's header
+        if (!o.jsonPath.empty()) {
+            refuseOutputOverStudyFiles("--json", o.jsonPath, storage::sqliteInsertFiles(target, o.insert));
+        }
+    }
     const bool progress = !o.quiet && isatty(STDERR_FILENO);
     o.insert.progress = [&](const std::string& what) {
         if (progress) {

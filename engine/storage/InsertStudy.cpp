@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <map>
 
 #include <firebird/Interface.h>
@@ -39,6 +40,26 @@ std::vector<std::string> valuePool(const InsertOptions& o) {
 
 const std::string& valueOfRow(const std::vector<std::string>& pool, std::uint64_t id) {
     return pool[(id - 1) % pool.size()];
+}
+
+// Left in the directory of the SQLite variants, a variant's name a line: a later run may replace the
+// insert-<variant>.sqlite* of the variants it lists.
+constexpr const char* kSqliteInsertMark = ".blobbench-insert-study";
+
+std::vector<std::string> variantsWrittenIn(const std::filesystem::path& directory) {
+    std::vector<std::string> names;
+    std::ifstream mark(directory / kSqliteInsertMark);
+    for (std::string line; std::getline(mark, line);) {
+        names.push_back(line);
+    }
+    return names;
+}
+
+void markWritten(const std::filesystem::path& directory, const std::string& variant) {
+    const std::vector<std::string> written = variantsWrittenIn(directory);
+    if (std::find(written.begin(), written.end(), variant) == written.end()) {
+        std::ofstream(directory / kSqliteInsertMark, std::ios::app) << variant << '\n';
+    }
 }
 
 bool wanted(const InsertOptions& o, const std::string& variant) {
@@ -560,10 +581,46 @@ void checkInsertOptions(const InsertOptions& o) {
     }
 }
 
+// Each SQLite variant removes its insert-<variant>.sqlite* before it writes: a file of a variant the
+// directory's mark does not list (no run of the study wrote it) is someone else's, and left alone.
+void checkSqliteInsertDirectory(const std::filesystem::path& directory, const InsertOptions& o) {
+    const std::vector<std::string> written = variantsWrittenIn(directory);
+    for (const auto& variant : insertVariants("sqlite")) {
+        if (!wanted(o, variant) || std::find(written.begin(), written.end(), variant) != written.end()) {
+            continue;
+        }
+        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+            const auto file = directory / ("insert-" + variant + ".sqlite" + suffix);
+            std::error_code ec;
+            if (std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {  // a link too
+                throw Error(ErrorKind::Usage, "the directory " + directory.string() + " holds " +
+                                                  file.filename().string() +
+                                                  " and no earlier run of the study wrote it: name another "
+                                                  "directory, or remove the file (the study replaces "
+                                                  "insert-<variant>.sqlite there)");
+            }
+        }
+    }
+}
+
+std::vector<std::filesystem::path> sqliteInsertFiles(const std::filesystem::path& directory, const InsertOptions& o) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& variant : insertVariants("sqlite")) {
+        if (wanted(o, variant)) {
+            for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+                files.push_back(directory / ("insert-" + variant + ".sqlite" + suffix));
+            }
+        }
+    }
+    files.push_back(directory / kSqliteInsertMark);
+    return files;
+}
+
 std::vector<InsertResult> runSqliteInserts(const std::filesystem::path& directory, const InsertOptions& o,
                                            const std::function<void(const InsertResult&)>& done) {
     checkInsertOptions(o);
     checkVariants(o, "sqlite");
+    checkSqliteInsertDirectory(directory, o);
     {
         SqliteStoreOptions probe;  // refuses bad pragmas before anything runs
         probe.path = ":memory:";
@@ -583,6 +640,7 @@ std::vector<InsertResult> runSqliteInserts(const std::filesystem::path& director
         if (o.progress) {
             o.progress("sqlite " + variant);
         }
+        markWritten(directory, variant);  // before its file: a run cut short still owns what it left
         results.push_back(sqliteVariant(directory, o, pool, variant));
         if (done) {
             done(results.back());

@@ -63,7 +63,9 @@ struct InsertResult {
 std::vector<std::string> insertVariants(const std::string& engine);
 
 // SQLite: one fresh file per variant in `directory`. Usage errors throw; run errors are kept in the
-// result (error, partial) and the next variant runs.
+// result (error, partial) and the next variant runs. An insert-<variant>.sqlite already there is
+// replaced only when an earlier run of the study wrote it (the directory's mark lists the variant);
+// else it is refused.
 std::vector<InsertResult> runSqliteInserts(const std::filesystem::path& directory, const InsertOptions& options,
                                            const std::function<void(const InsertResult&)>& done = {});
 
@@ -74,5 +76,13 @@ std::vector<InsertResult> runServerInserts(const ConnectionSpec& spec, const Par
                                            const std::function<void(const InsertResult&)>& done = {});
 
 void checkInsertOptions(const InsertOptions& options);
+// Error(Usage) when `directory` holds an insert-<variant>.sqlite* of a variant to run that no run of
+// the study wrote (the directory's mark does not list the variant); runSqliteInserts() checks it too.
+void checkSqliteInsertDirectory(const std::filesystem::path& directory, const InsertOptions& options);
+
+// The files runSqliteInserts() writes or replaces in `directory` (each variant's database with its
+// -wal, -shm and -journal, and the mark), for a caller that must not put a file of its own there.
+std::vector<std::filesystem::path> sqliteInsertFiles(const std::filesystem::path& directory,
+                                                     const InsertOptions& options);
 
 }  // namespace blobbench::storage

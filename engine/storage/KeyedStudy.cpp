@@ -511,6 +511,16 @@ std::string compareValue(std::uint64_t key, std::string_view expected, std::stri
     return {};
 }
 
+KeyedStudyFiles keyedStudyFiles(const std::filesystem::path& directory) {
+    KeyedStudyFiles out;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        out.files.push_back(directory / (std::string("store.sqlite") + suffix));
+    }
+    out.files.push_back(directory / kStudyMark);
+    out.folder = directory / "files";
+    return out;
+}
+
 KeyedReport runKeyedStudy(const KeyedOptions& options) {
     checkCount("count", options.count, kMaxCount);
     checkCount("value size", options.shape.meanBytes, kMaxValueBytes);

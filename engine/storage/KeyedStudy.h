@@ -107,6 +107,14 @@ struct KeyedReport {
 // failures (disk full, read-only directory, a missing key) end the run with report.error set.
 KeyedReport runKeyedStudy(const KeyedOptions& options);
 
+// What the study writes or replaces in its work directory: the database with its -wal, -shm and
+// -journal, the mark, and the folder of files (everything under the last one).
+struct KeyedStudyFiles {
+    std::vector<std::filesystem::path> files;
+    std::filesystem::path folder;
+};
+KeyedStudyFiles keyedStudyFiles(const std::filesystem::path& directory);
+
 // Compares a read value with the expected one; empty when identical, else what differs.
 std::string compareValue(std::uint64_t key, std::string_view expected, std::string_view actual);
 

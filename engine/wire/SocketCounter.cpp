@@ -38,6 +38,7 @@ std::atomic<SocketCounter::Connection*> g_slots[kMaxFds];
 
 thread_local SocketCounter* t_adopting = nullptr;
 thread_local std::uint16_t t_adoptPort = 0;
+thread_local bool t_adoptAnyPort = false;
 
 SocketCounter::Connection* lookup(int fd) {
     return fd >= 0 && fd < kMaxFds ? g_slots[fd].load(std::memory_order_acquire) : nullptr;
@@ -143,15 +144,16 @@ int polled(pollfd* fds, nfds_t n, int timeout, Call call) {
     }
 }
 
-bool portMatches(const sockaddr* addr, socklen_t len, std::uint16_t port) {
+// A TCP address (IPv4 or IPv6) on `port`, or on any port with `anyPort`.
+bool portMatches(const sockaddr* addr, socklen_t len, std::uint16_t port, bool anyPort) {
     if (addr == nullptr) {
         return false;
     }
     if (addr->sa_family == AF_INET && len >= static_cast<socklen_t>(sizeof(sockaddr_in))) {
-        return ntohs(reinterpret_cast<const sockaddr_in*>(addr)->sin_port) == port;
+        return anyPort || ntohs(reinterpret_cast<const sockaddr_in*>(addr)->sin_port) == port;
     }
     if (addr->sa_family == AF_INET6 && len >= static_cast<socklen_t>(sizeof(sockaddr_in6))) {
-        return ntohs(reinterpret_cast<const sockaddr_in6*>(addr)->sin6_port) == port;
+        return anyPort || ntohs(reinterpret_cast<const sockaddr_in6*>(addr)->sin6_port) == port;
     }
     return false;
 }
@@ -159,7 +161,8 @@ bool portMatches(const sockaddr* addr, socklen_t len, std::uint16_t port) {
 int countingConnect(int fd, const sockaddr* addr, socklen_t len) {
     const int r = real<int (*)(int, const sockaddr*, socklen_t)>(g_original.connect)(fd, addr, len);
     const int saved = errno;
-    if (t_adopting != nullptr && (r == 0 || saved == EINPROGRESS) && portMatches(addr, len, t_adoptPort)) {
+    if (t_adopting != nullptr && (r == 0 || saved == EINPROGRESS) &&
+        portMatches(addr, len, t_adoptPort, t_adoptAnyPort)) {
         t_adopting->registerSocket(fd);
     }
     errno = saved;
@@ -366,11 +369,17 @@ SocketCounter::Adopting::Adopting(SocketCounter& counter, std::uint16_t port) {
     hookClientLibraries();
     t_adopting = &counter;
     t_adoptPort = port;
+    t_adoptAnyPort = false;
+}
+
+SocketCounter::Adopting::Adopting(SocketCounter& counter) : Adopting(counter, 0) {
+    t_adoptAnyPort = true;
 }
 
 SocketCounter::Adopting::~Adopting() {
     t_adopting = nullptr;
     t_adoptPort = 0;
+    t_adoptAnyPort = false;
 }
 
 bool SocketCounter::registerSocket(int fd) {

@@ -38,10 +38,13 @@ public:
 
     // While alive, a TCP connect() the client library makes on this thread to `port` (any address;
     // libpq tries every address of a host name) registers its descriptor with `counter`. Put it
-    // around the driver's connect.
+    // around the driver's connect. Without a port, its TCP connections to any port are taken: a
+    // connection string may name several servers (libpq's "host=a,b port=5432,5433" goes on to the
+    // next when one fails), and the one connected to is not known beforehand.
     class Adopting {
     public:
         Adopting(SocketCounter& counter, std::uint16_t port);
+        explicit Adopting(SocketCounter& counter);
         ~Adopting();
         Adopting(const Adopting&) = delete;
         Adopting& operator=(const Adopting&) = delete;
