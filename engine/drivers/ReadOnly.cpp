@@ -19,14 +19,20 @@ std::string upper(std::string_view text) {
 }
 
 // The words of `sql` in upper case, without comments, '...' literals, "..." names (but those called
-// as functions) and PostgreSQL's $tag$...$tag$ strings.
-std::vector<std::string> words(std::string_view sql) {
+// as functions) and PostgreSQL's $tag$...$tag$ strings. In MariaDB's dialect a '#' starts a comment,
+// "--" does only before a space, `...` is a name, a backslash escapes inside quotes, and the text of
+// an executable comment (/*! ... */, /*M! ... */) is code, as the server reads it.
+std::vector<std::string> words(std::string_view sql, SqlDialect dialect = SqlDialect::Postgres) {
+    const bool mariadb = dialect == SqlDialect::Mariadb;
     std::vector<std::string> out;
     std::size_t i = 0;
     const std::size_t n = sql.size();
+    int executableComments = 0;          // open /*! ... */ whose text is code
     auto skipQuoted = [&](char quote) {  // a doubled quote stays inside
         for (++i; i < n; ++i) {
-            if (sql[i] == quote) {
+            if (mariadb && sql[i] == '\\' && quote != '`') {
+                ++i;
+            } else if (sql[i] == quote) {
                 if (i + 1 < n && sql[i + 1] == quote) {
                     ++i;
                 } else {
@@ -36,18 +42,38 @@ std::vector<std::string> words(std::string_view sql) {
             }
         }
     };
+    auto lineComment = [&] {
+        while (i < n && sql[i] != '\n') {
+            ++i;
+        }
+    };
     while (i < n) {
         const char c = sql[i];
-        if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
-            while (i < n && sql[i] != '\n') {
-                ++i;
-            }
+        if (c == '-' && i + 1 < n && sql[i + 1] == '-' &&
+            (!mariadb || i + 2 >= n || std::isspace(static_cast<unsigned char>(sql[i + 2])) != 0 ||
+             std::iscntrl(static_cast<unsigned char>(sql[i + 2])) != 0)) {
+            lineComment();
+        } else if (mariadb && c == '#') {
+            lineComment();
+        } else if (mariadb && c == '*' && executableComments > 0 && i + 1 < n && sql[i + 1] == '/') {
+            --executableComments;
+            i += 2;
         } else if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
+            const bool executable =
+                mariadb && i + 2 < n && (sql[i + 2] == '!' || (sql[i + 2] == 'M' && i + 3 < n && sql[i + 3] == '!'));
+            if (executable) {
+                i += sql[i + 2] == '!' ? 3 : 4;
+                while (i < n && std::isdigit(static_cast<unsigned char>(sql[i])) != 0) {
+                    ++i;  // the server version from which the text is code
+                }
+                ++executableComments;
+                continue;
+            }
             const auto end = sql.find("*/", i + 2);
             i = end == std::string_view::npos ? n : end + 2;
-        } else if (c == '"') {
+        } else if (c == '"' && !mariadb) {
             // A quoted name called as a function is that function: "lo_create"(0) writes as
-            // lo_create(0) does (hostile round 5c I1); any other quoted name is no word.
+            // lo_create(0) does; any other quoted name is no word.
             const std::size_t start = i + 1;
             skipQuoted(c);
             std::size_t next = i;
@@ -57,9 +83,9 @@ std::vector<std::string> words(std::string_view sql) {
             if (next < n && sql[next] == '(' && i - start >= 1) {
                 out.push_back(upper(sql.substr(start, i - 1 - start)));
             }
-        } else if (c == '\'') {
+        } else if (c == '\'' || (mariadb && (c == '"' || c == '`'))) {
             skipQuoted(c);
-        } else if (c == '$') {
+        } else if (c == '$' && !mariadb) {
             std::size_t j = i + 1;
             while (j < n && (std::isalnum(static_cast<unsigned char>(sql[j])) != 0 || sql[j] == '_')) {
                 ++j;
@@ -84,10 +110,97 @@ std::vector<std::string> words(std::string_view sql) {
     return out;
 }
 
+bool oneOf(const std::string& word, std::initializer_list<std::string_view> list) {
+    for (const std::string_view w : list) {
+        if (word == w) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Why a statement led by `first` (then `second`) may not run as a reading one, or "" when it may:
+// the queries, the statements the server's read-only transaction refuses itself, and the transaction
+// statements whose transaction the session rolls back and refuses after them. Every other statement
+// is refused before it runs, for what no read-only transaction stops: a procedure or a block that
+// commits and opens a read-write transaction of its own, SQL held in a string.
+// `refused` is set to the word refused (the statement after SET STATEMENT ... FOR, for one).
+std::string whyNotReading(const std::vector<std::string>& w, SqlDialect dialect, std::string& refused) {
+    if (w.empty()) {
+        return {};
+    }
+    refused = w[0];
+    const std::string& first = w[0];
+    const std::string second = w.size() > 1 ? w[1] : std::string();
+    if (oneOf(first, {"SELECT", "WITH", "VALUES", "TABLE", "SHOW", "EXPLAIN"})) {
+        return {};
+    }
+    if (oneOf(first, {"START", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE"}) ||
+        (first == "BEGIN" && second != "NOT")) {
+        return {};
+    }
+    if (oneOf(first, {"INSERT", "UPDATE", "DELETE", "CREATE", "ALTER", "DROP", "TRUNCATE", "GRANT", "REVOKE"})) {
+        return {};
+    }
+    if (dialect == SqlDialect::Postgres) {
+        if (oneOf(first, {"END", "ABORT", "MERGE", "COPY", "COMMENT"})) {
+            return {};
+        }
+        if (first == "CALL") {
+            return "a procedure may commit and open a read-write transaction of its own";
+        }
+        if (first == "DO") {
+            return "a DO block may commit and open a read-write transaction of its own";
+        }
+    } else {
+        if (oneOf(first, {"DESC", "DESCRIBE", "REPLACE", "LOAD", "RENAME"})) {
+            return {};
+        }
+        if (first == "CALL") {
+            return "a procedure may open and commit a read-write transaction of its own";
+        }
+        if (first == "BEGIN") {
+            return "a compound statement may open and commit a read-write transaction of its own";
+        }
+        if (oneOf(first, {"PREPARE", "EXECUTE"})) {
+            return "it runs SQL held in a string, which no check before it can read";
+        }
+        if (first == "SET" && second == "STATEMENT") {
+            // SET STATEMENT var=value, ... FOR statement: the statement is what runs.
+            for (std::size_t k = 2; k < w.size(); ++k) {
+                if (w[k] == "FOR") {
+                    return whyNotReading(
+                        std::vector<std::string>(w.begin() + static_cast<std::ptrdiff_t>(k) + 1, w.end()), dialect,
+                        refused);
+                }
+            }
+            return "its statement after FOR cannot be read";
+        }
+    }
+    if (oneOf(first, {"SET", "RESET"})) {
+        return "it changes the session's settings, which tunables and the setup SQL set";
+    }
+    return "it is not a query";
+}
+
 }  // namespace
 
-std::string writingCallIn(std::string_view sql, std::initializer_list<std::string_view> calls) {
-    const std::vector<std::string> found = words(sql);
+std::string refusedReadingStatement(std::string_view sql, SqlDialect dialect) {
+    const std::vector<std::string> found = words(sql, dialect);
+    std::string word;
+    const std::string why = whyNotReading(found, dialect, word);
+    if (why.empty()) {
+        return {};
+    }
+    const char* queries = dialect == SqlDialect::Postgres ? "SELECT, WITH, VALUES, TABLE, SHOW or EXPLAIN"
+                                                          : "SELECT, WITH, VALUES, TABLE, SHOW, DESCRIBE or EXPLAIN";
+    return std::string("a reading scenario runs in a read-only transaction and runs queries (") + queries + "); " +
+           word + " is refused before it runs: " + why +
+           "; a statement that changes data belongs in the scenario's setup SQL, which is not measured";
+}
+
+std::string writingCallIn(std::string_view sql, std::initializer_list<std::string_view> calls, SqlDialect dialect) {
+    const std::vector<std::string> found = words(sql, dialect);
     for (std::size_t at = 0; at < found.size(); ++at) {
         for (const std::string_view call : calls) {
             const std::vector<std::string> wanted = words(call);

@@ -26,11 +26,33 @@ inline std::string refusedTransaction() {
            "one of its own, which is rolled back: the next scenarios would have run in it, their writes allowed";
 }
 
+// How a statement's words are read: PostgreSQL's (and Firebird's, SQLite's) quoting, or MariaDB's
+// (# comments, backslash escapes, `names`, executable comments whose text is code).
+enum class SqlDialect { Postgres, Mariadb };
+
+// Why `sql` may not run as a reading statement, in one line for the user, or "" when it may. A read-only
+// transaction stops most writes; it cannot stop a statement that ends it from inside (a procedure that
+// commits, a DO block, MariaDB's compound statements) or runs SQL that no check can read before (MariaDB's
+// PREPARE and EXECUTE). So a reading statement is a query, a write the server refuses in the read-only
+// transaction itself, or a transaction statement the session rolls back and refuses after it; every other
+// statement is refused before it runs.
+std::string refusedReadingStatement(std::string_view sql, SqlDialect dialect);
+
+// The setup SQL (or any statement outside the session's begin()) left a transaction of its own open: the
+// measured statement would run in it, outside the read-only transaction the session opens and ends, and a
+// later COMMIT would keep what it wrote. It is rolled back and refused.
+inline std::string refusedOpenTransaction() {
+    return "the setup SQL left a transaction of its own open (BEGIN, START TRANSACTION): the measured statement "
+           "would run in it, outside the read-only transaction BlobBench opens and ends, and a later COMMIT would "
+           "keep its writes; it is rolled back";
+}
+
 // Some calls write although the transaction is read-only: PostgreSQL's large-object functions
 // (lo_create, lo_from_bytea, lo_unlink, ...) and Firebird's generators (GEN_ID, NEXT VALUE FOR,
 // outside every transaction). The name of the first such call in `sql` (outside comments, string
 // literals and quoted names; case-insensitive; a multi-word name is its words in a row), else "".
-std::string writingCallIn(std::string_view sql, std::initializer_list<std::string_view> calls);
+std::string writingCallIn(std::string_view sql, std::initializer_list<std::string_view> calls,
+                          SqlDialect dialect = SqlDialect::Postgres);
 
 // The words for refusing such a call before it runs: why it would write, and where it belongs.
 inline std::string refusedWritingCall(const std::string& call, const std::string& why) {

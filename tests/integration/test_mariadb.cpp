@@ -280,6 +280,56 @@ TEST_F(MariadbTest, ATransactionOrAStatementModeOfTheScenariosOwnLetsNoWriteThro
     EXPECT_EQ(samples.at("all-blobs").rows, kRows);  // nothing was deleted
 }
 
+// Round 5e A7: four more ways through. An executable comment is code to the server, so SET STATEMENT
+// tx_read_only=0 FOR inside one passed the scan; a procedure opened and committed a read-write
+// transaction of its own; PREPARE held a write in a string that EXECUTE ran; a setup SQL's START
+// TRANSACTION was taken for the caller's, so a DELETE ran in it and a COMMIT kept it. Each is refused
+// (before it runs, or rolled back after the setup) and no row goes.
+TEST_F(MariadbTest, ExecutableCommentsProceduresPreparedStatementsAndSetupTransactionsWriteNothing) {
+    const Driver& driver = driverById("mariadb");
+    auto admin = driver.connect(specOf(m_url), resolveParameters(driver.parameters(), {}));
+    admin->execute("DROP PROCEDURE IF EXISTS BB_P");
+    admin->execute(
+        "CREATE PROCEDURE BB_P() BEGIN START TRANSACTION READ WRITE; DELETE FROM BLOB_TEST WHERE ID = 2; "
+        "COMMIT; END");
+    auto scenario = [](const std::string& id, const std::string& sql, const std::string& setup = {}) {
+        Scenario s{id, id};
+        s.sql = sql;
+        s.setupSql = setup;
+        s.kind = ScenarioKind::Scalar;
+        return s;
+    };
+    std::vector<Scenario> chosen = {
+        scenario("comment", "/*!100300 SET STATEMENT tx_read_only=0 FOR */ DELETE FROM BLOB_TEST WHERE ID = 1"),
+        scenario("call", "CALL BB_P()"),
+        scenario("prepare", "PREPARE bb_s FROM 'DELETE FROM BLOB_TEST WHERE ID = 3'"),
+        scenario("execute", "EXECUTE bb_s"),
+        scenario("setup-start", "SELECT COUNT(*) FROM BLOB_TEST", "START TRANSACTION"),
+        scenario("delete-4", "DELETE FROM BLOB_TEST WHERE ID = 4"),
+        scenario("commit", "COMMIT"),
+    };
+    for (const Scenario& s : scenarios({"all-blobs"})) {
+        chosen.push_back(s);
+    }
+    const RunOutcome outcome = runPlan(m_url, chosen, {});
+    admin->execute("DROP PROCEDURE BB_P");
+    const auto samples = byScenario(outcome);
+    for (const char* id : {"comment", "call", "prepare", "execute", "setup-start", "delete-4"}) {
+        ASSERT_EQ(samples.count(id), 1u) << id;
+        EXPECT_EQ(samples.at(id).status, SampleStatus::Failed) << id;
+    }
+    EXPECT_NE(samples.at("call").error.find("CALL is refused before it runs"), std::string::npos)
+        << samples.at("call").error;
+    EXPECT_NE(samples.at("prepare").error.find("PREPARE is refused before it runs: it runs SQL held in a string"),
+              std::string::npos)
+        << samples.at("prepare").error;
+    EXPECT_NE(samples.at("setup-start").error.find("the setup SQL left a transaction of its own open"),
+              std::string::npos)
+        << samples.at("setup-start").error;
+    ASSERT_EQ(samples.count("all-blobs"), 1u);
+    EXPECT_EQ(samples.at("all-blobs").rows, kRows);  // nothing was deleted
+}
+
 // Hostile round 5c A6: a server error in the middle of a binary-protocol fetch was "fetch: (0)":
 // libmariadb leaves the statement's error empty there and sets the connection's. Both protocols,
 // streamed and buffered, now say the server's words, keep the rows before the error, and go on.

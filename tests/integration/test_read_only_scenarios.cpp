@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 #include <regex>
 #include <string>
 
@@ -37,9 +38,11 @@ long errorLines(const std::string& text) {
     return n;
 }
 
-// A project on `target` whose scenarios are the writing statements, one each.
+// A project on `target` whose scenarios are the writing statements, one each; `setups` gives a
+// scenario's setup SQL by its title.
 std::string writingProject(const TempDir& dir, const std::string& engine, const std::string& target,
-                           const std::string& user, const std::vector<std::pair<std::string, std::string>>& scenarios) {
+                           const std::string& user, const std::vector<std::pair<std::string, std::string>>& scenarios,
+                           const std::map<std::string, std::string>& setups = {}) {
     Project p;
     p.name = QStringLiteral("Writes in reading scenarios");
     ConnectionProfile connection;
@@ -55,6 +58,9 @@ std::string writingProject(const TempDir& dir, const std::string& engine, const 
         def.id = QStringLiteral("writes-%1").arg(++n);
         def.title = q(title);
         def.sql = q(sql);
+        if (const auto setup = setups.find(title); setup != setups.end()) {
+            def.setupSql = q(setup->second);
+        }
         p.scenarios.push_back(def);
     }
     const std::string path = dir.file("writes.blobbench.json");
@@ -136,6 +142,52 @@ TEST(ReadOnlyScenarios, PostgresRefusesDeleteAndDrop) {
     EXPECT_EQ(check.value("SELECT count(*) FROM pg_largeobject_metadata"), objects);
     // The writing calls still write on the next session: prepare again.
     EXPECT_EQ(runCli({"prepare", own.target, "--rows", "10", "-q"}, pg.env()).exitCode, 0);
+}
+
+// Round 5e A3, A5, A6: three ways a write got through. A setup SQL's BEGIN left a transaction open, taken
+// for the caller's, so the next scenario's DELETE ran in it and a COMMIT kept it; lowrite() was missing
+// from the large-object calls; a procedure or DO block committed and opened a read-write transaction of
+// its own from inside the statement. The first is rolled back and refused after the setup, the others
+// before they run; nothing changes.
+TEST(ReadOnlyScenarios, PostgresSetupTransactionsProceduresAndLowriteWriteNothing) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    const OwnPgDatabase database(conninfo, "bb_readonly5e_" + std::to_string(getpid()));
+    const test::PgOwnDatabase& own = database.own;
+    test::PgConn admin(own.conninfo);
+    admin.value("CREATE TABLE victim (id integer)");
+    admin.value("INSERT INTO victim SELECT generate_series(1, 9)");
+    admin.value(
+        "CREATE PROCEDURE bb_p() LANGUAGE plpgsql AS $$ BEGIN COMMIT; SET TRANSACTION READ WRITE; "
+        "DELETE FROM victim WHERE id = 3; COMMIT; END $$");
+    const std::string oid = admin.value("SELECT lo_from_bytea(0, 'original')");
+    TempDir dir;
+    const std::string path =
+        writingProject(dir, "postgres", own.target, "",
+                       {{"Setup begins", "SELECT count(*) FROM victim"},
+                        {"Delete one", "DELETE FROM victim WHERE id = 1 RETURNING id"},
+                        {"Commit", "COMMIT"},
+                        {"Write a large object", "SELECT lowrite(lo_open(" + oid + ", 131072), 'PWNED') AS n"},
+                        {"Call a procedure", "CALL bb_p()"},
+                        {"A DO block",
+                         "DO $$ BEGIN COMMIT; SET TRANSACTION READ WRITE; DELETE FROM victim WHERE "
+                         "id = 4; COMMIT; END $$"}},
+                       {{"Setup begins", "BEGIN"}});
+    const auto r = runCli({"run", path, "-r", "1", "--no-save", "-q"}, pg.env());
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(errorLines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("Setup begins: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("the setup SQL left a transaction of its own open"), std::string::npos) << r.err;
+    for (const char* failed :
+         {"writes-1 failed", "writes-2 failed", "writes-4 failed", "writes-5 failed", "writes-6 failed"}) {
+        EXPECT_NE(r.out.find(failed), std::string::npos) << failed << "\n" << r.out;
+    }
+    EXPECT_EQ(admin.value("SELECT string_agg(id::text, ',' ORDER BY id) FROM victim"), "1,2,3,4,5,6,7,8,9");
+    EXPECT_EQ(admin.value("SELECT encode(lo_get(" + oid + "), 'escape')"), "original");
+    const auto why = runCli({"run", path, "-s", "writes-5", "-r", "1", "--no-save"}, pg.env());
+    EXPECT_NE(why.err.find("CALL is refused before it runs: a procedure may commit"), std::string::npos) << why.err;
+    const auto lo = runCli({"run", path, "-s", "writes-4", "-r", "1", "--no-save"}, pg.env());
+    EXPECT_NE(lo.err.find("lowrite() writes even in a read-only transaction"), std::string::npos) << lo.err;
 }
 
 // Item 11: two prepares of one database at once: the second failed with the server's words for a

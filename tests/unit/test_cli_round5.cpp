@@ -255,3 +255,73 @@ TEST(Round5Cli, WritingCallsAreFoundOutsideCommentsAndLiterals) {
             << c.sql;
     }
 }
+
+// A reading statement is a query, a write the read-only transaction refuses, or a transaction
+// statement rolled back after it; a statement that can end the read-only transaction from inside or
+// runs SQL from a string is refused before it runs (round 5e A5-A7). Each row names its statement.
+struct ReadingStatementCase {
+    const char* name;
+    SqlDialect dialect;
+    const char* sql;
+    const char* refusedWord;  // "" when the statement may run as a reading one
+};
+
+class ReadingStatements : public ::testing::TestWithParam<ReadingStatementCase> {};
+
+TEST_P(ReadingStatements, AreRefusedBeforeTheyRunOnlyWhenNoReadOnlyTransactionStopsThem) {
+    const ReadingStatementCase& c = GetParam();
+    const std::string refused = refusedReadingStatement(c.sql, c.dialect);
+    if (std::string(c.refusedWord).empty()) {
+        EXPECT_EQ(refused, "") << c.sql;
+    } else {
+        EXPECT_NE(refused.find(std::string("; ") + c.refusedWord + " is refused before it runs"), std::string::npos)
+            << c.sql << "\n"
+            << refused;
+        EXPECT_NE(refused.find("belongs in the scenario's setup SQL"), std::string::npos) << refused;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Round5e, ReadingStatements,
+    ::testing::Values(
+        ReadingStatementCase{"PgSelect", SqlDialect::Postgres, "SELECT id, content FROM blob_test", ""},
+        ReadingStatementCase{"PgParenthesisedWith", SqlDialect::Postgres, " ( WITH x AS (SELECT 1) SELECT * FROM x)",
+                             ""},
+        ReadingStatementCase{"PgCommentFirst", SqlDialect::Postgres, "-- CALL p()\n/* DO */ TABLE blob_test", ""},
+        ReadingStatementCase{"PgDeleteGoesToTheServer", SqlDialect::Postgres, "DELETE FROM t RETURNING id", ""},
+        ReadingStatementCase{"PgBeginIsRolledBackAfter", SqlDialect::Postgres, "BEGIN READ WRITE", ""},
+        ReadingStatementCase{"PgCall", SqlDialect::Postgres, "call h5e_p()", "CALL"},
+        ReadingStatementCase{"PgDo", SqlDialect::Postgres, "DO $$ BEGIN COMMIT; END $$", "DO"},
+        ReadingStatementCase{"PgCallAfterComment", SqlDialect::Postgres, "/* SELECT */ CALL p()", "CALL"},
+        ReadingStatementCase{"PgSet", SqlDialect::Postgres, "SET default_transaction_read_only = off", "SET"},
+        ReadingStatementCase{"PgVacuum", SqlDialect::Postgres, "VACUUM blob_test", "VACUUM"},
+        ReadingStatementCase{"MariaSelect", SqlDialect::Mariadb, "SELECT `delete` FROM t # CALL p()", ""},
+        ReadingStatementCase{"MariaDescribe", SqlDialect::Mariadb, "DESCRIBE BLOB_TEST", ""},
+        ReadingStatementCase{"MariaCall", SqlDialect::Mariadb, "CALL h5e_p()", "CALL"},
+        ReadingStatementCase{"MariaHashCommentHidesNothing", SqlDialect::Mariadb, "# SELECT\nCALL p()", "CALL"},
+        ReadingStatementCase{"MariaDashDashWithoutSpaceIsNoComment", SqlDialect::Mariadb, "--SELECT\nCALL p()", ""},
+        ReadingStatementCase{"MariaExecutableComment", SqlDialect::Mariadb,
+                             "/*!100300 SET STATEMENT tx_read_only=0 FOR */ CALL p()", "CALL"},
+        ReadingStatementCase{"MariaExecutableCommentM", SqlDialect::Mariadb, "/*M!100300 CALL */ p()", "CALL"},
+        ReadingStatementCase{"MariaPrepare", SqlDialect::Mariadb,
+                             "PREPARE s FROM 'SET STATEMENT tx_read_only=0 FOR DELETE FROM v'", "PREPARE"},
+        ReadingStatementCase{"MariaExecute", SqlDialect::Mariadb, "EXECUTE s", "EXECUTE"},
+        ReadingStatementCase{"MariaExecuteImmediate", SqlDialect::Mariadb, "EXECUTE IMMEDIATE 'DELETE FROM v'",
+                             "EXECUTE"},
+        ReadingStatementCase{"MariaCompound", SqlDialect::Mariadb, "BEGIN NOT ATOMIC DELETE FROM v; END", "BEGIN"},
+        ReadingStatementCase{"MariaStartIsRolledBackAfter", SqlDialect::Mariadb, "START TRANSACTION", ""},
+        ReadingStatementCase{"MariaSetStatementSelect", SqlDialect::Mariadb,
+                             "SET STATEMENT max_statement_time=5 FOR SELECT 1", ""},
+        ReadingStatementCase{"MariaSetStatementCall", SqlDialect::Mariadb,
+                             "SET STATEMENT max_statement_time=5 FOR CALL p()", "CALL"},
+        ReadingStatementCase{"MariaBackslashInLiteral", SqlDialect::Mariadb, "DO 'it\\'s', (SELECT 1)", "DO"},
+        ReadingStatementCase{"MariaSet", SqlDialect::Mariadb, "SET autocommit = 0", "SET"},
+        ReadingStatementCase{"MariaHandler", SqlDialect::Mariadb, "HANDLER t OPEN", "HANDLER"}),
+    [](const ::testing::TestParamInfo<ReadingStatementCase>& info) { return std::string(info.param.name); });
+
+// In MariaDB's dialect a backslash escapes a quote, so a literal cannot hide what follows it.
+TEST(Round5Cli, MariadbLiteralsEndWhereTheServerEndsThem) {
+    EXPECT_EQ(writingCallIn("SELECT 'a\\'', 'b' FROM t WHERE x = tx_read_only", {"tx_read_only"}, SqlDialect::Mariadb),
+              "tx_read_only");
+    EXPECT_EQ(writingCallIn("SELECT 'tx_read_only', `tx_read_only` FROM t", {"tx_read_only"}, SqlDialect::Mariadb), "");
+}

@@ -256,20 +256,31 @@ void MariadbSession::execute(std::string_view sql) {
     setReadOnly(false);
     m_cancelRequested = false;
     run(std::string(sql), "execute");
+    refuseTransactionLeftOpen("execute");
+}
+
+void MariadbSession::refuseTransactionLeftOpen(const char* what) {
+    if (!m_callerTransaction && m_liveInserts == 0 && inTransaction()) {
+        mysql_rollback(m_conn);
+        throw Error(ErrorKind::Sql, m_label + ": " + what + ": " + refusedOpenTransaction());
+    }
 }
 
 void MariadbSession::begin() {
     setReadOnly(false);
     run("START TRANSACTION", "begin");
+    m_callerTransaction = true;
 }
 
 void MariadbSession::commit() {
+    m_callerTransaction = false;
     if (mysql_commit(m_conn) != 0) {
         throw connectionError("commit");
     }
 }
 
 void MariadbSession::rollback() {
+    m_callerTransaction = false;
     if (mysql_rollback(m_conn) != 0) {
         throw connectionError("rollback");
     }
@@ -304,6 +315,7 @@ std::unique_ptr<InsertStatement> MariadbSession::prepareInsert(std::string_view 
 }
 
 QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const CancelToken& cancel) {
+    refuseTransactionLeftOpen("prepare");
     const bool ownReadOnly = m_liveInserts == 0 && !inTransaction();
     if (ownReadOnly) {
         setReadOnly(true);
@@ -314,15 +326,23 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
     // The words, comments skipped: "READ/**/WRITE" passed the plain scan (hostile round 5d F2).
     const bool touchesMode =
         mentionsTransactionMode(spec.sql) ||
-        !writingCallIn(spec.sql, {"read write", "tx_read_only", "transaction_read_only", "transaction"}).empty();
+        !writingCallIn(spec.sql, {"read write", "tx_read_only", "transaction_read_only", "transaction"},
+                       SqlDialect::Mariadb)
+             .empty();
     // SET STATEMENT tx_read_only=0 FOR DELETE ...: one statement that writes, whatever the session's mode.
-    if (ownReadOnly && !writingCallIn(spec.sql, {"set statement"}).empty()) {
-        if (const std::string mode = writingCallIn(spec.sql, {"tx_read_only", "transaction_read_only"});
+    if (ownReadOnly && !writingCallIn(spec.sql, {"set statement"}, SqlDialect::Mariadb).empty()) {
+        if (const std::string mode =
+                writingCallIn(spec.sql, {"tx_read_only", "transaction_read_only"}, SqlDialect::Mariadb);
             !mode.empty()) {
             throw Error(ErrorKind::Sql, m_label + ": prepare: " +
                                             refusedWritingCall("SET STATEMENT " + mode + " ... FOR",
                                                                "it runs its statement with the read-only switch "
                                                                "as it sets it"));
+        }
+    }
+    if (ownReadOnly) {
+        if (const std::string refused = refusedReadingStatement(spec.sql, SqlDialect::Mariadb); !refused.empty()) {
+            throw Error(ErrorKind::Sql, m_label + ": prepare: " + refused);
         }
     }
     struct Reading {

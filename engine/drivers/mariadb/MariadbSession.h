@@ -74,6 +74,8 @@ private:
     std::optional<std::string> scalar(const std::string& sql, const char* what, int column = 0);
     bool inTransaction() const;
     void setReadOnly(bool readOnly);
+    // A transaction open that begin() did not open (the setup SQL's START TRANSACTION): rolled back and refused.
+    void refuseTransactionLeftOpen(const char* what);
     ServerBytes serverBytes();
 
     Params m_params;
@@ -86,6 +88,7 @@ private:
     bool m_readOnly = false;
     bool m_reading = false;
     int m_liveInserts = 0;
+    bool m_callerTransaction = false;  // begin() opened the transaction in progress
     // The server's Bytes_received / Bytes_sent at the end of the last query (or of start()), and what
     // one SHOW SESSION STATUS exchange adds to them (measured at start()).
     ServerBytes m_serverBefore;

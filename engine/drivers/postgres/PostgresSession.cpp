@@ -483,16 +483,26 @@ void PostgresSession::execute(std::string_view sql) {
     setReadOnly(false);
     m_cancelRequested = false;
     run(std::string(sql), "execute");
+    refuseTransactionLeftOpen("execute");
+}
+
+void PostgresSession::refuseTransactionLeftOpen(const char* what) {
+    if (!m_callerTransaction && m_liveInserts == 0 && PQtransactionStatus(m_conn) != PQTRANS_IDLE) {
+        pg::Result ignored(PQexec(m_conn, "ROLLBACK"));
+        throw Error(ErrorKind::Sql, m_label + ": " + what + ": " + refusedOpenTransaction());
+    }
 }
 
 void PostgresSession::begin() {
     finishOpenWriter();
     setReadOnly(false);
     run("BEGIN", "begin");
+    m_callerTransaction = true;
 }
 
 void PostgresSession::commit() {
     finishOpenWriter();
+    m_callerTransaction = false;
     auto result = run("COMMIT", "commit");
     if (std::strcmp(PQcmdStatus(result.get()), "ROLLBACK") == 0) {
         throw Error(ErrorKind::Sql, m_label + ": commit: the transaction had failed and was rolled back");
@@ -504,6 +514,7 @@ void PostgresSession::rollback() {
         m_openWriter->abandon();
     }
     m_writerError.clear();
+    m_callerTransaction = false;
     run("ROLLBACK", "rollback");
 }
 
@@ -588,17 +599,25 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
     finishOpenWriter();
     // A reading statement: outside a transaction of the caller's, and with no insert of its open,
     // it runs in a read-only transaction (a DELETE or DROP in a scenario is refused, not committed).
+    refuseTransactionLeftOpen("prepare");
     const bool ownReadOnly = m_liveInserts == 0 && PQtransactionStatus(m_conn) == PQTRANS_IDLE;
     if (ownReadOnly) {
-        // The large-object functions write through a read-only transaction: refused before they run.
+        if (const std::string refused = refusedReadingStatement(spec.sql, SqlDialect::Postgres); !refused.empty()) {
+            throw Error(ErrorKind::Sql, m_label + ": prepare: " + refused);
+        }
+        // The large-object functions write through a read-only transaction (before PostgreSQL 17), and
+        // dblink writes through another connection: refused before they run.
         const std::string call =
             writingCallIn(spec.sql, {"lo_create", "lo_creat", "lo_from_bytea", "lo_import", "lo_unlink", "lo_put",
-                                     "lo_truncate", "lo_truncate64", "lo_export"});
+                                     "lowrite", "lo_truncate", "lo_truncate64", "lo_export", "dblink_exec", "dblink"});
         if (!call.empty()) {
-            throw Error(ErrorKind::Sql, m_label + ": prepare: " +
-                                            refusedWritingCall(call + "()",
-                                                               "PostgreSQL lets the large-object "
-                                                               "functions through one, and commits them"));
+            throw Error(ErrorKind::Sql,
+                        m_label + ": prepare: " +
+                            refusedWritingCall(call + "()", call.rfind("dblink", 0) == 0
+                                                                ? "it runs SQL on a connection of its own, "
+                                                                  "outside this transaction"
+                                                                : "PostgreSQL lets the large-object "
+                                                                  "functions through one, and commits them"));
         }
         setReadOnly(true);
     }

@@ -60,6 +60,8 @@ private:
     // statement), off before execute(), begin() and prepareInsert(). Only a change costs a round trip.
     void setReadOnly(bool readOnly);
     void requestServerCancel();
+    // A transaction open that begin() did not open (the setup SQL's BEGIN): rolled back and refused.
+    void refuseTransactionLeftOpen(const char* what);
     void applyColumnTunables(std::string_view insertSql);
     void fetch(const FetchPlan& plan, RowDelivery& delivery, QueryStats& stats, const CancelToken& cancel,
                bool needsTransaction);
@@ -75,9 +77,10 @@ private:
     std::atomic<bool> m_cancelRequested{false};
     PostgresInsert* m_openWriter = nullptr;  // a COPY or pipeline in progress, finished before anything else
     int m_insertCounter = 0;
-    int m_liveInserts = 0;   // InsertStatements not yet destroyed: they write in autocommit
-    bool m_readOnly = true;  // as start() and setReadOnly() set it (the server reports it from 14 on)
-    bool m_reading = false;  // in query(), read-only: a refused write is named as the reading statement's
+    int m_liveInserts = 0;             // InsertStatements not yet destroyed: they write in autocommit
+    bool m_readOnly = true;            // as start() and setReadOnly() set it (the server reports it from 14 on)
+    bool m_callerTransaction = false;  // begin() opened the transaction in progress
+    bool m_reading = false;            // in query(), read-only: a refused write is named as the reading statement's
     std::string m_writerError;
 };
 
