@@ -260,7 +260,7 @@ TEST_F(SqliteDriverTest, TunablesAreReadBack) {
 
 // Hostile round 5d E4: a plain reading run switched a WAL file to journal_mode=delete (the
 // default), rewriting its header, and nothing said so. The file stays WAL; the tunable is said
-// not in effect, with how to switch it. Asked for, WAL is still taken on a file that is not.
+// not in effect, with how to switch it.
 TEST_F(SqliteDriverTest, AWalFileIsLeftInWalModeAndTheDefaultSaidNotInEffect) {
     const std::string file = dir.file("wal.sqlite");
     open(file, {{"journal_mode", "wal"}})->execute("CREATE TABLE w (x INTEGER)");
@@ -282,6 +282,35 @@ TEST_F(SqliteDriverTest, AWalFileIsLeftInWalModeAndTheDefaultSaidNotInEffect) {
         EXPECT_TRUE(seen);
     }
     EXPECT_EQ(headerModes(), std::string("\x02\x02", 2));
+}
+
+// Round 5e E2: the reverse, journal_mode=wal asked of a rollback-journal file, switched it to WAL for
+// good under a reading run, unsaid. The file keeps its mode; the tunable is said not in effect, with how
+// to switch it. A new file takes WAL.
+TEST_F(SqliteDriverTest, ARollbackJournalFileIsNotSwitchedToWalByARun) {
+    const std::string file = dir.file("delete.sqlite");
+    open(file)->execute("CREATE TABLE d (x INTEGER)");
+    auto headerModes = [&] { return test::readFile(file).substr(18, 2); };
+    ASSERT_EQ(headerModes(), std::string("\x01\x01", 2));
+    {
+        auto s = open(file, {{"journal_mode", "wal"}});
+        MeasuringSink sink;
+        s->query(QuerySpec{"SELECT count(*) FROM d"}, sink, CancelToken());
+        bool seen = false;
+        for (const auto& e : s->info().effects) {
+            if (e.id == "journal_mode") {
+                seen = true;
+                EXPECT_EQ(e.actual, "delete");
+                EXPECT_FALSE(e.inEffect);
+                EXPECT_NE(e.reason.find("switching to WAL would rewrite it"), std::string::npos) << e.reason;
+            }
+        }
+        EXPECT_TRUE(seen);
+    }
+    EXPECT_EQ(headerModes(), std::string("\x01\x01", 2));
+    const std::string fresh = dir.file("fresh.sqlite");
+    open(fresh, {{"journal_mode", "wal"}})->execute("CREATE TABLE f (x INTEGER)");
+    EXPECT_EQ(test::readFile(fresh).substr(18, 2), std::string("\x02\x02", 2));
 }
 
 TEST(SqliteParameters, BadValuesAreRefusedWithTheirName) {

@@ -356,10 +356,13 @@ private:
         execute("PRAGMA cache_size=-" + std::to_string(integerValue(m_values, "cache_size")));
         execute("PRAGMA mmap_size=" + std::to_string(integerValue(m_values, "mmap_size")));
         const std::string journal = textValue(m_values, "journal_mode");
-        // A WAL file stays one: journal_mode=delete (the default) rewrote its header under a plain
-        // reading run, and nothing said so (hostile round 5d E4). Said as not in effect instead.
-        const bool keepWal = existed && journal != "wal" && pragma("journal_mode") == "wal";
-        const std::string journalNow = keepWal ? std::string("wal") : pragma("journal_mode=" + journal);
+        // WAL is the one journal mode written into the file: switching an existing file into or out of it
+        // rewrites its header and lasts beyond the run, so a run leaves the file's mode as it found it and
+        // says so. The other modes hold for the connection only.
+        const std::string fileMode = existed ? pragma("journal_mode") : std::string();
+        const bool keepWal = existed && journal != "wal" && fileMode == "wal";
+        const bool keepRollback = existed && journal == "wal" && fileMode != "wal" && pragma("page_count") != "0";
+        const std::string journalNow = keepWal || keepRollback ? fileMode : pragma("journal_mode=" + journal);
         execute("PRAGMA synchronous=" + textValue(m_values, "synchronous"));
 
         auto effect = [&](const std::string& id, const std::string& actual, bool inEffect, const std::string& why) {
@@ -378,7 +381,11 @@ private:
                : keepWal ? "the file is in WAL mode and is left so (switching would rewrite it): give "
                            "journal_mode=wal, or switch the file yourself (sqlite3 FILE 'PRAGMA journal_mode=" +
                                journal + "')"
-                         : "refused by SQLite for this database");
+               : keepRollback ? "the file is in " + fileMode +
+                                    " mode and is left so (switching to WAL would rewrite it, and it would stay WAL): "
+                                    "give journal_mode=" +
+                                    fileMode + ", or switch the file yourself (sqlite3 FILE 'PRAGMA journal_mode=wal')"
+                              : "refused by SQLite for this database");
         static const char* levels[] = {"off", "normal", "full", "extra"};
         const std::string syncNow = pragma("synchronous");
         const std::string syncName =
