@@ -263,7 +263,7 @@ void Runner::cancel() {
         // the grace cuts it when the server never closes it, as the relay did with every connection.
         std::optional<SocketCounter::Adopting> adopting;
         if (m_counter != nullptr) {
-            adopting.emplace(*m_counter, m_counterPort);
+            adopting.emplace(*m_counter);
         }
         m_session->cancel();
     }
@@ -417,11 +417,9 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             ConnectionSpec spec = plan.connection;
             // Without a TCP endpoint (embedded, Unix-domain socket) the tap is not applicable: the
             // samples' effects say so and the run goes on unshaped.
-            std::optional<std::uint16_t> adoptPort;
             if (const auto endpoint = wire.tap ? driver.endpoint(spec) : std::nullopt; endpoint && wire.inProcess) {
                 counter = std::make_unique<SocketCounter>();
                 counter->setStallTimeout(wire.stallTimeout);
-                adoptPort = endpoint->port;
             } else if (endpoint) {
                 tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, wire.link,
                                                 WireTapOptions{wire.estimateCompression});
@@ -440,7 +438,6 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 std::lock_guard lock(m_mutex);
                 m_tap = tap.get();
                 m_counter = counter.get();
-                m_counterPort = adoptPort.value_or(0);
             }
             try {
                 if (m_cancel.cancelled()) {
@@ -449,7 +446,9 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 StallWatch watch(tap.get(), counter.get(), m_cancel);
                 std::optional<SocketCounter::Adopting> adopting;
                 if (counter) {
-                    adopting.emplace(*counter, *adoptPort);
+                    // Every TCP connection the connect opens on this thread, to any port: a connection
+                    // string may name several servers, and the one connected to is not known before.
+                    adopting.emplace(*counter);
                 }
                 session = driver.connect(spec, resolved);
             } catch (const Error& e) {

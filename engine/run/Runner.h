@@ -118,7 +118,6 @@ private:
     Session* m_session = nullptr;        // guarded by m_mutex, for cancel()
     WireTap* m_tap = nullptr;            // guarded by m_mutex: the relay of the connect or run under way, for cancel()
     SocketCounter* m_counter = nullptr;  // guarded by m_mutex: or the in-process counter, for cancel()
-    std::uint16_t m_counterPort = 0;     // guarded by m_mutex: the server port m_counter adopts connections to
     std::vector<ProcessSocket> m_keptSockets;  // the sockets the kept session's connect opened
 
     // Guarded by m_deadlineMutex, not m_mutex: cancel() holds m_mutex while the engine's cancel

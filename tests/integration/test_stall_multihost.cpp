@@ -137,3 +137,38 @@ TEST(Round5eStallMultiHost, ByteaCountsTheWireOfTheSecondHost) {
     blobbench::test::PgConn admin(conninfo);
     admin.value("DROP DATABASE IF EXISTS " + mine.name + " WITH (FORCE)");
 }
+
+// `run` had the same gap: its in-process counter adopted connections to the first port only, so with a
+// two-host conninfo it counted nothing (0 bytes, exit 0: a wrong number) and its stall watch missed a
+// silent second host.
+TEST(Round5eStallMultiHost, RunCountsAndWatchesTheSecondHost) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const blobbench::test::PgOwnDatabase mine =
+        blobbench::test::createOwnPgDatabase(conninfo, "blobbench_multihost_run_" + std::to_string(getpid()));
+    const blobbench::test::PgTarget target = blobbench::test::pgTarget(mine.conninfo);
+    ASSERT_EQ(blobbench::test::runCli({"prepare", mine.target, "--rows", "300", "-q"}, target.env()).exitCode, 0);
+    std::string conn = twoHosts(target, blobbench::test::closedPort());
+    std::string direct = conn;
+    direct.replace(direct.find("RELAY"), 5, target.port);
+    TempDir dir;
+    const auto r = blobbench::test::runCli(
+        {"run", direct, "--engine", "postgres", "-s", "all-blobs", "-r", "2", "--json", dir.file("r.json"), "-q"},
+        target.env());
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    QFile file(QString::fromStdString(dir.file("r.json")));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QJsonArray samples =
+        QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("samples")).toArray();
+    ASSERT_EQ(samples.size(), 2);
+    for (const auto& s : samples) {
+        const QJsonObject tap =
+            s.toObject().value(QStringLiteral("wire")).toObject().value(QStringLiteral("tap")).toObject();
+        EXPECT_GT(tap.value(QStringLiteral("recvBytes")).toDouble(), 300.0 * 1000)
+            << QJsonDocument(s.toObject()).toJson().toStdString();
+    }
+    expectTheStallTimeoutEndsIt(
+        {"run", conn, "--engine", "postgres", "-s", "all-blobs", "-r", "1000", "-q", "-P", "wire_stall_timeout_s=2"},
+        target.env(), target.portNumber(), 1500ms);
+    blobbench::test::PgConn admin(conninfo);
+    admin.value("DROP DATABASE IF EXISTS " + mine.name + " WITH (FORCE)");
+}
