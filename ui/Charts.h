@@ -140,6 +140,26 @@ public:
 };
 std::unique_ptr<CurveChart> makeCurveChart(QWidget* parent);
 
+// A reproduced publication (blobbench-cli reproduce, issue #28): each figure measured here as a
+// ratio to the published one on a log axis, 1 = the published value, the band around it the
+// figure's tolerance, the dot coloured by its verdict. Figures with no measured value are listed
+// but have no dot.
+struct VerdictPoint {
+    QString quantity;          // "round trips, all BLOBs"
+    double ratio = 0;          // measured / published; 0: nothing to draw
+    double low = 1, high = 1;  // the tolerance as ratios to the published value
+    QString verdict;           // "reproduced", "differs", "not comparable here"
+};
+class VerdictChart {
+public:
+    virtual ~VerdictChart() = default;
+    virtual QWidget* widget() = 0;
+    virtual void setPoints(const std::vector<VerdictPoint>& points, const QString& title) = 0;
+    virtual int dotCount() const = 0;
+    virtual QStringList categories() const = 0;
+};
+std::unique_ptr<VerdictChart> makeVerdictChart(QWidget* parent);
+
 // Exports what the chart shows, laid out at `size` (the widget on screen is left as it is; SVG
 // markers are vector shapes, not images). Throw Error(Io) naming the file on failure.
 void exportChartPng(QWidget* chart, const QString& path, QSize size = kChartExportSize);

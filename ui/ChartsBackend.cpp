@@ -17,6 +17,7 @@
 #include "ui/charts/ScatterChart.h"
 #include "ui/charts/SweepChart.h"
 #include "ui/charts/ThroughputChart.h"
+#include "ui/charts/VerdictDots.h"
 
 namespace blobbench {
 
@@ -134,6 +135,10 @@ void exportChartSvg(QWidget* chart, const QString& path, const QString& title, Q
 
 std::unique_ptr<CurveChart> makeCurveChart(QWidget* parent) {
     return charts::makePredictionCurves(parent);
+}
+
+std::unique_ptr<VerdictChart> makeVerdictChart(QWidget* parent) {
+    return charts::makeVerdictDots(parent);
 }
 
 }  // namespace blobbench

@@ -46,6 +46,7 @@
 #include "engine/core/Error.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
+#include "engine/report/PublishedTable.h"
 #include "model/EngineScenarios.h"
 #include "model/Presets.h"
 #include "model/ProjectFile.h"
@@ -62,6 +63,7 @@
 #include "ui/LogView.h"
 #include "ui/ParameterPanel.h"
 #include "ui/PrepareDialog.h"
+#include "ui/ReproduceWindow.h"
 #include "ui/ResultsModel.h"
 #include "ui/ScenarioPanel.h"
 #include "ui/SqlEditor.h"
@@ -313,6 +315,17 @@ void MainWindow::buildToolbar() {
     m_connections->addToToolbar(bar);
 }
 
+ReproduceWindow* MainWindow::openReproduce(const std::string& name) {
+    const Publication* publication = findPublication(name);
+    if (publication == nullptr)
+        return nullptr;
+    auto* window = new ReproduceWindow(
+        *publication, m_document->project().connections,
+        [this](const ConnectionProfile& c) { return m_connections->passwordFor(c); }, this);
+    window->show();
+    return window;
+}
+
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New project"), QKeySequence::New, m_files, &DocumentController::newProject);
@@ -323,6 +336,13 @@ void MainWindow::buildMenus() {
     QMenu* presets = file->addMenu(tr("Open &preset"));
     presets->setObjectName(QStringLiteral("presetProjects"));
     m_files->fillPresetsMenu(presets);
+    QMenu* reproduce = file->addMenu(tr("Reproduce a p&ublication"));
+    reproduce->setObjectName(QStringLiteral("reproduceMenu"));
+    for (const Publication& p : publications()) {
+        QAction* action = reproduce->addAction(QString::fromStdString(p.name + "  -  " + p.summary), this,
+                                               [this, name = p.name] { openReproduce(name); });
+        action->setToolTip(QString::fromStdString(p.source.title));
+    }
     file->addAction(tr("&Save project"), QKeySequence::Save, m_files, &DocumentController::saveProject);
     file->addAction(tr("Save project &as…"), QKeySequence::SaveAs, m_files, &DocumentController::saveProjectAs);
     file->addSeparator();

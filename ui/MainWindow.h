@@ -44,6 +44,8 @@ class QTimer;
 
 namespace blobbench {
 
+class ReproduceWindow;
+
 class CompareDialog;
 class ErrorBanner;
 class HistoryPanel;
@@ -97,6 +99,9 @@ public:
     void showHistory();
     // Shows the What-if dock (View > What if).
     void showWhatIf();
+    // File > Reproduce a publication: the window of the publication `name` (blobbench-cli reproduce
+    // NAME), offered the project's connections; null for an unknown name.
+    ReproduceWindow* openReproduce(const std::string& name);
     // Where the default SQLite data set lives and how many rows it gets when it is prepared.
     void setDefaultDataset(const QString& path, quint64 rows);
 

@@ -9,13 +9,18 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
 #include <cstdlib>
 
 #include "GuiTestSupport.h"
+#include "engine/report/PublishedTable.h"
 #include "model/Presets.h"
 #include "model/ProjectFile.h"
 #include "support/TestSupport.h"
 #include "ui/MainWindow.h"
+#include "ui/ReproduceWindow.h"
 
 using namespace blobbench;
 
@@ -60,4 +65,57 @@ TEST(PresetsMenu, ListsThePresetsAndOpensOneAsANewProject) {
     EXPECT_EQ(window.document()->project().name, QStringLiteral("Installed copy"));
     EXPECT_TRUE(window.document()->filePath().isEmpty());  // a new project: Save asks where
     EXPECT_TRUE(QFile::exists(installedPath));
+}
+
+// File > Reproduce a publication (#28): the menu offers every publication; the SQLite one, at a reduced
+// size, runs the real blobbench-cli reproduce in the background, and its table and chart hold each
+// figure with a verdict. A file that is no result is refused in one line naming it.
+TEST(ReproduceWindowTest, RunsTheSqlitePublicationAndJudgesEachFigure) {
+    blobbench::test::TempDir dir;
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, QString::fromStdString(dir.file("settings")));
+    setenv("BLOBBENCH_CLI", BLOBBENCH_CLI_PATH, 1);
+    setenv("TMPDIR", dir.path().c_str(), 1);
+    auto* document = new ProjectDocument;
+    document->reset(defaultProject(QString::fromStdString(dir.file("reference.sqlite"))));
+    MainWindow window(document);
+    document->setParent(&window);
+    window.files()->setSuppressUnsavedPrompt(true);
+    window.show();
+
+    QMenu* menu = window.menuBar()->findChild<QMenu*>(QStringLiteral("reproduceMenu"));
+    ASSERT_NE(menu, nullptr);
+    EXPECT_EQ(menu->actions().size(), static_cast<qsizetype>(publications().size()));
+    EXPECT_EQ(window.openReproduce("no-such-publication"), nullptr);
+
+    ReproduceWindow* reproduce = window.openReproduce("sqlite-35-percent");
+    ASSERT_NE(reproduce, nullptr);
+    reproduce->rowsBox()->setValue(400);
+    EXPECT_TRUE(reproduce->arguments().contains(QStringLiteral("--rows")));
+    QSignalSpy finished(reproduce, &ReproduceWindow::finished);
+    reproduce->start();
+    ASSERT_TRUE(finished.wait(180000)) << reproduce->output().toStdString();
+    ASSERT_EQ(finished.size(), 1);
+    EXPECT_TRUE(finished.at(0).at(0).toBool()) << reproduce->errorText().toStdString() << "\n"
+                                               << reproduce->output().toStdString();
+    QTableWidget* table = reproduce->table();
+    ASSERT_GT(table->rowCount(), 3);
+    int measured = 0;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const QString verdict = table->item(row, ReproduceWindow::Verdict)->text();
+        EXPECT_TRUE(verdict == QLatin1String("reproduced") || verdict == QLatin1String("differs") ||
+                    verdict == QLatin1String("not comparable here"))
+            << row << ": " << verdict.toStdString();
+        measured += table->item(row, ReproduceWindow::Measured)->text() != QLatin1String("-");
+    }
+    EXPECT_GT(measured, 0);
+    EXPECT_EQ(reproduce->chart()->dotCount(), measured);  // one dot a measured figure, the others listed
+    EXPECT_TRUE(reproduce->errorText().isEmpty());
+
+    const std::string bad = dir.file("bad.json");
+    blobbench::test::writeFile(bad, "{\"runs\": []}");
+    EXPECT_FALSE(reproduce->loadResult(QString::fromStdString(bad)));
+    EXPECT_NE(reproduce->errorText().indexOf(QString::fromStdString(bad)), -1) << reproduce->errorText().toStdString();
+    EXPECT_NE(reproduce->errorText().indexOf(QStringLiteral("not a result of blobbench-cli reproduce")), -1);
+    EXPECT_GT(table->rowCount(), 3);  // the judged table is kept
+    reproduce->close();
 }
