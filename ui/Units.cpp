@@ -52,6 +52,9 @@ QString formatTunableValue(double value, const QString& unit) {
             if (std::abs(v) < 1024 || std::fmod(v, 1024) != 0)
                 return QString::number(v, 'f', 0) + QLatin1String(suffix);
         }
+        // One below a binary size (65535, the largest inline BLOB): "64K-1" beside "16K", not "65.5k".
+        if (value > 0 && std::fmod(value + 1, 1024) == 0)
+            return formatTunableValue(value + 1, unit) + QLatin1String("-1");
     }
     static const struct {
         double factor;

@@ -442,6 +442,7 @@ void WhatIfPanel::fillTree() {
             {names.isEmpty() ? qs(a.scenarioTitle) : QStringLiteral("%1 — %2").arg(qs(a.scenarioTitle), names)});
         top->setData(0, Qt::UserRole, qs(a.scenarioId));
         top->setToolTip(0, top->text(0));
+        top->setFirstColumnSpanned(true);  // the scenario's name has the row: its sets' figures are below it
         for (const ParameterSetAdvice& set : a.ranked) {
             QString name = pointValues(set.differing);
             if (set.best)

@@ -210,6 +210,7 @@ TEST(Charts, SweepTickLabelsFollowTheTunablesUnit) {
     EXPECT_EQ(formatTunableValue(65536, QStringLiteral("B")), QStringLiteral("64K"));
     EXPECT_EQ(formatTunableValue(1048576, QStringLiteral("B")), QStringLiteral("1M"));
     EXPECT_EQ(formatTunableValue(1536 * 1024, QStringLiteral("B")), QStringLiteral("1536K"));
+    EXPECT_EQ(formatTunableValue(65535, QStringLiteral("B")), QStringLiteral("64K-1"));  // beside "16K"
     EXPECT_EQ(formatTunableValue(1000000, QStringLiteral("B")), QStringLiteral("1M"));
     EXPECT_EQ(formatTunableValue(1000000, QString()), QStringLiteral("1M"));
     EXPECT_EQ(formatTunableValue(2500, QString()), QStringLiteral("2.5k"));
@@ -235,6 +236,25 @@ TEST(Charts, SweepTickLabelsFollowTheTunablesUnit) {
     EXPECT_EQ(chart->xAxisTitle(), QStringLiteral("mmap_size (B, log)"));
     EXPECT_EQ(chart->xAxisLabels(), (QStringList{QStringLiteral("0"), QStringLiteral("1M"), QStringLiteral("256M")}));
     EXPECT_EQ(chart->pointCount(), 3);
+
+    // #30: the inline sizes 0 to 65535 (64x) read "0 1K 4K 16K 64K-1" on a log axis, where "0" and
+    // "1K" overlapped on a linear one and 65535 read "65.5k" beside "16K".
+    chart->setParameterSpecs({ParameterSpec{.id = "max_inline_blob_size", .unit = "B"}});
+    samples.clear();
+    for (const char* size : {"0", "1024", "4096", "16384", "65535"})
+        samples.push_back(pointSample("a", {{"max_inline_blob_size", size}}, 3));
+    chart->setSamples(samples);
+    EXPECT_EQ(chart->xAxisTitle(), QStringLiteral("max_inline_blob_size (B, log)"));
+    EXPECT_EQ(chart->xAxisLabels(), (QStringList{QStringLiteral("0"), QStringLiteral("1K"), QStringLiteral("4K"),
+                                                 QStringLiteral("16K"), QStringLiteral("64K-1")}));
+    // On a linear axis a label too close to the one before gives way; the last keeps its own.
+    chart->setParameterSpecs({ParameterSpec{.id = "fetch_size"}});
+    samples.clear();
+    for (const char* size : {"1000", "1010", "1500", "1990", "2000"})
+        samples.push_back(pointSample("a", {{"fetch_size", size}}, 3));
+    chart->setSamples(samples);
+    EXPECT_EQ(chart->xAxisLabels(), (QStringList{QStringLiteral("1k"), QStringLiteral("1.5k"), QStringLiteral("2k")}));
+    EXPECT_EQ(chart->pointCount(), 5);
 }
 
 TEST(Charts, SweepPlotsBytesAndRoundTripsWhereMeasured) {

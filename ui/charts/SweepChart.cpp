@@ -276,7 +276,8 @@ private:
             std::sort(xs.categories.begin(), xs.categories.end(),
                       [](const QString& a, const QString& b) { return a.toDouble() < b.toDouble(); });
         }
-        // A log x axis when asked, or when the values span two decades or more (a log range).
+        // A log x axis when asked, or when the values span 30x or more (a log range: 1K to 64K, 1 to 32
+        // sessions).
         // A 0 among them (mmap_size 0 = off) sits one decade below the smallest positive value.
         double xHi = 0, xMin = 0;
         for (const QString& v : std::as_const(xs.categories)) {
@@ -286,7 +287,7 @@ private:
                 xs.lowestPositive = std::min(xs.lowestPositive, d);
             xHi = std::max(xHi, d);
         }
-        xs.log = xs.numeric && xMin >= 0 && xHi > 0 && (m_log || xHi / xs.lowestPositive >= 100);
+        xs.log = xs.numeric && xMin >= 0 && xHi > 0 && (m_log || xHi / xs.lowestPositive >= 30);
         return xs;
     }
 
@@ -382,15 +383,34 @@ private:
         auto* xAxis = new QCategoryAxis;
         xAxis->setTitleText(xTitle);
         xAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-        // At most about 12 labels: every n-th value when there are more.
+        // At most about 12 labels: every n-th value when there are more. On a numeric axis a label
+        // closer than a twelfth of the axis to the one before is left out (0 and 1K on a linear axis to
+        // 64K drew on top of each other); the last value keeps its label, the one before gives way.
         const int step = std::max<qsizetype>(1, (categories.size() + 11) / 12);
+        const double span =
+            categories.isEmpty() || !xs.numeric ? 0 : xs.position(categories.back()) - xs.position(categories.front());
+        const double minGap = span / 12;
+        std::vector<std::pair<QString, double>> ticks;
         for (int i = 0; i < categories.size(); i += step) {
             QString label = xs.numeric ? formatTunableValue(categories[i].toDouble(), unit) : categories[i];
-            if (m_xLabels.contains(label))
+            const auto taken = [&](const QString& l) {
+                return std::any_of(ticks.begin(), ticks.end(), [&](const auto& t) { return t.first == l; });
+            };
+            if (taken(label))
                 label = categories[i];  // "1M" twice (10^6 and 2^20): the raw numbers
-            if (m_xLabels.contains(label))
+            if (taken(label))
                 continue;
-            xAxis->append(label, xs.position(categories[i]));
+            const double at = xs.position(categories[i]);
+            const bool last = i + step >= categories.size();
+            if (!ticks.empty() && at - ticks.back().second < minGap) {
+                if (!last || ticks.size() == 1)
+                    continue;
+                ticks.pop_back();
+            }
+            ticks.emplace_back(label, at);
+        }
+        for (const auto& [label, at] : ticks) {
+            xAxis->append(label, at);
             m_xLabels << label;
         }
         if (categories.isEmpty()) {
