@@ -1,6 +1,8 @@
 #include "engine/drivers/ReadOnly.h"
 
 #include <cctype>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace blobbench {
@@ -14,6 +16,43 @@ std::string upper(std::string_view text) {
     std::string out(text);
     for (char& c : out) {
         c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    return out;
+}
+
+// PostgreSQL's U&"..." escapes: \XXXX and \+XXXXXX code points (ASCII kept, others as '?'), the
+// escape character doubled for itself.
+std::string unicodeUnescaped(std::string_view body, char escape) {
+    std::string out;
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        if (body[i] != escape || i + 1 >= body.size()) {
+            out += body[i];
+            continue;
+        }
+        if (body[i + 1] == escape) {
+            out += escape;
+            ++i;
+            continue;
+        }
+        const bool plus = body[i + 1] == '+';
+        const std::size_t digits = plus ? 6 : 4;
+        const std::size_t from = i + (plus ? 2 : 1);
+        if (from + digits > body.size()) {
+            out += body[i];
+            continue;
+        }
+        unsigned long code = 0;
+        bool hex = true;
+        for (std::size_t k = from; k < from + digits; ++k) {
+            hex = hex && std::isxdigit(static_cast<unsigned char>(body[k])) != 0;
+        }
+        if (!hex) {
+            out += body[i];
+            continue;
+        }
+        code = std::stoul(std::string(body.substr(from, digits)), nullptr, 16);
+        out += code < 128 ? static_cast<char>(code) : '?';
+        i = from + digits - 1;
     }
     return out;
 }
@@ -80,8 +119,29 @@ std::vector<std::string> words(std::string_view sql, SqlDialect dialect = SqlDia
             while (next < n && std::isspace(static_cast<unsigned char>(sql[next])) != 0) {
                 ++next;
             }
-            if (next < n && sql[next] == '(' && i - start >= 1) {
-                out.push_back(upper(sql.substr(start, i - 1 - start)));
+            std::string name(sql.substr(start, i - 1 - start));
+            // U&"lo\005fcreate" is lo_create: a Unicode-escaped name is read as the server decodes it.
+            if (start >= 3 && (sql[start - 3] == 'U' || sql[start - 3] == 'u') && sql[start - 2] == '&') {
+                char escape = '\\';
+                std::size_t after = next;
+                while (after < n && std::isspace(static_cast<unsigned char>(sql[after])) != 0) {
+                    ++after;
+                }
+                if (after + 7 < n && upper(sql.substr(after, 7)) == "UESCAPE") {
+                    const auto quote = sql.find('\'', after + 7);
+                    if (quote != std::string_view::npos && quote + 1 < n) {
+                        escape = sql[quote + 1];
+                    }
+                    const auto close = sql.find('\'', quote == std::string_view::npos ? n : quote + 2);
+                    next = close == std::string_view::npos ? n : close + 1;
+                    while (next < n && std::isspace(static_cast<unsigned char>(sql[next])) != 0) {
+                        ++next;
+                    }
+                }
+                name = unicodeUnescaped(name, escape);
+            }
+            if (next < n && sql[next] == '(' && !name.empty()) {
+                out.push_back(upper(name));
             }
         } else if (c == '\'' || (mariadb && (c == '"' || c == '`'))) {
             skipQuoted(c);
@@ -143,8 +203,11 @@ std::string whyNotReading(const std::vector<std::string>& w, SqlDialect dialect,
         return {};
     }
     if (dialect == SqlDialect::Postgres) {
-        if (oneOf(first, {"END", "ABORT", "MERGE", "COPY", "COMMENT"})) {
+        if (oneOf(first, {"END", "ABORT", "MERGE", "COMMENT"})) {
             return {};
+        }
+        if (first == "COPY") {
+            return "COPY moves rows outside a query's result (to or from the client, a server file or a program)";
         }
         if (first == "CALL") {
             return "a procedure may commit and open a read-write transaction of its own";
@@ -214,6 +277,109 @@ std::string writingCallIn(std::string_view sql, std::initializer_list<std::strin
         }
     }
     return {};
+}
+
+namespace {
+
+struct WritingCall {
+    const char* words;
+    const char* why;
+};
+
+// A function's name is shown called ("lo_create()"), a statement's words as they are ("EXECUTE").
+std::string refusedCallOf(std::string_view sql, SqlDialect dialect, std::initializer_list<WritingCall> calls) {
+    for (const WritingCall& c : calls) {
+        if (!writingCallIn(sql, {c.words}, dialect).empty()) {
+            const std::string words = c.words;
+            const bool function = words.find(' ') == std::string::npos && words != "execute" && words != "GEN_ID" &&
+                                  words != "RDB$SET_CONTEXT";
+            return refusedWritingCall(function ? words + "()" : upper(words), c.why);
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string refusedPostgresCall(std::string_view sql) {
+    constexpr const char* largeObject =
+        "PostgreSQL before 17 lets the large-object functions through one, and commits them";
+    constexpr const char* inString = "it runs SQL held in a string, which no check before it can read";
+    constexpr const char* server = "it changes the server outside the transaction, and stays";
+    return refusedCallOf(sql, SqlDialect::Postgres,
+                         {
+                             {"lo_create", largeObject},
+                             {"lo_creat", largeObject},
+                             {"lo_from_bytea", largeObject},
+                             {"lo_import", largeObject},
+                             {"lo_unlink", largeObject},
+                             {"lo_put", largeObject},
+                             {"lowrite", largeObject},
+                             {"lo_truncate", largeObject},
+                             {"lo_truncate64", largeObject},
+                             {"lo_export", "it writes a file on the server"},
+                             {"execute", "it runs a prepared statement, which no check before it can read"},
+                             {"dblink", "it runs SQL on a connection of its own, outside this transaction"},
+                             {"dblink_exec", "it runs SQL on a connection of its own, outside this transaction"},
+                             {"dblink_open", "it runs SQL on a connection of its own, outside this transaction"},
+                             {"dblink_send_query", "it runs SQL on a connection of its own, outside this transaction"},
+                             {"query_to_xml", inString},
+                             {"query_to_xmlschema", inString},
+                             {"query_to_xml_and_xmlschema", inString},
+                             {"ts_stat", inString},
+                             {"ts_rewrite", inString},
+                             {"pg_import_system_collations",
+                              "it adds rows to the catalogue, which a read-only transaction lets through"},
+                             {"pg_create_physical_replication_slot", server},
+                             {"pg_create_logical_replication_slot", server},
+                             {"pg_copy_physical_replication_slot", server},
+                             {"pg_copy_logical_replication_slot", server},
+                             {"pg_drop_replication_slot", server},
+                             {"pg_replication_origin_create", server},
+                             {"pg_replication_origin_drop", server},
+                             {"pg_replication_origin_advance", server},
+                             {"pg_replication_origin_session_setup", server},
+                             {"pg_logical_emit_message", server},
+                             {"pg_switch_wal", server},
+                             {"pg_create_restore_point", server},
+                             {"pg_promote", server},
+                             {"pg_reload_conf", server},
+                             {"pg_rotate_logfile", server},
+                             {"pg_file_write", "it writes a file on the server"},
+                             {"pg_file_rename", "it renames a file on the server"},
+                             {"pg_file_unlink", "it removes a file on the server"},
+                             {"pg_stat_reset", server},
+                             {"pg_stat_reset_shared", server},
+                             {"pg_stat_reset_single_table_counters", server},
+                             {"pg_stat_reset_single_function_counters", server},
+                             {"pg_stat_reset_slru", server},
+                             {"pg_stat_reset_replication_slot", server},
+                             {"pg_terminate_backend", "it ends another session"},
+                             {"pg_cancel_backend", "it cancels another session's statement"},
+                         });
+}
+
+std::string refusedMariadbCall(std::string_view sql) {
+    return refusedCallOf(
+        sql, SqlDialect::Mariadb,
+        {{"into outfile", "it writes a file on the server"}, {"into dumpfile", "it writes a file on the server"}});
+}
+
+std::string refusedFirebirdCall(std::string_view sql) {
+    constexpr const char* generator =
+        "a generator stands outside every transaction: each repetition would move it on for good";
+    return refusedCallOf(
+        sql, SqlDialect::Postgres,
+        {{"GEN_ID", generator},
+         {"NEXT VALUE FOR", generator},
+         {"SET GENERATOR", generator},
+         {"ALTER SEQUENCE", generator},
+         {"ALTER GENERATOR", generator},
+         {"RECREATE SEQUENCE", generator},
+         {"RECREATE GENERATOR", generator},
+         {"CREATE OR ALTER SEQUENCE", generator},
+         {"EXECUTE STATEMENT", "it runs SQL held in a string, which no check before it can read"},
+         {"RDB$SET_CONTEXT", "it changes the session's context variables, which outlive the statement"}});
 }
 
 }  // namespace blobbench

@@ -54,9 +54,16 @@ inline std::string refusedOpenTransaction() {
 std::string writingCallIn(std::string_view sql, std::initializer_list<std::string_view> calls,
                           SqlDialect dialect = SqlDialect::Postgres);
 
+// The first call of `sql` that writes where the engine's read-only transaction does not stop it (large
+// objects, SQL held in a string, replication slots, files on the server, generators, session-level
+// locks), as the one line refusing it; "" when there is none.
+std::string refusedPostgresCall(std::string_view sql);
+std::string refusedMariadbCall(std::string_view sql);
+std::string refusedFirebirdCall(std::string_view sql);
+
 // The words for refusing such a call before it runs: why it would write, and where it belongs.
 inline std::string refusedWritingCall(const std::string& call, const std::string& why) {
-    return "a reading scenario must not write, and " + call + " writes even in a read-only transaction (" + why +
+    return "a reading scenario must not write, and " + call + " can write even in a read-only transaction (" + why +
            "); a statement that changes data belongs in the scenario's setup SQL, which is not measured";
 }
 

@@ -3,6 +3,7 @@
 // compression, the three byte counts (in-process, relay, libmariadb's own), a write refused in a
 // reading scenario, and the CLI's one line for a bad connection string or a wrong password.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <map>
@@ -273,7 +274,7 @@ TEST_F(MariadbTest, ATransactionOrAStatementModeOfTheScenariosOwnLetsNoWriteThro
     EXPECT_NE(samples.at("start").error.find("opened one of its own, which is rolled back"), std::string::npos)
         << samples.at("start").error;
     EXPECT_NE(samples.at("set-statement")
-                  .error.find("SET STATEMENT tx_read_only ... FOR writes even in a read-only transaction"),
+                  .error.find("SET STATEMENT tx_read_only ... FOR can write even in a read-only transaction"),
               std::string::npos)
         << samples.at("set-statement").error;
     ASSERT_EQ(samples.count("all-blobs"), 1u);
@@ -326,6 +327,46 @@ TEST_F(MariadbTest, ExecutableCommentsProceduresPreparedStatementsAndSetupTransa
     EXPECT_NE(samples.at("setup-start").error.find("the setup SQL left a transaction of its own open"),
               std::string::npos)
         << samples.at("setup-start").error;
+    ASSERT_EQ(samples.count("all-blobs"), 1u);
+    EXPECT_EQ(samples.at("all-blobs").rows, kRows);  // nothing was deleted
+}
+
+// Round 5f A9, A10: SELECT ... INTO OUTFILE wrote a file on the server; a stored function called by a
+// reading statement set the session read-write, and the next scenario's DELETE committed. The first is
+// refused before it runs; after the second the session is made read-only again, so the DELETE is refused.
+TEST_F(MariadbTest, AFileOnTheServerAndAFunctionThatSetsTheSessionReadWriteWriteNothing) {
+    const Driver& driver = driverById("mariadb");
+    auto admin = driver.connect(specOf(m_url), resolveParameters(driver.parameters(), {}));
+    admin->execute("DROP FUNCTION IF EXISTS BB_RW");
+    admin->execute(
+        "CREATE FUNCTION BB_RW() RETURNS INT NOT DETERMINISTIC BEGIN SET SESSION TRANSACTION READ WRITE; "
+        "RETURN 1; END");
+    auto scenario = [](const std::string& id, const std::string& sql) {
+        Scenario s{id, id};
+        s.sql = sql;
+        s.kind = ScenarioKind::Scalar;
+        return s;
+    };
+    std::vector<Scenario> chosen = {
+        scenario("outfile", "SELECT ID FROM BLOB_TEST INTO OUTFILE '/tmp/bb_outfile_" + std::to_string(getpid()) + "'"),
+        scenario("flip", "SELECT BB_RW() AS F"),
+        scenario("delete-5", "DELETE FROM BLOB_TEST WHERE ID = 5"),
+    };
+    for (const Scenario& s : scenarios({"all-blobs"})) {
+        chosen.push_back(s);
+    }
+    const RunOutcome outcome = runPlan(m_url, chosen, {});
+    admin->execute("DROP FUNCTION BB_RW");
+    const auto samples = byScenario(outcome);
+    ASSERT_EQ(samples.count("outfile"), 1u);
+    EXPECT_EQ(samples.at("outfile").status, SampleStatus::Failed);
+    EXPECT_NE(samples.at("outfile").error.find("INTO OUTFILE can write even in a read-only transaction"),
+              std::string::npos)
+        << samples.at("outfile").error;
+    ASSERT_EQ(samples.count("delete-5"), 1u);
+    EXPECT_EQ(samples.at("delete-5").status, SampleStatus::Failed);
+    EXPECT_NE(samples.at("delete-5").error.find("read-only transaction"), std::string::npos)
+        << samples.at("delete-5").error;
     ASSERT_EQ(samples.count("all-blobs"), 1u);
     EXPECT_EQ(samples.at("all-blobs").rows, kRows);  // nothing was deleted
 }

@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <QFile>
+
 #include <algorithm>
 #include <map>
 #include <regex>
@@ -115,7 +117,7 @@ TEST(ReadOnlyScenarios, PostgresRefusesDeleteAndDrop) {
     const auto refusedLo = runCli({"run", lo, "-r", "2", "--no-save", "-q"}, pg.env());
     EXPECT_EQ(refusedLo.exitCode, 1) << refusedLo.err;
     EXPECT_NE(refusedLo.err.find("Create a large object: "), std::string::npos) << refusedLo.err;
-    EXPECT_NE(refusedLo.err.find("lo_create() writes even in a read-only transaction"), std::string::npos)
+    EXPECT_NE(refusedLo.err.find("lo_create() can write even in a read-only transaction"), std::string::npos)
         << refusedLo.err;
     EXPECT_NE(refusedLo.out.find("writes-2 failed"), std::string::npos) << refusedLo.out;
     EXPECT_EQ(check.value("SELECT count(*) FROM pg_largeobject_metadata"), objects);
@@ -187,7 +189,50 @@ TEST(ReadOnlyScenarios, PostgresSetupTransactionsProceduresAndLowriteWriteNothin
     const auto why = runCli({"run", path, "-s", "writes-5", "-r", "1", "--no-save"}, pg.env());
     EXPECT_NE(why.err.find("CALL is refused before it runs: a procedure may commit"), std::string::npos) << why.err;
     const auto lo = runCli({"run", path, "-s", "writes-4", "-r", "1", "--no-save"}, pg.env());
-    EXPECT_NE(lo.err.find("lowrite() writes even in a read-only transaction"), std::string::npos) << lo.err;
+    EXPECT_NE(lo.err.find("lowrite() can write even in a read-only transaction"), std::string::npos) << lo.err;
+}
+
+// Round 5f A1-A7: writes through a Unicode-escaped name, SQL in a string a function runs, EXECUTE of a
+// statement the setup prepared, a catalogue-writing function, COPY to a server file or a program (and
+// COPY TO STDOUT, which looped for ever), a replication slot. Each is refused in one line and the run
+// ends; no large object, slot or file appears.
+TEST(ReadOnlyScenarios, PostgresCallsThatWriteAroundTheReadOnlyTransactionAreRefused) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    const OwnPgDatabase database(conninfo, "bb_readonly5f_" + std::to_string(getpid()));
+    const test::PgOwnDatabase& own = database.own;
+    test::PgConn admin(own.conninfo);
+    admin.value("CREATE TABLE victim (id integer)");
+    admin.value("INSERT INTO victim SELECT generate_series(1, 9)");
+    admin.value("CREATE SCHEMA bb_coll");
+    const std::string objects = admin.value("SELECT count(*) FROM pg_largeobject_metadata");
+    const std::string slotCount = admin.value("SELECT count(*) FROM pg_replication_slots");
+    TempDir dir;
+    const std::string file = dir.file("copied.txt");
+    const std::string path =
+        writingProject(dir, "postgres", own.target, "",
+                       {{"Unicode name", "SELECT U&\"lo\\005fcreate\"(0) AS o"},
+                        {"Query in a string", "SELECT query_to_xml('SELECT lo_create(0) AS o', true, false, '') AS x"},
+                        {"Explain execute", "EXPLAIN ANALYZE EXECUTE bb_p"},
+                        {"Collations", "SELECT pg_import_system_collations('bb_coll') AS n"},
+                        {"Copy to a file", "COPY (SELECT id FROM victim) TO '" + file + "'"},
+                        {"Copy to stdout", "COPY (SELECT id FROM victim) TO STDOUT"},
+                        {"Replication slot", "SELECT * FROM pg_create_physical_replication_slot('bb_slot')"}},
+                       {{"Explain execute", "PREPARE bb_p AS SELECT lo_create(0) AS o"}});
+    CliProcess run({"run", path, "-r", "2", "--no-save", "-q"}, pg.env());
+    const auto r = run.wait(60s);
+    ASSERT_NE(r.exitCode, -1) << "still running after 60 s: " << run.errSoFar();
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(errorLines(r.err), 1) << r.err;
+    for (int n = 1; n <= 7; ++n) {
+        const std::string failed = "writes-" + std::to_string(n) + " failed";
+        EXPECT_NE(r.out.find(failed), std::string::npos) << failed << "\n" << r.out;
+    }
+    EXPECT_EQ(admin.value("SELECT count(*) FROM pg_largeobject_metadata"), objects);
+    EXPECT_EQ(admin.value("SELECT count(*) FROM pg_replication_slots"), slotCount);
+    EXPECT_EQ(admin.value("SELECT count(*) FROM pg_collation WHERE collnamespace = 'bb_coll'::regnamespace"), "0");
+    EXPECT_EQ(admin.value("SELECT count(*) FROM victim"), "9");
+    EXPECT_FALSE(QFile::exists(q(file)));
 }
 
 // Item 11: two prepares of one database at once: the second failed with the server's words for a
@@ -261,9 +306,25 @@ TEST(ReadOnlyScenarios, FirebirdRefusesDeleteAndDrop) {
                                             {"Next value", "SELECT NEXT VALUE FOR BB_G AS ID FROM RDB$DATABASE"}});
     const auto refusedGen = runCli({"run", gen, "-p", password, "-r", "2", "--no-save", "-q"});
     EXPECT_EQ(refusedGen.exitCode, 1) << refusedGen.err;
-    EXPECT_NE(refusedGen.err.find("GEN_ID writes even in a read-only transaction"), std::string::npos)
+    EXPECT_NE(refusedGen.err.find("GEN_ID can write even in a read-only transaction"), std::string::npos)
         << refusedGen.err;
     EXPECT_NE(refusedGen.out.find("writes-2 failed"), std::string::npos) << refusedGen.out;
+    // Round 5f A12, A14: a generator moved by SQL held in a string, by SET GENERATOR, by ALTER SEQUENCE.
+    TempDir moreDir;
+    const std::string more =
+        writingProject(moreDir, "firebird", target, user,
+                       {{"Statement in a string",
+                         "EXECUTE BLOCK RETURNS (x BIGINT) AS BEGIN EXECUTE STATEMENT 'SELECT GEN_ID(BB_G, "
+                         "1) FROM RDB$DATABASE' INTO :x; SUSPEND; END"},
+                        {"Set generator", "SET GENERATOR BB_G TO 1000"},
+                        {"Alter sequence", "ALTER SEQUENCE BB_G RESTART WITH 500"}});
+    const auto refusedMore = runCli({"run", more, "-p", password, "-r", "1", "--no-save", "-q"});
+    EXPECT_EQ(refusedMore.exitCode, 1) << refusedMore.err;
+    EXPECT_NE(refusedMore.err.find("EXECUTE STATEMENT can write even in a read-only transaction"), std::string::npos)
+        << refusedMore.err;
+    for (const char* failed : {"writes-2 failed", "writes-3 failed"}) {
+        EXPECT_NE(refusedMore.out.find(failed), std::string::npos) << failed << "\n" << refusedMore.out;
+    }
     const auto again = runCli({"run", "-d", target, "-u", user, "-p", password, "-s", "all-blobs", "--no-tap", "-q"});
     EXPECT_EQ(again.exitCode, 0) << again.err;
     EXPECT_NE(again.out.find("Record count: 20\n"), std::string::npos) << again.out;

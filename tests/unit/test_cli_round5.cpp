@@ -325,3 +325,62 @@ TEST(Round5Cli, MariadbLiteralsEndWhereTheServerEndsThem) {
               "tx_read_only");
     EXPECT_EQ(writingCallIn("SELECT 'tx_read_only', `tx_read_only` FROM t", {"tx_read_only"}, SqlDialect::Mariadb), "");
 }
+
+// Round 5f: calls that write where the read-only transaction does not stop them, each found as the
+// server reads it (a Unicode-escaped name, a function that runs SQL from a string, EXECUTE of a
+// prepared statement, a replication slot, a file on the server, a generator moved by SQL in a string).
+TEST(Round5fCalls, AreRefusedWithTheirNameAndWhy) {
+    struct Case {
+        const char* sql;
+        const char* refused;  // what the line names; "" for a statement that may run
+    };
+    const Case postgres[] = {
+        {"SELECT U&\"lo\\005fcreate\"(0) AS o", "lo_create()"},
+        {"SELECT U&\"lo!005fcreate\" UESCAPE '!' (0) AS o", "lo_create()"},
+        {"SELECT U&\"lo\\005fget\"(1) AS o", ""},
+        {"SELECT query_to_xml('SELECT lo_create(0) AS o', true, false, '') AS x", "query_to_xml()"},
+        {"SELECT * FROM ts_stat('SELECT to_tsvector(''x'')')", "ts_stat()"},
+        {"EXPLAIN ANALYZE EXECUTE h5fp", "EXECUTE"},
+        {"SELECT pg_import_system_collations('s') AS n", "pg_import_system_collations()"},
+        {"SELECT * FROM pg_create_physical_replication_slot('s')", "pg_create_physical_replication_slot()"},
+        {"SELECT pg_try_advisory_lock(1)", ""},  // BlobBench's own prepare takes one
+        {"SELECT id, content FROM blob_test WHERE note = 'execute lo_create'", ""},
+    };
+    for (const Case& c : postgres) {
+        const std::string line = refusedPostgresCall(c.sql);
+        if (std::string(c.refused).empty()) {
+            EXPECT_EQ(line, "") << c.sql;
+        } else {
+            EXPECT_NE(line.find(std::string("and ") + c.refused + " can write even"), std::string::npos)
+                << c.sql << "\n"
+                << line;
+        }
+    }
+    EXPECT_NE(refusedReadingStatement("COPY (SELECT 1) TO PROGRAM 'id'", SqlDialect::Postgres)
+                  .find("COPY is refused before it runs: COPY moves rows outside a query's result"),
+              std::string::npos);
+    EXPECT_NE(refusedMariadbCall("SELECT id FROM victim INTO OUTFILE '/tmp/x'").find("INTO OUTFILE can write"),
+              std::string::npos);
+    EXPECT_NE(refusedMariadbCall("SELECT v FROM victim WHERE id = 1 INTO DUMPFILE '/tmp/x'").find("INTO DUMPFILE"),
+              std::string::npos);
+    EXPECT_EQ(refusedMariadbCall("SELECT 'into outfile' AS t"), "");
+    const Case firebird[] = {
+        {"EXECUTE BLOCK RETURNS (x BIGINT) AS BEGIN EXECUTE STATEMENT 'SELECT GEN_ID(G, 1) FROM RDB$DATABASE' "
+         "INTO :x; SUSPEND; END",
+         "EXECUTE STATEMENT"},
+        {"SET GENERATOR G TO 1000", "SET GENERATOR"},
+        {"ALTER SEQUENCE G RESTART WITH 500", "ALTER SEQUENCE"},
+        {"SELECT GEN_ID(G, 0) FROM RDB$DATABASE", "GEN_ID"},
+        {"SELECT ID, CONTENT FROM BLOB_TEST", ""},
+    };
+    for (const Case& c : firebird) {
+        const std::string line = refusedFirebirdCall(c.sql);
+        if (std::string(c.refused).empty()) {
+            EXPECT_EQ(line, "") << c.sql;
+        } else {
+            EXPECT_NE(line.find(std::string("and ") + c.refused + " can write even"), std::string::npos)
+                << c.sql << "\n"
+                << line;
+        }
+    }
+}

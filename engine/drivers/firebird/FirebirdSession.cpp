@@ -442,12 +442,8 @@ QueryStats FirebirdSession::query(const QuerySpec& spec, RowSink& sink, const Ca
         throw Error(ErrorKind::Cancelled, context + ": cancelled");
     }
     const bool readOnly = currentTransaction() == nullptr;  // a reading statement: see ReadOnly.h
-    if (const std::string call = readOnly ? writingCallIn(spec.sql, {"GEN_ID", "NEXT VALUE FOR"}) : std::string();
-        !call.empty()) {
-        throw Error(ErrorKind::Sql, context + ": " +
-                                        refusedWritingCall(call,
-                                                           "a generator stands outside every transaction: "
-                                                           "each repetition would move it on for good"));
+    if (const std::string refused = readOnly ? refusedFirebirdCall(spec.sql) : std::string(); !refused.empty()) {
+        throw Error(ErrorKind::Sql, context + ": " + refused);
     }
     try {
         OwnTransaction tx(*this, readOnly);

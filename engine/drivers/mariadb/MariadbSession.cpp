@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <exception>
 
 #include "engine/drivers/ReadOnly.h"
 #include "engine/drivers/mariadb/MariadbDriver.h"
@@ -205,7 +206,11 @@ std::optional<std::string> MariadbSession::scalar(const std::string& sql, const 
 }
 
 MariadbSession::ServerBytes MariadbSession::serverBytes() {
-    const std::string sql = "SHOW SESSION STATUS WHERE Variable_name IN ('Bytes_received', 'Bytes_sent')";
+    // With the session's transaction mode: a stored function a reading statement called may have set it
+    // read-write (SET SESSION TRANSACTION READ WRITE), and the next reading statement must set it again.
+    const std::string sql =
+        "SELECT VARIABLE_NAME, VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME IN "
+        "('BYTES_RECEIVED', 'BYTES_SENT') UNION ALL SELECT 'TX_READ_ONLY', @@session.tx_read_only";
     if (mysql_real_query(m_conn, sql.data(), sql.size()) != 0) {
         throw connectionError("reading the server's session byte counts");
     }
@@ -216,7 +221,12 @@ MariadbSession::ServerBytes MariadbSession::serverBytes() {
     ServerBytes out;
     while (MYSQL_ROW row = mysql_fetch_row(result.get())) {
         if (row[0] && row[1]) {
-            (std::string_view(row[0]) == "Bytes_sent" ? out.sent : out.received) = std::stoull(row[1]);
+            const std::string_view name = row[0];
+            if (name == "TX_READ_ONLY") {
+                out.readOnly = std::string_view(row[1]) != "0";
+            } else {
+                (name == "BYTES_SENT" ? out.sent : out.received) = std::stoull(row[1]);
+            }
         }
     }
     return out;
@@ -341,7 +351,8 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
         }
     }
     if (ownReadOnly) {
-        if (const std::string refused = refusedReadingStatement(spec.sql, SqlDialect::Mariadb); !refused.empty()) {
+        if (std::string refused = refusedReadingStatement(spec.sql, SqlDialect::Mariadb);
+            !refused.empty() || !(refused = refusedMariadbCall(spec.sql)).empty()) {
             throw Error(ErrorKind::Sql, m_label + ": prepare: " + refused);
         }
     }
@@ -351,8 +362,8 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
         bool unknown;
         ~Reading() {
             flag = false;
-            if (unknown)
-                readOnly = false;
+            if (unknown || std::uncaught_exceptions() > 0)
+                readOnly = false;  // the mode is not known after it: the next read sets it again
         }
     } reading{m_reading, m_readOnly, touchesMode};
     m_reading = ownReadOnly;
@@ -407,8 +418,20 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
     // The server's own count of the session, from the end of the last query to the end of this one,
     // less what one SHOW SESSION STATUS exchange adds (measured at connect).
     const ServerBytes after = serverBytes();
+    if (after.readOnly && !*after.readOnly) {
+        m_readOnly = false;  // the statement left the session read-write: the next reading statement sets it again
+    }
     ParameterEffect server = effect("server_session_bytes", "SHOW SESSION STATUS", "");
     const auto minus = [](std::uint64_t a, std::uint64_t b, std::uint64_t c) { return a - b > c ? a - b - c : 0; };
+    if (after.received < m_serverBefore.received || after.sent < m_serverBefore.sent) {
+        // FLUSH STATUS (in the setup SQL) set the server's counters back to 0 since the last read.
+        server.actual = "not available";
+        server.inEffect = false;
+        server.reason = "the server's session counters were reset since the last statement (FLUSH STATUS)";
+        stats.statementEffects.push_back(server);
+        m_serverBefore = after;
+        return stats;
+    }
     server.actual =
         "Bytes_received=" + std::to_string(minus(after.received, m_serverBefore.received, m_statusCost.received)) +
         " Bytes_sent=" + std::to_string(minus(after.sent, m_serverBefore.sent, m_statusCost.sent));

@@ -67,6 +67,7 @@ private:
     struct ServerBytes {
         std::uint64_t received = 0;
         std::uint64_t sent = 0;
+        std::optional<bool> readOnly;  // the session's transaction mode (tx_read_only)
     };
 
     static MYSQL* open(const Params& params);

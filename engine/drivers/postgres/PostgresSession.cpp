@@ -605,19 +605,10 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
         if (const std::string refused = refusedReadingStatement(spec.sql, SqlDialect::Postgres); !refused.empty()) {
             throw Error(ErrorKind::Sql, m_label + ": prepare: " + refused);
         }
-        // The large-object functions write through a read-only transaction (before PostgreSQL 17), and
-        // dblink writes through another connection: refused before they run.
-        const std::string call =
-            writingCallIn(spec.sql, {"lo_create", "lo_creat", "lo_from_bytea", "lo_import", "lo_unlink", "lo_put",
-                                     "lowrite", "lo_truncate", "lo_truncate64", "lo_export", "dblink_exec", "dblink"});
-        if (!call.empty()) {
-            throw Error(ErrorKind::Sql,
-                        m_label + ": prepare: " +
-                            refusedWritingCall(call + "()", call.rfind("dblink", 0) == 0
-                                                                ? "it runs SQL on a connection of its own, "
-                                                                  "outside this transaction"
-                                                                : "PostgreSQL lets the large-object "
-                                                                  "functions through one, and commits them"));
+        // Calls that write where the read-only transaction does not stop them: large objects (before
+        // PostgreSQL 17), SQL held in a string, replication slots, files on the server.
+        if (const std::string refused = refusedPostgresCall(spec.sql); !refused.empty()) {
+            throw Error(ErrorKind::Sql, m_label + ": prepare: " + refused);
         }
         setReadOnly(true);
     }
