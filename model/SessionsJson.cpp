@@ -22,22 +22,6 @@ QJsonObject ratesToJson(const Rates& r, bool wireCounted) {
     return o;
 }
 
-QJsonObject tallyToJson(const StatementTally& t, bool openLoop) {
-    QJsonObject o;
-    o[QStringLiteral("statements")] = ns(t.statements);
-    o[QStringLiteral("failed")] = ns(t.failed);
-    o[QStringLiteral("cancelled")] = ns(t.cancelled);
-    o[QStringLiteral("rows")] = ns(t.rows);
-    o[QStringLiteral("contentBytes")] = ns(t.contentBytes);
-    o[QStringLiteral("wireBytes")] = t.wireCounted() ? QJsonValue(ns(t.wireBytes)) : QJsonValue();
-    o[QStringLiteral("latency")] = histogramToJson(t.latency);
-    if (openLoop) {
-        o[QStringLiteral("scheduleLag")] = histogramToJson(t.scheduleLag);
-        o[QStringLiteral("late")] = ns(t.late);
-    }
-    return o;
-}
-
 QJsonObject spreadToJson(const Spread& s) {
     QJsonObject o;
     o[QStringLiteral("min")] = s.min;
@@ -115,6 +99,7 @@ QByteArray csvRow(int session, const std::string& scenario, const StatementTally
     for (const double q : {0.5, 0.9, 0.99, 0.999, 1.0}) {
         row += ',' + QByteArray::number(static_cast<qulonglong>(t.latency.percentile(q)));
     }
+    row += ',' + QByteArray::number(static_cast<qulonglong>(t.disturbed));
     return row + '\n';
 }
 
@@ -139,6 +124,23 @@ QJsonObject histogramToJson(const LatencyHistogram& h) {
     return o;
 }
 
+QJsonObject tallyToJson(const StatementTally& t, bool openLoop) {
+    QJsonObject o;
+    o[QStringLiteral("statements")] = ns(t.statements);
+    o[QStringLiteral("failed")] = ns(t.failed);
+    o[QStringLiteral("cancelled")] = ns(t.cancelled);
+    o[QStringLiteral("rows")] = ns(t.rows);
+    o[QStringLiteral("contentBytes")] = ns(t.contentBytes);
+    o[QStringLiteral("wireBytes")] = t.wireCounted() ? QJsonValue(ns(t.wireBytes)) : QJsonValue();
+    o[QStringLiteral("latency")] = histogramToJson(t.latency);
+    if (openLoop) {
+        o[QStringLiteral("scheduleLag")] = histogramToJson(t.scheduleLag);
+        o[QStringLiteral("late")] = ns(t.late);
+    }
+    o[QStringLiteral("disturbed")] = ns(t.disturbed);
+    return o;
+}
+
 QJsonObject sessionsToJson(const SessionsOutcome& outcome, const SessionsFigures& figures, const std::string& runId,
                            const std::string& connection) {
     QJsonObject o;
@@ -159,6 +161,8 @@ QJsonObject sessionsToJson(const SessionsOutcome& outcome, const SessionsFigures
         o[QStringLiteral("slotsDue")] = ns(outcome.slotsDue);
         o[QStringLiteral("slotsMissed")] = ns(outcome.slotsMissed);
     }
+    o[QStringLiteral("clientPauses")] = ns(outcome.clientPauses);
+    o[QStringLiteral("clientPausedNs")] = static_cast<double>(outcome.clientPaused.count());
     o[QStringLiteral("ok")] = outcome.ok;
     o[QStringLiteral("error")] = qs(outcome.error);
     QJsonArray scenarios;
@@ -184,7 +188,7 @@ void writeSessionsJson(const QString& path, const QJsonObject& sessions) {
 void writeSessionsCsv(const QString& path, const SessionsOutcome& outcome, const SessionsFigures& figures) {
     QByteArray csv =
         "session,scenario,statements,failed,cancelled,rows,content_bytes,wire_bytes,statements_per_s,rows_per_s,"
-        "content_mb_per_s,wire_mb_per_s,p50_ns,p90_ns,p99_ns,p999_ns,max_ns\n";
+        "content_mb_per_s,wire_mb_per_s,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,disturbed\n";
     for (std::size_t i = 0; i < outcome.sessions.size(); ++i) {
         for (const ScenarioFigures& f : figures.scenarios) {
             csv += csvRow(static_cast<int>(i + 1), f.id, f.perSession[i], f.perSessionRates[i]);

@@ -13,6 +13,9 @@ namespace blobbench {
 QJsonObject sessionsToJson(const SessionsOutcome& outcome, const SessionsFigures& figures, const std::string& runId,
                            const std::string& connection);
 QJsonObject histogramToJson(const LatencyHistogram& histogram);
+// A session's (or the sessions' combined) statements: counts, bytes, the latency histogram, and for an
+// open loop the schedule lag and the late statements. wireBytes is null when the wire was not counted.
+QJsonObject tallyToJson(const StatementTally& tally, bool openLoop);
 
 // Written atomically; Error(Io) naming the file on failure.
 void writeSessionsJson(const QString& path, const QJsonObject& sessions);

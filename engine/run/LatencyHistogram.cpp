@@ -60,6 +60,47 @@ void LatencyHistogram::merge(const LatencyHistogram& other) {
     m_sum += other.m_sum;
 }
 
+bool LatencyHistogram::restore(const std::vector<Bucket>& buckets, std::uint64_t min, std::uint64_t max, double mean,
+                               LatencyHistogram& out) {
+    LatencyHistogram h;
+    std::size_t last = 0;
+    for (std::size_t k = 0; k < buckets.size(); ++k) {
+        const Bucket& b = buckets[k];
+        const std::size_t index = indexOf(b.low);
+        const Bucket expected = bounds(index);
+        if (b.count == 0 || b.low != expected.low || b.high != expected.high || (k > 0 && index <= last) ||
+            h.m_count + b.count < h.m_count) {
+            return false;
+        }
+        if (index >= h.m_counts.size()) {
+            h.m_counts.resize(index + 1, 0);
+        }
+        h.m_counts[index] = b.count;
+        h.m_count += b.count;
+        last = index;
+    }
+    if (h.m_count == 0) {
+        if (min != 0 || max != 0 || mean != 0) {
+            return false;
+        }
+        out = h;
+        return true;
+    }
+    const Bucket first = bounds(indexOf(buckets.front().low));
+    const Bucket end = bounds(last);
+    // min in the first bucket, max in the last one (the last bucket's high may be UINT64_MAX, inclusive)
+    if (min < first.low || min >= first.high || max < end.low || (max >= end.high && end.high != UINT64_MAX) ||
+        min > max ||
+        !(mean >= static_cast<double>(min) * (1 - 1e-9) && mean <= static_cast<double>(max) * (1 + 1e-9))) {
+        return false;
+    }
+    h.m_min = min;
+    h.m_max = max;
+    h.m_sum = static_cast<long double>(mean) * static_cast<long double>(h.m_count);
+    out = std::move(h);
+    return true;
+}
+
 double LatencyHistogram::mean() const {
     return m_count == 0 ? 0.0 : static_cast<double>(m_sum / static_cast<long double>(m_count));
 }
@@ -67,6 +108,9 @@ double LatencyHistogram::mean() const {
 std::uint64_t LatencyHistogram::percentile(double q) const {
     if (m_count == 0) {
         return 0;
+    }
+    if (q >= 1) {
+        return m_max;  // the largest value is kept exact
     }
     q = std::clamp(q, 0.0, 1.0);
     const auto rank =

@@ -34,6 +34,12 @@ public:
     };
     std::vector<Bucket> buckets() const;  // the non-empty ones, in order
 
+    // A histogram saved as its buckets (a project's history): each bucket must be one of this class's
+    // (low and high as bounds() gives them), in order, its count above 0; min, max and the mean within
+    // them. Returns false, leaving `out` alone, when they are not.
+    static bool restore(const std::vector<Bucket>& buckets, std::uint64_t min, std::uint64_t max, double mean,
+                        LatencyHistogram& out);
+
     static std::size_t indexOf(std::uint64_t value);
     static Bucket bounds(std::size_t index);  // count 0
 

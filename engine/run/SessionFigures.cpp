@@ -181,6 +181,13 @@ void writeSessionsReport(std::ostream& out, const SessionsOutcome& outcome, cons
             << " started more than one slot late; lag p50 " << ms(lag.percentile(0.5)) << " ms, p99 "
             << ms(lag.percentile(0.99)) << " ms, max " << ms(lag.max()) << " ms\n";
     }
+    if (outcome.clientPauses > 0 || figures.all.combined.disturbed > 0) {
+        out << "Disturbed: the client itself was stopped or suspended " << outcome.clientPauses << " time"
+            << (outcome.clientPauses == 1 ? "" : "s") << " during the run ("
+            << fixed(static_cast<double>(outcome.clientPaused.count()) / 1e9, 1) << " s in all); "
+            << figures.all.combined.disturbed
+            << " statements' latencies include it: the client's own time, not the server's or the link's\n";
+    }
     for (const SessionResult& s : outcome.sessions) {
         if (!s.ok) {
             out << "Session " << s.index << " ended: " << s.error << '\n';

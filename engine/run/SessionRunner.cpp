@@ -38,6 +38,7 @@ void StatementTally::merge(const StatementTally& other) {
     latency.merge(other.latency);
     scheduleLag.merge(other.scheduleLag);
     late += other.late;
+    disturbed += other.disturbed;
 }
 
 // What the session threads share: the start gate, the schedule and the stop flag.
@@ -142,6 +143,15 @@ public:
             tally.wireBytes += wireOf(sample);
         } else {
             ++tally.wireUncounted;
+        }
+        // A pause of the client itself in the statement (the Runner says so), or, in the open loop,
+        // between the statement's slot and its start: its latency holds the client's own time.
+        const std::int64_t resumed = clientpause::resumedAt();
+        if (!sample.disturbed.empty() ||
+            (current.slot && resumed > 0 &&
+             resumed >
+                 std::chrono::duration_cast<std::chrono::nanoseconds>(current.slot->time_since_epoch()).count())) {
+            ++tally.disturbed;
         }
         if (current.slot) {
             tally.latency.record(nanosBetween(*current.slot, now));
@@ -431,6 +441,7 @@ SessionsOutcome SessionRunner::run(const SessionsPlan& plan, SessionsObserver& o
     if (connected < plan.sessions) {
         shared->halt();  // fewer sessions than asked would measure another load: nothing starts
     }
+    const clientpause::Pauses pausedBefore = clientpause::pausesSoFar();
     {
         std::lock_guard lock(shared->mutex);
         shared->start = Clock::now();
@@ -447,6 +458,9 @@ SessionsOutcome SessionRunner::run(const SessionsPlan& plan, SessionsObserver& o
         last = std::max(last, loop->lastEnd);
     }
     outcome.window = last - shared->measureFrom;
+    const clientpause::Pauses pausedAfter = clientpause::pausesSoFar();
+    outcome.clientPauses = pausedAfter.count - pausedBefore.count;
+    outcome.clientPaused = std::chrono::nanoseconds(pausedAfter.totalNs - pausedBefore.totalNs);
     {
         std::lock_guard lock(m_mutex);
         m_runners.clear();

@@ -47,6 +47,9 @@ struct StatementTally {
     LatencyHistogram latency;      // closed loop: prepare + execute + fetch; open loop: slot to end
     LatencyHistogram scheduleLag;  // open loop: slot to start
     std::uint64_t late = 0;        // open loop: started more than one slot interval after its slot
+    // Statements whose latency includes a pause of the client itself (stopped, suspended: ClientPause.h),
+    // which is the client's time, not the server's or the link's.
+    std::uint64_t disturbed = 0;
     void merge(const StatementTally& other);
 };
 
@@ -77,6 +80,9 @@ struct SessionsOutcome {
     std::chrono::nanoseconds window{0};  // measured: from the end of the ramp-up to the last statement's end
     std::uint64_t slotsDue = 0;          // open loop: slots due in the measured window
     std::uint64_t slotsMissed = 0;       // of those, the ones no session had started when the time was up
+    // The client itself was stopped or suspended during the run (ClientPause.h): how often, how long.
+    std::uint64_t clientPauses = 0;
+    std::chrono::nanoseconds clientPaused{0};
     bool ok = true;
     ErrorKind errorKind = ErrorKind::Internal;
     std::string error;  // the first session's failure: "session 3: <connection>: ..."
