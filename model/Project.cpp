@@ -358,6 +358,17 @@ void ProjectDocument::appendSample(const QString& runId, const Sample& sample) {
     }
 }
 
+void ProjectDocument::appendLoads(const QString& runId, const std::vector<LoadPoint>& loads) {
+    for (auto it = m_project.history.rbegin(); it != m_project.history.rend(); ++it) {
+        if (it->runId == runId) {
+            it->loads.insert(it->loads.end(), loads.begin(), loads.end());
+            touch();
+            emit loadsAppended(runId);
+            return;
+        }
+    }
+}
+
 void ProjectDocument::finishRun(const QString& runId, const QString& outcome) {
     for (auto it = m_project.history.rbegin(); it != m_project.history.rend(); ++it) {
         if (it->runId == runId) {

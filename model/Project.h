@@ -10,6 +10,7 @@
 
 #include "engine/core/Sample.h"
 #include "engine/drivers/Driver.h"
+#include "engine/run/LoadPoint.h"
 #include "engine/run/Scenario.h"
 #include "engine/run/Sweep.h"
 #include "engine/storage/StorageScenario.h"
@@ -119,6 +120,9 @@ struct RunRecord {
     QString sweepName;
     LinkSettings link;
     std::vector<Sample> samples;
+    // A run of many sessions (the tunable "sessions" above 1, or a load duration): its figures a
+    // scenario a point, instead of one sample a statement.
+    std::vector<LoadPoint> loads;
     QString toolVersion;    // blobbench's version
     quint64 orderSeed = 0;  // the seed of a randomised point order (0: natural order)
     QString finishedAt;     // empty while running, or when the run was cut short by a crash
@@ -194,6 +198,8 @@ public:
 
     void beginRun(const RunRecord& record);
     void appendSample(const QString& runId, const Sample& sample);
+    // A point of a run of many sessions: its load figures, a scenario each.
+    void appendLoads(const QString& runId, const std::vector<LoadPoint>& loads);
     void finishRun(const QString& runId, const QString& outcome);
 
 signals:
@@ -206,6 +212,7 @@ signals:
     void whatIfChanged();
     void runStarted(const QString& runId);
     void sampleAppended(const QString& runId, const blobbench::Sample& sample);
+    void loadsAppended(const QString& runId);
     void runFinished(const QString& runId);
     void dirtyChanged(bool dirty);
 

@@ -65,7 +65,9 @@ public:
     // naming the journal (disk full...); a write that fails is cut off again, so the journal
     // still ends with a whole line and holds the samples appended before.
     void append(const std::vector<Sample>& samples, bool sync = true);
-    // How many samples the journal holds (appended whole, since it was created).
+    // Appends the load points of a run of many sessions (one point a scenario), as append() does samples.
+    void appendLoads(const std::vector<LoadPoint>& points, bool sync = true);
+    // How many samples (and load points) the journal holds (appended whole, since it was created).
     std::size_t samplesHeld() const { return m_samples; }
     const QString& path() const { return m_path; }
     // Syncs what was appended without a sync.

@@ -16,6 +16,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
+#include "model/LoadJson.h"
 #include "model/ProjectJsonInternal.h"
 #include "model/SampleJson.h"
 
@@ -233,7 +234,7 @@ namespace projectjson {
 RunRecord runFromJson(QJsonObject o, const QString& path) {
     Fields f(o, path,
              {"runId", "startedAt", "finishedAt", "outcome", "machine", "connection", "sweep", "toolVersion",
-              "orderSeed", "link", "sampleDefaults", "samples"},
+              "orderSeed", "link", "loads", "sampleDefaults", "samples"},
              {"runId"});
     RunRecord r;
     r.runId = f.text("runId");
@@ -250,6 +251,15 @@ RunRecord runFromJson(QJsonObject o, const QString& path) {
     r.orderSeed = static_cast<quint64>(f.whole("orderSeed", 0, std::numeric_limits<qint64>::max(), 0));
     if (f.has("link")) {
         r.link = linkFromJson(f["link"], f.path("link"));
+    }
+    if (f.has("loads")) {
+        const QString lp = f.path("loads");
+        const QJsonArray loads = array(f["loads"], lp, static_cast<qsizetype>(kMaxCount));
+        for (qsizetype i = 0; i < loads.size(); ++i) {
+            const QString at = item(lp, i);
+            r.loads.push_back(loadPointFromJson(object(loads.at(i), at), at));
+            r.loads.back().runId = r.runId.toStdString();
+        }
     }
     // (scenario, point) -> the group's sample and which keys it sets
     struct Group {

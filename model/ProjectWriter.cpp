@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/core/Error.h"
+#include "model/LoadJson.h"
 #include "model/ProjectJsonInternal.h"
 #include "model/SampleJson.h"
 
@@ -340,6 +341,13 @@ namespace {
 
 void writeRun(JsonWriter& w, const RunRecord& r, int depth) {
     QJsonObject header = runHeaderJson(r);
+    if (!r.loads.empty()) {
+        QJsonArray loads;
+        for (const LoadPoint& p : r.loads) {
+            loads.append(loadPointToJson(p));
+        }
+        header[L("loads")] = loads;
+    }
     std::vector<SampleFields> samples;
     samples.reserve(r.samples.size());
     // (scenario, point) -> the samples of the group, in order

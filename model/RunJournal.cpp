@@ -18,6 +18,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/core/FileKind.h"
+#include "model/LoadJson.h"
 #include "model/ProjectJsonInternal.h"
 #include "model/SampleJson.h"
 
@@ -90,6 +91,18 @@ void RunJournal::append(const std::vector<Sample>& samples, bool sync) {
     if (!lines.isEmpty()) {
         write(lines, sync);
         m_samples += samples.size();
+    }
+}
+
+void RunJournal::appendLoads(const std::vector<LoadPoint>& points, bool sync) {
+    QByteArray lines;
+    for (const LoadPoint& p : points) {
+        lines += QJsonDocument(QJsonObject{{L("load"), loadPointToJson(p)}}).toJson(QJsonDocument::Compact);
+        lines += '\n';
+    }
+    if (!lines.isEmpty()) {
+        write(lines, sync);
+        m_samples += points.size();
     }
 }
 
@@ -241,6 +254,25 @@ QString recoverJournal(const QString& projectPath, Project& project) {
                        i == lines.size() - 1 ? L("torn (the run stopped while writing it)") : L("not a JSON object"));
             }
             const QJsonObject o = doc.object();
+            if (o.contains(L("load"))) {  // a point of a run of many sessions: {"load": {...}}
+                if (runs.empty()) {
+                    refuse(at, L("a load point before any run's header"));
+                }
+                if (o.size() != 1) {
+                    refuse(at, L("a load line holds \"load\" alone"));
+                }
+                const QByteArray key = runs.back().runId.toUtf8() + '\n' + line.trimmed();
+                if (sampleLines.contains(key)) {
+                    ++duplicates;
+                    continue;
+                }
+                sampleLines.insert(key);
+                LoadPoint point =
+                    loadPointFromJson(object(o.value(L("load")), child(at, L("load"))), child(at, L("load")));
+                point.runId = runs.back().runId.toStdString();
+                runs.back().loads.push_back(std::move(point));
+                continue;
+            }
             if (!o.contains(L("scenario"))) {
                 RunRecord header = runFromJson(o, at);
                 if (!runs.empty() && runs.back().runId == header.runId) {
@@ -281,18 +313,31 @@ QString recoverJournal(const QString& projectPath, Project& project) {
         auto same = std::find_if(project.history.begin(), project.history.end(),
                                  [&](const RunRecord& r) { return r.runId == run.runId; });
         const std::size_t saved = same == project.history.end() ? 0 : same->samples.size();
-        if (run.samples.size() <= saved) {
+        const std::size_t savedLoads = same == project.history.end() ? 0 : same->loads.size();
+        if (run.samples.size() <= saved && run.loads.size() <= savedLoads) {
             said << L("run %1: the project already holds its %2 samples").arg(run.runId).arg(saved);
             continue;
         }
         if (run.outcome.isEmpty()) {
             run.outcome = L("interrupted (recovered from its journal)");
         }
-        said << L("run %1: recovered %2 samples from its journal").arg(run.runId).arg(run.samples.size() - saved);
+        if (run.loads.size() > savedLoads) {
+            said << L("run %1: recovered %2 samples and %3 load points from its journal")
+                        .arg(run.runId)
+                        .arg(run.samples.size() > saved ? run.samples.size() - saved : 0)
+                        .arg(run.loads.size() - savedLoads);
+        } else {
+            said << L("run %1: recovered %2 samples from its journal").arg(run.runId).arg(run.samples.size() - saved);
+        }
         if (same == project.history.end()) {
             project.history.push_back(std::move(run));
         } else {
-            same->samples = std::move(run.samples);
+            if (run.loads.size() > savedLoads) {
+                same->loads = std::move(run.loads);
+            }
+            if (run.samples.size() > saved) {
+                same->samples = std::move(run.samples);
+            }
             if (same->outcome.isEmpty()) {
                 same->outcome = run.outcome;
                 same->finishedAt = run.finishedAt;

@@ -11,6 +11,7 @@
 
 #include "engine/core/Parameter.h"
 #include "engine/core/Sample.h"
+#include "engine/run/LoadPoint.h"
 #include "model/RunComparison.h"
 
 namespace blobbench {
@@ -159,6 +160,34 @@ public:
     virtual QStringList categories() const = 0;
 };
 std::unique_ptr<VerdictChart> makeVerdictChart(QWidget* parent);
+
+// Runs of many sessions (issue #25), from the load points of the project's history: throughput
+// against the number of sessions (the x of a sweep of "sessions", else each point's sessions) with the
+// 99th percentile latency dashed on a second axis, a line per connection, scenario and setting; or the
+// latency distribution of every point (a percentile plot: latency against 50 ... 99.99 % on a scale
+// that spreads the nines).
+enum class LoadView { Throughput, Percentiles };
+enum class LoadMetric { Statements, Rows, ContentMB, WireMB };
+class LoadChart {
+public:
+    virtual ~LoadChart() = default;
+    virtual QWidget* widget() = 0;
+    virtual void setLoads(const std::vector<LoadPoint>& loads) = 0;
+    virtual void setView(LoadView view) = 0;
+    virtual void setMetric(LoadMetric metric) = 0;
+    virtual LoadView view() const = 0;
+    // Throughput: the points drawn (a point a load point and scenario); Percentiles: the curves.
+    virtual int pointCount() const = 0;
+    virtual QStringList seriesNames() const = 0;
+    virtual QString xAxisTitle() const = 0;
+    virtual QStringList yAxisTitles() const = 0;  // left, then right (p99) when there is one
+    virtual QStringList xAxisLabels() const = 0;
+    virtual QString notice() const = 0;
+    // The values drawn on the left axis and on the right one (p99, ms), series by series in order.
+    virtual std::vector<QPointF> throughputPoints() const = 0;
+    virtual std::vector<QPointF> p99Points() const = 0;
+};
+std::unique_ptr<LoadChart> makeLoadChart(QWidget* parent);
 
 // Exports what the chart shows, laid out at `size` (the widget on screen is left as it is; SVG
 // markers are vector shapes, not images). Throw Error(Io) naming the file on failure.

@@ -12,6 +12,7 @@
 #include "ui/Charts.h"
 #include "ui/charts/ChartFrame.h"
 #include "ui/charts/ComparisonBars.h"
+#include "ui/charts/LoadCharts.h"
 #include "ui/charts/PhaseChart.h"
 #include "ui/charts/PredictionCurves.h"
 #include "ui/charts/ScatterChart.h"
@@ -135,6 +136,10 @@ void exportChartSvg(QWidget* chart, const QString& path, const QString& title, Q
 
 std::unique_ptr<CurveChart> makeCurveChart(QWidget* parent) {
     return charts::makePredictionCurves(parent);
+}
+
+std::unique_ptr<LoadChart> makeLoadChart(QWidget* parent) {
+    return charts::makeLoadCharts(parent);
 }
 
 std::unique_ptr<VerdictChart> makeVerdictChart(QWidget* parent) {

@@ -452,6 +452,18 @@ void DocumentController::journal(const Sample& sample) {
     }
 }
 
+void DocumentController::journalLoads(const std::vector<LoadPoint>& loads) {
+    if (!m_journal) {
+        return;
+    }
+    try {
+        m_journal->appendLoads(loads);
+    } catch (const Error& e) {
+        emit message(tr("The run journal stopped: %1").arg(qs(e.what())), false);
+        m_journal.reset();
+    }
+}
+
 void DocumentController::journalFinished(const QString& runId) {
     m_lock.reset();  // the run is over; its samples stay in the journal until the project is saved
     if (!m_journal) {

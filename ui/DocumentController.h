@@ -50,6 +50,7 @@ public:
     // said in the log and the run goes on.
     QString startJournal(const RunRecord& record);
     void journal(const Sample& sample);
+    void journalLoads(const std::vector<LoadPoint>& loads);
     void journalFinished(const QString& runId);
 
     // The window title: the file's name, " *" while unsaved.

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "engine/core/Error.h"
+#include "model/LoadJson.h"
 #include "model/Project.h"
 #include "model/SampleJson.h"
 #include "ui/Charts.h"
@@ -33,6 +34,53 @@ void ExportController::addExportActions(QMenu* menu, bool mnemonics) {
     menu->addAction(text(tr("Chart as &SVG…")), this, [this] { askAndExportChart(true); });
     menu->addAction(text(tr("Results as &CSV…")), this, [this] { askAndExportResults(false); });
     menu->addAction(text(tr("Results as &JSON…")), this, [this] { askAndExportResults(true); });
+    menu->addAction(text(tr("&Load figures as CSV…")), this, [this] { askAndExportLoads(false); });
+    menu->addAction(text(tr("Load figures as JS&ON…")), this, [this] { askAndExportLoads(true); });
+}
+
+void ExportController::askAndExportLoads(bool json) {
+    const QString path = json ? DocumentController::askSavePath(m_window, tr("Export load figures"),
+                                                                tr("JSON (*.json)"), QStringLiteral("json"))
+                              : DocumentController::askSavePath(m_window, tr("Export load figures"), tr("CSV (*.csv)"),
+                                                                QStringLiteral("csv"));
+    if (path.isEmpty())
+        return;
+    if (json)
+        exportLoadsJson(path);
+    else
+        exportLoadsCsv(path);
+}
+
+bool ExportController::exportLoadsCsv(const QString& path) {
+    const std::vector<LoadPoint> loads = m_loads ? m_loads() : std::vector<LoadPoint>{};
+    if (loads.empty()) {
+        emit failed(tr("No load figures to export: they come from runs of many sessions (Load: sessions above 1)"));
+        return false;
+    }
+    try {
+        writeLoadsCsv(path, loads);
+    } catch (const Error& e) {
+        emit failed(qs(e.what()));
+        return false;
+    }
+    emit message(tr("%n load point(s) written to %1", nullptr, static_cast<int>(loads.size())).arg(path), false);
+    return true;
+}
+
+bool ExportController::exportLoadsJson(const QString& path) {
+    const std::vector<LoadPoint> loads = m_loads ? m_loads() : std::vector<LoadPoint>{};
+    if (loads.empty()) {
+        emit failed(tr("No load figures to export: they come from runs of many sessions (Load: sessions above 1)"));
+        return false;
+    }
+    try {
+        writeLoadsJson(path, loads);
+    } catch (const Error& e) {
+        emit failed(qs(e.what()));
+        return false;
+    }
+    emit message(tr("%n load point(s) written to %1", nullptr, static_cast<int>(loads.size())).arg(path), false);
+    return true;
 }
 
 void ExportController::askAndExportChart(bool svg) {

@@ -4,7 +4,9 @@
 #include <QSize>
 #include <QString>
 #include <functional>
+#include <vector>
 
+#include "engine/run/LoadPoint.h"
 #include "ui/ChartSettings.h"
 
 class QMenu;
@@ -40,6 +42,11 @@ public:
     bool exportChart(const QString& path, QSize size);
     bool exportResultsCsv(const QString& path);
     bool exportResultsJson(const QString& path);
+    // The load figures of runs of many sessions the window shows: CSV (a row a session and point,
+    // then the point's combined row) or JSON (every figure, histograms as buckets).
+    void setLoadSource(std::function<std::vector<LoadPoint>()> loads) { m_loads = std::move(loads); }
+    bool exportLoadsCsv(const QString& path);
+    bool exportLoadsJson(const QString& path);
     // The selected rows (all shown rows when none is), in the table's order and columns.
     void copyResults();
 
@@ -54,11 +61,13 @@ signals:
 private:
     void askAndExportChart(bool svg);  // the path, then the size
     void askAndExportResults(bool json);
+    void askAndExportLoads(bool json);
 
     ProjectDocument* m_document;
     ResultsModel* m_results;
     QTableView* m_table;
     std::function<VisibleChart()> m_visibleChart;
+    std::function<std::vector<LoadPoint>()> m_loads;
     QWidget* m_window;
 };
 

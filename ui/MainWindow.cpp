@@ -188,6 +188,7 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
 
     m_exports = new ExportController(
         m_document, m_results, m_table, [this] { return visibleChart(); }, this);
+    m_exports->setLoadSource([this] { return shownLoads(); });
     m_mainSplitter = new QSplitter(Qt::Vertical);
     m_mainSplitter->addWidget(m_topSplitter);
     m_mainSplitter->addWidget(buildChartsPanel());
@@ -427,6 +428,11 @@ QWidget* MainWindow::buildChartsPanel() {
         m_charts[i] = makeChart(kChartKinds[i], m_chartTabs);
         m_chartTabs->addTab(m_charts[i]->widget(), names[static_cast<int>(i)]);
     }
+    m_loadChart = makeLoadChart(m_chartTabs);
+    m_chartTabs->addTab(m_loadChart->widget(), tr("Load"));
+    m_chartTabs->setTabToolTip(m_chartTabs->count() - 1,
+                               tr("Runs of many sessions: throughput and p99 latency against sessions, and the "
+                                  "latency percentiles of each point"));
     auto* corner = new QWidget;
     auto* cornerLayout = new QHBoxLayout(corner);
     cornerLayout->setContentsMargins(0, 0, 4, 0);
@@ -524,6 +530,7 @@ void MainWindow::connectDocument() {
     });
     connect(m_document, &ProjectDocument::sampleAppended, this,
             [this](const QString&, const Sample& sample) { addSampleToViews(sample); });
+    connect(m_document, &ProjectDocument::loadsAppended, this, [this] { reloadLoads(); });
     const auto logLine = [this](const QString& text, bool error) { log(text, error); };
     connect(m_connections, &ConnectionController::message, this, logLine);
     connect(m_files, &DocumentController::message, this, logLine);
@@ -608,9 +615,12 @@ void MainWindow::reloadResults() {
     }
     m_reloadingResults = false;
     pushPredictions();
+    reloadLoads();
 }
 
 void MainWindow::flushChart(std::size_t index) {
+    if (index >= m_charts.size())
+        return;  // the Load tab: drawn whole when its points arrive
     if (kChartKinds[index] == ChartKind::LiveThroughput) {
         for (const QPointF& p : m_pendingThroughput)
             m_charts[index]->addThroughput(p.x(), p.y());
@@ -796,9 +806,12 @@ QSize MainWindow::defaultWindowSize() const {
 // ---- drops and exports (ui/ExportController) --------------------------------------------------
 
 ExportController::VisibleChart MainWindow::visibleChart() {
-    const int index = m_chartTabs->currentIndex();
+    const int index = std::max(0, m_chartTabs->currentIndex());
     flushChart(static_cast<std::size_t>(index));
-    return {m_charts[static_cast<std::size_t>(index)]->widget(), m_chartTabs->tabText(index)};
+    QWidget* shown = static_cast<std::size_t>(index) < m_charts.size()
+                         ? m_charts[static_cast<std::size_t>(index)]->widget()
+                         : m_chartTabs->widget(index);
+    return {shown, m_chartTabs->tabText(index)};
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -79,6 +79,11 @@ public:
     QSortFilterProxyModel* resultsProxy() const { return m_resultsProxy; }
     QTableView* resultsView() const { return m_table; }
     SampleChart* chart(ChartKind kind) const;
+    // Runs of many sessions (the Load tab): throughput against sessions, latency percentiles.
+    LoadChart* loadChart() const { return m_loadChart.get(); }
+    void showLoadChart();
+    // The load points of the runs the views show (hidden runs and connections left out).
+    std::vector<LoadPoint> shownLoads() const;
     // The controllers the window puts together: tests and scripts reach them directly.
     ScenarioPanel* scenarios() const { return m_scenarios; }
     ConnectionController* connections() const { return m_connections; }
@@ -139,6 +144,7 @@ private:
     void applyChartSettings();
     void refreshParameters();
     void reloadResults();
+    void reloadLoads();                                      // MainWindowLoad.cpp
     std::map<std::string, QString> connectionNames() const;  // label -> the profile's name, where unambiguous
     void clearRunStatus();
     void fillChartConnectionsMenu(QMenu* menu);
@@ -186,6 +192,7 @@ private:
     QLabel* m_parametersTitle = nullptr;
     QTabWidget* m_chartTabs = nullptr;
     std::array<std::unique_ptr<SampleChart>, 5> m_charts;
+    std::unique_ptr<LoadChart> m_loadChart;               // the tab after the sample charts
     std::array<std::vector<Sample>, 5> m_pendingSamples;  // per chart, not drawn yet
     std::vector<QPointF> m_pendingThroughput;             // seconds, MB/s
     QTimer* m_chartFlush = nullptr;                       // draws pending samples and log lines every 100 ms

@@ -18,9 +18,11 @@
 #include "engine/core/Error.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
+#include "engine/run/LoadRun.h"
 #include "model/EngineScenarios.h"
 #include "model/Presets.h"
 #include "model/ProjectFile.h"
+#include "model/RunComparison.h"
 #include "model/SampleJson.h"
 #include "model/SeriesNaming.h"
 #include "ui/HistoryPanel.h"
@@ -61,6 +63,22 @@ void MainWindow::connectController() {
         m_files->journal(sample);
         m_link->showLastCounting(QString::fromStdString(sample.tap.method));
     });
+    connect(m_controller, &RunController::loadsReady, this,
+            [this](const QString& runId, const std::vector<LoadPoint>& loads) {
+                m_document->appendLoads(runId, loads);
+                m_files->journalLoads(loads);
+                for (const LoadPoint& p : loads) {
+                    if (p.scenarioId == LoadPoint::kAllScenarios)
+                        continue;
+                    const Rates r = p.rates();
+                    log(tr("%1%2: %n session(s), %3 statements/s, %4 MB/s, p99 %5, %6 errors", nullptr, p.sessions)
+                            .arg(p.point.empty() ? QString() : pointText(p.point) + QStringLiteral(" "),
+                                 QString::fromStdString(p.scenarioTitle), QString::number(r.statementsPerS, 'f', 1),
+                                 QString::number(r.contentMBPerS, 'f', 2),
+                                 formatMillis(static_cast<double>(p.combined.latency.percentile(0.99)) / 1e6))
+                            .arg(p.combined.failed + p.combined.cancelled));
+                }
+            });
     connect(m_controller, &RunController::finished, this, [this](bool ok, bool cancelled, const QString& error) {
         m_document->finishRun(m_currentRunId, ok          ? QStringLiteral("complete")
                                               : cancelled ? QStringLiteral("cancelled")
@@ -79,7 +97,12 @@ void MainWindow::connectController() {
         }
         if (ok) {
             m_progress->setValue(1000);
-            m_progressText->setText(tr("Done: %1 samples in the table").arg(m_results->rowCount()));
+            const RunRecord* done = findRun(m_document->project(), m_currentRunId);
+            if (done != nullptr && !done->loads.empty())
+                m_progressText->setText(
+                    tr("Done: %n load point(s) in the Load tab", nullptr, static_cast<int>(done->loads.size())));
+            else
+                m_progressText->setText(tr("Done: %1 samples in the table").arg(m_results->rowCount()));
             log(tr("Run finished"));
         } else if (cancelled) {
             m_progressText->setText(tr("Stopped"));
@@ -263,6 +286,18 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex
         request.prepareRows = m_defaultDatasetRows;
     }
 
+    bool load = false;
+    try {
+        load = isLoadRun(plan.parameters, request.points);
+    } catch (const Error& e) {
+        showError(tr("Cannot run: %1").arg(qs(e.what())));
+        return;
+    }
+    if (load && !request.studies.empty()) {
+        showError(tr("Storage studies run on one session: uncheck them for a run of many sessions."));
+        return;
+    }
+
     record.runId = qs(plan.runId);
     record.startedAt = qs(isoNow());
     record.machine = QSysInfo::machineHostName();
@@ -297,6 +332,17 @@ void MainWindow::startRun(const std::vector<ScenarioDef>& chosen, int sweepIndex
     if (!request.points.empty()) {
         log(tr("Sweep “%1”: %n point(s)", nullptr, static_cast<int>(request.points.size())).arg(record.sweepName));
         showChart(ChartKind::Sweep);
+    }
+    if (load) {
+        const LoadSettings settings = resolveLoadSettings(plan.parameters);
+        log(tr("Load: %n session(s) at once, %1; each its own connection and wire counting", nullptr, settings.sessions)
+                .arg(settings.duration
+                         ? (settings.rate ? tr("open loop at %1 statements/s for %2 s")
+                                                .arg(*settings.rate)
+                                                .arg(settings.duration->count() / 1000)
+                                          : tr("closed loop for %1 s").arg(settings.duration->count() / 1000))
+                         : tr("%n repetition(s) each", nullptr, plan.repetitions)));
+        showLoadChart();
     }
     setRunning(true);
     m_controller->start(std::move(request));
@@ -359,6 +405,13 @@ void MainWindow::applyLinkEdit(bool useWireTap, const LinkSettings& link) {
 }
 
 void MainWindow::onProgress(const RunProgress& p) {
+    if (p.sessions > 0) {
+        // A point of many sessions: the last second's throughput and p99 over every session.
+        m_progressText->setText(
+            tr("%n session(s): %1 statements/s, p99 %2 (last second); %3 statements", nullptr, p.sessions)
+                .arg(QString::number(p.statementsPerS, 'f', 0), formatMillis(p.p99Ms), formatCount(p.statements)));
+        return;
+    }
     double fraction = 0;
     if (p.executions > 0) {
         double inCurrent = 0;

@@ -11,7 +11,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
+#include <mutex>
 
 #include "engine/core/Error.h"
 #include "engine/core/ErrorLine.h"
@@ -26,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 
 // Forwards the Runner's callbacks (on the worker thread) to the controller's thread. Progress is
 // thinned to one call per 40 ms: a 10,000-row fetch would otherwise flood the UI thread.
-class ForwardingObserver final : public SweepObserver {
+class ForwardingObserver final : public LoadRunObserver {
 public:
     ForwardingObserver(RunWorker& worker, quint64 runId, int executions, bool readsReferenceTable)
         : m_worker(worker), m_runId(runId), m_start(Clock::now()), m_readsReferenceTable(readsReferenceTable) {
@@ -86,7 +88,97 @@ public:
         m_worker.toCurrentRun(m_runId, [sample](RunController& c) { emit c.sampleReady(c.currentRunName(), sample); });
     }
 
+    SessionsObserver& sessions() override { return m_live; }
+    void loadReady(const SweepPoint& /*point*/, const std::vector<LoadPoint>& loads,
+                   const SessionsOutcome& /*outcome*/) override {
+        m_live.pointEnded();
+        // Not toCurrentRun: a stopped run's last point is delivered too, to the run it belongs to.
+        m_worker.toController([runId = m_runId, loads](RunController& c) {
+            if (runId == c.currentRunId()) {
+                emit c.loadsReady(c.currentRunName(), loads);
+            }
+        });
+    }
+
 private:
+    // The sessions of a point: session 1 checks the data set and reports the connect; every
+    // statement feeds the live figures, sent at most four times a second (from the session threads).
+    class LiveLoad final : public SessionsObserver {
+    public:
+        explicit LiveLoad(ForwardingObserver& owner) : m_owner(owner) {}
+        void checkSession(int session, Session& s) override {
+            if (session == 1) {
+                std::lock_guard lock(m_mutex);
+                m_owner.checkSession(s);
+            }
+        }
+        void connected(int session, const SessionInfo& info) override {
+            if (session == 1) {
+                m_owner.connected(info);
+            }
+        }
+        void allConnected(int connected, int sessions) override {
+            std::lock_guard lock(m_mutex);
+            m_sessions = sessions;
+            m_recent.clear();
+            m_statements = 0;
+            m_owner.m_worker.toCurrentRun(m_owner.m_runId, [connected, sessions](RunController& c) {
+                emit c.scenarioStarted(
+                    QStringLiteral("%1 of %2 sessions connected; measuring").arg(connected).arg(sessions), 0,
+                    QString());
+            });
+        }
+        void sampleReady(int /*session*/, const Sample& sample, bool counted) override {
+            if (sample.status != SampleStatus::Complete) {
+                return;
+            }
+            const auto now = Clock::now();
+            const Nanos latency = sample.phases.prepare + sample.phases.elapsed();
+            std::lock_guard lock(m_mutex);
+            m_recent.emplace_back(now, static_cast<std::uint64_t>(std::max<Nanos::rep>(0, latency.count())));
+            m_statements += counted ? 1 : 0;
+            if (now - m_lastSent >= std::chrono::milliseconds(250)) {
+                m_lastSent = now;
+                send(now);
+            }
+        }
+        void pointEnded() {
+            std::lock_guard lock(m_mutex);
+            send(Clock::now());
+        }
+
+    private:
+        void send(Clock::time_point now) {  // under m_mutex
+            while (!m_recent.empty() && now - m_recent.front().first > std::chrono::seconds(1)) {
+                m_recent.pop_front();
+            }
+            std::vector<std::uint64_t> latencies;
+            latencies.reserve(m_recent.size());
+            for (const auto& [at, ns] : m_recent) {
+                latencies.push_back(ns);
+            }
+            RunProgress p = m_owner.m_progress;
+            p.sessions = m_sessions;
+            p.statementsPerS = static_cast<double>(latencies.size());
+            p.statements = m_statements;
+            if (!latencies.empty()) {
+                const std::size_t rank = std::min(latencies.size() - 1, latencies.size() * 99 / 100);
+                std::nth_element(latencies.begin(), latencies.begin() + static_cast<std::ptrdiff_t>(rank),
+                                 latencies.end());
+                p.p99Ms = static_cast<double>(latencies[rank]) / 1e6;
+            }
+            p.seconds = std::chrono::duration<double>(now - m_owner.m_start).count();
+            m_owner.m_worker.toCurrentRun(m_owner.m_runId, [p](RunController& c) { emit c.progressed(p); });
+        }
+
+        ForwardingObserver& m_owner;
+        std::mutex m_mutex;
+        int m_sessions = 0;                                                // guarded by m_mutex
+        std::deque<std::pair<Clock::time_point, std::uint64_t>> m_recent;  // guarded: the last second
+        std::uint64_t m_statements = 0;                                    // guarded
+        Clock::time_point m_lastSent{};                                    // guarded
+    };
+
     void publish(bool always) {
         const auto now = Clock::now();
         if (!always && now - m_lastPublished < std::chrono::milliseconds(40)) {
@@ -108,6 +200,7 @@ private:
     std::uint64_t m_doneBytes = 0;
     bool m_readsReferenceTable;
     std::string m_datasetLine;
+    LiveLoad m_live{*this};
 };
 
 QString summaryLine(const std::string& where, const DatasetSummary& s, std::int64_t ms) {
@@ -211,7 +304,7 @@ void RunWorker::toCurrentRun(quint64 runId, std::function<void(RunController&)> 
     });
 }
 
-void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_ptr<Runner>& runner,
+void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_ptr<LoadRun>& runner,
                     const CancelToken& prepareCancel) {
     const auto finish = [this, runId](bool ok, bool cancelled, const QString& error) {
         toController([runId, ok, cancelled, error](RunController& c) { c.endRun(runId, ok, cancelled, error); });
@@ -229,8 +322,10 @@ void RunWorker::run(quint64 runId, const RunRequest& request, const std::shared_
                                     readsReferenceTable(request.plan.scenarios));
         RunOutcome outcome;
         if (!request.plan.scenarios.empty()) {
-            outcome = request.points.empty() ? runner->run(request.plan, observer)
-                                             : runSweep(*runner, request.plan, request.points, observer);
+            LoadContext context;
+            context.runId = request.plan.runId;
+            context.connection = request.plan.connection.label();
+            outcome = runner->run(request.plan, request.points, observer, context);
         }
         // The storage studies: the same function as blobbench-cli's, their samples forwarded as they come.
         for (const storage::StudyJob& job : request.studies) {
@@ -449,7 +544,7 @@ quint64 RunController::start(RunRequest request) {
     ++m_runId;
     m_running = true;
     m_runName = QString::fromStdString(request.plan.runId);
-    m_runner = std::make_shared<Runner>();
+    m_runner = std::make_shared<LoadRun>();
     m_prepareCancel = CancelToken();
     const quint64 id = m_runId;
     m_worker->post([id, request = std::move(request), runner = m_runner, cancel = m_prepareCancel](RunWorker& worker) {

@@ -10,6 +10,7 @@
 #include "engine/core/CancelToken.h"
 #include "engine/data/PrepareDataset.h"
 #include "engine/drivers/Driver.h"
+#include "engine/run/LoadRun.h"
 #include "engine/run/Runner.h"
 #include "engine/run/Sweep.h"
 #include "model/Project.h"
@@ -51,6 +52,12 @@ struct RunProgress {
     std::uint64_t runRows = 0;  // over the run so far
     std::uint64_t runBytes = 0;
     double seconds = 0;  // since the run started
+    // A point of many sessions (0: one session): the statements of the last second over all
+    // sessions, their 99th percentile latency, and the statements so far at this point.
+    int sessions = 0;
+    double statementsPerS = 0;
+    double p99Ms = 0;
+    std::uint64_t statements = 0;
 };
 
 class RunController;
@@ -68,7 +75,7 @@ public:
 
     void post(std::function<void(RunWorker&)> call) { m_inbox.post(std::move(call)); }
 
-    void run(quint64 runId, const RunRequest& request, const std::shared_ptr<Runner>& runner,
+    void run(quint64 runId, const RunRequest& request, const std::shared_ptr<LoadRun>& runner,
              const CancelToken& prepareCancel);
     void testConnection(quint64 requestId, const ConnectionSpec& spec, const ParameterValues& values);
     void prepareDataset(quint64 prepareId, const PrepareRequest& request, const CancelToken& cancel);
@@ -118,6 +125,9 @@ signals:
     void pointStarted(const QString& label, int ordinal, int count);  // ordinal 0-based
     void progressed(const blobbench::RunProgress& progress);
     void sampleReady(const QString& runId, const blobbench::Sample& sample);
+    // A point of many sessions: its figures, a scenario each. Also after Stop, for the run just
+    // stopped (its sessions end within the cancel grace and keep what they measured).
+    void loadsReady(const QString& runId, const std::vector<blobbench::LoadPoint>& loads);
     void finished(bool ok, bool cancelled, const QString& error);
     void stopped();
     // Every run's real end, the current one or a stopped one: the worker is free again.
@@ -142,7 +152,7 @@ private:
     int m_wakeFd = -1;  // an eventfd: the worker's wake-up, carrying no data
     QSocketNotifier* m_wakeNotifier = nullptr;
     std::unique_ptr<RunWorker> m_worker;  // after what it uses: destroyed (joined) first
-    std::shared_ptr<Runner> m_runner;
+    std::shared_ptr<LoadRun> m_runner;
     CancelToken m_prepareCancel;
     quint64 m_runId = 0;
     quint64 m_testId = 0;

@@ -354,7 +354,25 @@ QString WhatIfPanel::predictableText() const {
         if (!m_unpredictableReason.isEmpty())
             text += QStringLiteral(" (%1)").arg(m_unpredictableReason);
     }
+    if (m_loadPoints > 0) {
+        text +=
+            tr("; %n load point(s) of runs of many sessions not predicted: the model replays one session's "
+               "exchanges and cannot tell how sessions share the server, the client or a link",
+               nullptr, static_cast<int>(m_loadPoints));
+    }
     return text;
+}
+
+void WhatIfPanel::setLoadPoints(std::size_t count) {
+    if (count != m_loadPoints) {
+        m_loadPoints = count;
+        m_status->setText(predictableText() +
+                          (m_settings.enabled ? tr("; shown in the charts as hollow markers") : tr("; switched off")));
+    }
+}
+
+QString WhatIfPanel::statusText() const {
+    return m_status->text();
 }
 
 void WhatIfPanel::reindex() {

@@ -49,6 +49,9 @@ public:
     void setCurrentConnection(const QString& label);
     // Whether "Measure at this link" can run, and why not.
     void setMeasurable(bool measurable, const QString& reason);
+    // The load points the window shows (runs of many sessions): said not predictable, with why.
+    void setLoadPoints(std::size_t count);
+    QString statusText() const;
 
     // User-like edits (tests, scripts): they emit as the widgets do.
     void setOn(bool on);
@@ -112,6 +115,7 @@ private:
     QString m_currentConnection;
     std::vector<std::size_t> m_predictable;  // indexes of complete samples with a trace
     std::size_t m_unpredictable = 0;         // complete samples without one
+    std::size_t m_loadPoints = 0;            // of runs of many sessions: the model predicts one session
     QString m_unpredictableReason;
     std::vector<ParameterSet> m_sets;
     std::vector<double> m_predicted;

@@ -14,19 +14,23 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <thread>
 
 #include "app/cli/RunKept.h"
+#include "app/cli/SessionsCommand.h"
 #include "app/cli/Signals.h"
 #include "engine/core/Error.h"
 #include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
 #include "engine/data/ExpectedContent.h"
 #include "engine/drivers/Registry.h"
+#include "engine/run/LoadRun.h"
 #include "engine/run/Runner.h"
 #include "engine/run/Sweep.h"
+#include "model/LoadJson.h"
 #include "model/MarkdownExport.h"
 #include "model/Presets.h"
 #include "model/ProjectFile.h"
@@ -134,7 +138,7 @@ std::string contentSummary(const std::vector<Sample>& samples, const std::string
     return verdict.empty() ? std::string() : ", content " + verdict;
 }
 
-class ProjectObserver final : public SweepObserver {
+class ProjectObserver final : public LoadRunObserver {
 public:
     ProjectObserver(ProjectDocument& doc, const QString& runId, const CliOptions& o, bool save)
         : m_doc(doc), m_runId(runId), m_options(o), m_save(save), m_progress(!o.quiet && isatty(STDERR_FILENO)) {}
@@ -214,6 +218,22 @@ public:
         keepInJournal([&] { m_journal->sync(); });
         keepInExports();
     }
+    // A point of many sessions: its report, its load figures in the run (and its journal, synced).
+    SessionsObserver& sessions() override { return m_sessionsObserver; }
+    void loadReady(const SweepPoint& point, const std::vector<LoadPoint>& loads,
+                   const SessionsOutcome& outcome) override {
+        clear();
+        if (!point.values.empty()) {
+            std::cout << "\n" << point.label() << ":\n";
+        }
+        writeSessionsReport(std::cout, outcome, figuresOf(outcome));
+        std::cout << std::flush;
+        m_doc.appendLoads(m_runId, loads);
+        m_loads.insert(m_loads.end(), loads.begin(), loads.end());
+        keepInJournal([&] { m_journal->appendLoads(loads); });
+        keepInExports();
+    }
+    std::size_t loads() const { return m_loads.size(); }
     void showText(const std::string& text) { show(text); }
     // Set once the runner exists: a sample that cannot be kept (the journal or an export on a full
     // disk) stops the run, which then keeps what it measured wherever it still can (finish()).
@@ -261,7 +281,7 @@ public:
     // outcome added to the journal for the next run; the exports written; where the samples are.
     RunKept finish(const RunRecord& finished) {
         RunKept k;
-        k.samples = m_samples.size();
+        k.samples = m_samples.size() + m_loads.size();
         k.saving = m_save;
         k.project = m_doc.filePath().toStdString();
         if (m_save) {
@@ -320,22 +340,49 @@ private:
     }
     // Each export on its own; a samples file in the temporary folder when nothing else holds them.
     void finishExports(RunKept& k) {
-        writeExportsOrRescue(k, m_options.jsonPath, m_options.csvPath, m_session, m_samples, m_runId.toStdString(),
-                             [this](const RunKept& kept) {
-                                 const bool lost = kept.samples > 0 && !kept.inProject &&
-                                                   kept.inJournal < kept.samples && kept.exports.empty();
-                                 return lost && (m_save || !kept.exportErrors.empty());
-                             });
+        writeExportsOrRescue(
+            k, m_options.jsonPath, m_options.csvPath, m_session, m_samples, m_runId.toStdString(),
+            [this](const RunKept& kept) {
+                const bool lost =
+                    kept.samples > 0 && !kept.inProject && kept.inJournal < kept.samples && kept.exports.empty();
+                return lost && (m_save || !kept.exportErrors.empty());
+            },
+            m_loads);
     }
 
+    // A run of many sessions exports its load points (the sessions' figures), others their samples.
     void writeExports() {
         if (!m_options.jsonPath.empty()) {
-            writeSamplesJson(q(m_options.jsonPath), m_session, m_samples);
+            if (!m_loads.empty()) {
+                writeLoadsJson(q(m_options.jsonPath), m_loads);
+            } else {
+                writeSamplesJson(q(m_options.jsonPath), m_session, m_samples);
+            }
         }
         if (!m_options.csvPath.empty()) {
-            writeSamplesCsv(q(m_options.csvPath), m_samples);
+            if (!m_loads.empty()) {
+                writeLoadsCsv(q(m_options.csvPath), m_loads);
+            } else {
+                writeSamplesCsv(q(m_options.csvPath), m_samples);
+            }
         }
     }
+
+    // The sessions of a point: session 1 checks the data set, as the single session does.
+    class SessionsCheck final : public SessionsObserver {
+    public:
+        explicit SessionsCheck(ProjectObserver& owner) : m_owner(owner) {}
+        void checkSession(int session, Session& s) override {
+            if (session == 1) {
+                std::lock_guard lock(m_mutex);
+                m_owner.checkSession(s);
+            }
+        }
+
+    private:
+        ProjectObserver& m_owner;
+        std::mutex m_mutex;
+    };
 
     void show(const std::string& text) {
         if (!m_progress) {
@@ -367,6 +414,8 @@ private:
     std::string m_datasetLine;
     SessionInfo m_session;
     std::vector<Sample> m_samples;
+    std::vector<LoadPoint> m_loads;
+    SessionsCheck m_sessionsObserver{*this};
     std::unique_ptr<RunJournal> m_journal;
     bool m_journalBroken = false;
     std::string m_keepError;
@@ -564,6 +613,7 @@ int commandRunProject(const CliOptions& o) {
     for (const auto& [id, value] : o.parameters) {
         plan.parameters[id] = value;
     }
+    applySessionsFlags(o, plan.parameters);
     plan.verifyContent = takeVerifyContent(plan.parameters, o.verifyContent);
     if (plan.verifyContent) {
         plan.expectContent = cachedExpectedContent();
@@ -623,6 +673,18 @@ int commandRunProject(const CliOptions& o) {
         record.sweepName = it->name;
         record.orderSeed = sweep.randomOrder ? sweep.seed : 0;
     }
+    if (isLoadRun(plan.parameters, o.sweep.empty() ? std::vector<SweepPoint>{} : points)) {
+        if (plan.verifyContent) {
+            throw Error(ErrorKind::Usage,
+                        "--verify-content (-P verify_content) is not available with many sessions "
+                        "(not in this version)");
+        }
+        if (!jobs.empty()) {
+            throw Error(ErrorKind::Usage,
+                        "storage studies run on one session: leave them out of a run of many "
+                        "sessions (-s names the scenarios)");
+        }
+    }
     std::optional<RunRecord> base;
     if (!o.compare.empty()) {
         base = baseRun(project, o.compare);  // before measuring: a typo costs nothing
@@ -642,7 +704,7 @@ int commandRunProject(const CliOptions& o) {
     observer.stamp = stamp;
     observer.saveAtStart(record);  // a read-only folder or a full disk shows now, before anything is measured
 
-    Runner runner;
+    LoadRun runner;
     RunOutcome outcome;
     const ClearCancelOnExit clearCancel(interrupt);  // an exception must not leave the handler a destroyed runner
     const CancelToken studiesCancel;                 // the storage studies poll it between phases and variants
@@ -655,7 +717,10 @@ int commandRunProject(const CliOptions& o) {
         studiesCancel.cancel();
     };
     if (!plan.scenarios.empty()) {
-        outcome = runSweep(runner, plan, points, observer);
+        LoadContext context;
+        context.runId = plan.runId;
+        context.connection = plan.connection.label();
+        outcome = runner.run(plan, points, observer, context);
     }
     for (const auto& job : jobs) {
         if (studiesCancel.cancelled()) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/core/Error.h"
+#include "model/LoadJson.h"
 #include "model/SampleJson.h"
 
 namespace blobbench::cli {
@@ -74,7 +75,7 @@ std::string rescuePathFor(const std::string& runId) {
 
 void writeExportsOrRescue(RunKept& k, const std::string& jsonPath, const std::string& csvPath,
                           const SessionInfo& session, const std::vector<Sample>& samples, const std::string& runId,
-                          const std::function<bool(const RunKept&)>& lost) {
+                          const std::function<bool(const RunKept&)>& lost, const std::vector<LoadPoint>& loads) {
     const auto attempt = [&](const std::string& path, const std::function<void()>& write) {
         try {
             write();
@@ -83,16 +84,29 @@ void writeExportsOrRescue(RunKept& k, const std::string& jsonPath, const std::st
             k.exportErrors.push_back(oneLine(e.what()));
         }
     };
+    const auto writeJson = [&](const std::string& path) {
+        if (loads.empty()) {
+            writeSamplesJson(QString::fromStdString(path), session, samples);
+        } else {
+            writeLoadsJson(QString::fromStdString(path), loads);
+        }
+    };
     if (!jsonPath.empty()) {
-        attempt(jsonPath, [&] { writeSamplesJson(QString::fromStdString(jsonPath), session, samples); });
+        attempt(jsonPath, [&] { writeJson(jsonPath); });
     }
     if (!csvPath.empty()) {
-        attempt(csvPath, [&] { writeSamplesCsv(QString::fromStdString(csvPath), samples); });
+        attempt(csvPath, [&] {
+            if (loads.empty()) {
+                writeSamplesCsv(QString::fromStdString(csvPath), samples);
+            } else {
+                writeLoadsCsv(QString::fromStdString(csvPath), loads);
+            }
+        });
     }
     if (lost(k)) {
         const std::string rescue = rescuePathFor(runId);
         try {
-            writeSamplesJson(QString::fromStdString(rescue), session, samples);
+            writeJson(rescue);
             k.rescue = rescue;
         } catch (const Error& e) {
             k.rescueError = oneLine(e.what());

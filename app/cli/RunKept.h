@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/drivers/Driver.h"
+#include "engine/run/LoadPoint.h"
 
 namespace blobbench::cli {
 
@@ -37,9 +38,10 @@ std::string rescuePathFor(const std::string& runId);
 // At the end of a run: --json and --csv (empty: not asked for) each written once more, on its own,
 // into k.exports or k.exportErrors; then, when `lost` says of k that no file holds every sample, a
 // samples file at rescuePathFor(runId) (k.rescue, or k.rescueError).
+// A run of many sessions writes its load points instead (`loads` not empty): JSON, CSV and the rescue file.
 void writeExportsOrRescue(RunKept& k, const std::string& jsonPath, const std::string& csvPath,
                           const SessionInfo& session, const std::vector<Sample>& samples, const std::string& runId,
-                          const std::function<bool(const RunKept&)>& lost);
+                          const std::function<bool(const RunKept&)>& lost, const std::vector<LoadPoint>& loads = {});
 
 // Exports written each on its own, whatever became of the others (a failed --json left the --csv
 // unwritten). `path` empty: not asked for, skipped. `failed`: the errors' lines, "; "-joined;

@@ -1,10 +1,12 @@
 #include "app/cli/SessionsCommand.h"
 
+#include <cmath>
 #include <iostream>
 #include <mutex>
 
 #include "app/cli/RunKept.h"
 #include "engine/core/Error.h"
+#include "engine/core/LoadParameters.h"
 #include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
 #include "engine/report/TextReport.h"
@@ -88,13 +90,30 @@ std::string writeOutputs(const CliOptions& o, const RunPlan& plan, const Session
 
 }  // namespace
 
-void refuseSessionsOptions(const CliOptions& o, bool project) {
-    if (!o.sessionsRun()) {
-        return;
+void applySessionsFlags(const CliOptions& o, ParameterValues& parameters) {
+    const auto whole = [](const std::optional<double>& value, const char* flag, const char* id, ParameterValues& out) {
+        if (!value) {
+            return;
+        }
+        if (*value != std::floor(*value) || *value < 0 || *value > 1e9) {
+            throw Error(ErrorKind::Usage, std::string(flag) +
+                                              " takes whole seconds or statements/s with a project (it sets the "
+                                              "tunable " +
+                                              id + ")");
+        }
+        out[id] = std::to_string(static_cast<std::int64_t>(*value));
+    };
+    if (o.sessions) {
+        parameters[loadparam::Sessions] = std::to_string(*o.sessions);
     }
-    if (project) {
-        throw Error(ErrorKind::Usage,
-                    "--sessions, --duration and --rate run a connection string, not a project (not in this version)");
+    whole(o.durationS, "--duration", loadparam::DurationS, parameters);
+    whole(o.rate, "--rate", loadparam::Rate, parameters);
+    whole(o.rampUpS, "--ramp-up", loadparam::RampUpS, parameters);
+}
+
+void refuseSessionsOptions(const CliOptions& o, bool project) {
+    if (!o.sessionsRun() || project) {
+        return;  // a project's run takes them as its load tunables (applySessionsFlags)
     }
     if (o.verifyContent || o.parameters.contains(kVerifyContentParameter)) {
         throw Error(ErrorKind::Usage,

@@ -15,8 +15,12 @@ namespace blobbench::cli {
 int commandRunSessions(const CliOptions& options, const RunPlan& plan, SignalCancel& interrupt,
                        const std::vector<std::string>& notes);
 
-// Sessions runs take a connection string: a project, --verify-content and a sweep are refused
-// with one line (not in this cut).
+// A sessions run of a connection string refuses --verify-content with one line (not in this version);
+// a project's run takes the flags as its load tunables instead.
 void refuseSessionsOptions(const CliOptions& options, bool project);
+
+// --sessions, --duration, --rate and --ramp-up as the load tunables of a project's run (sessions,
+// load_duration_s, load_rate, load_ramp_up_s): whole numbers, else Error(Usage) naming the flag.
+void applySessionsFlags(const CliOptions& options, ParameterValues& parameters);
 
 }  // namespace blobbench::cli

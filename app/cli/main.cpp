@@ -28,6 +28,7 @@
 #include "app/cli/StallGuard.h"
 #include "app/cli/StorageCommand.h"
 #include "engine/core/Error.h"
+#include "engine/core/LoadParameters.h"
 #include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
 #include "engine/data/ExpectedContent.h"
@@ -418,6 +419,20 @@ int commandRun(const CliOptions& o) {
     }
     if (o.sessionsRun()) {
         return commandRunSessions(o, plan, interrupt, notes);
+    }
+    // -P sessions=8 (and the other load tunables) ask for the same as --sessions 8.
+    if (const LoadSettings load = resolveLoadSettings(plan.parameters); load.concurrent()) {
+        CliOptions sessions = o;
+        sessions.sessions = load.sessions;
+        if (load.duration) {
+            sessions.durationS = std::chrono::duration<double>(*load.duration).count();
+        }
+        sessions.rate = load.rate;
+        if (load.rampUp.count() > 0) {
+            sessions.rampUpS = std::chrono::duration<double>(load.rampUp).count();
+        }
+        refuseSessionsOptions(sessions, false);
+        return commandRunSessions(sessions, plan, interrupt, notes);
     }
 
     TextReport report(std::cout);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/core/ClientPause.h"
+#include "engine/core/LoadParameters.h"
 #include "engine/drivers/Registry.h"
 #include "engine/run/MeasuringSink.h"
 #include "engine/wire/SocketCounter.h"
@@ -627,7 +628,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                     }
                 };
                 for (const auto& [id, value] : resolved) {
-                    if (!isWireParameter(id) && id != kVerifyContentParameter) {  // the Runner's, not the driver's
+                    if (!isWireParameter(id) && !isLoadParameter(id) && id != kVerifyContentParameter) {  // the run's
                         query.statementParameters[id] = value;
                     }
                 }

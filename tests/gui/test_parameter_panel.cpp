@@ -148,7 +148,8 @@ TEST(ParameterPanel, RebuildsForAnotherEngineWithoutStaleControls) {
     panel.setSpecs(sqlite.parameters(), {});
     EXPECT_EQ(panel.count(), static_cast<int>(sqlite.parameters().size()));
     EXPECT_EQ(panel.editor(QStringLiteral("compression")), nullptr);
-    EXPECT_EQ(panel.findChildren<QSlider*>().size(), 3);  // page_size, mmap_size, cache_size
+    // page_size, mmap_size, cache_size, and the load tunables (sessions, duration, rate, ramp-up)
+    EXPECT_EQ(panel.findChildren<QSlider*>().size(), 7);
     // Every value the panel produces is one the engine accepts.
     EXPECT_NO_THROW(resolveParameters(sqlite.parameters(), panel.values()));
     panel.setSpecs({}, {});

@@ -208,8 +208,9 @@ TEST_F(ReproduceFirebird5, TheLinkFitRecoversTheLinkTheRelayEmulated) {
         for (const auto& a : connection()) {
             run.push_back(a);
         }
-        run.insert(run.end(), {"--wire-tap", "-n", rows, "-w", "0", "-P", "max_inline_blob_size=" + inlineSize,
-                               "--json", json, "-q"});
+        // Three repetitions, the fastest kept: what a busy machine adds to a run is never negative.
+        run.insert(run.end(), {"--wire-tap", "-n", rows, "-w", "0", "-r", "3", "-P",
+                               "max_inline_blob_size=" + inlineSize, "--json", json, "-q"});
         if (!latency.empty()) {
             run.insert(run.end(), {"--latency", latency, "--bandwidth", bandwidth});
         }
@@ -223,9 +224,17 @@ TEST_F(ReproduceFirebird5, TheLinkFitRecoversTheLinkTheRelayEmulated) {
             const QJsonObject s = v.toObject();
             const QJsonObject tap = s[QStringLiteral("wire")].toObject()[QStringLiteral("tap")].toObject();
             const QJsonObject phases = s[QStringLiteral("phases")].toObject();
-            out.push_back({s[QStringLiteral("scenario")].toString().toStdString() + " inline " + inlineSize,
-                           tap[QStringLiteral("roundTrips")].toDouble(), tap[QStringLiteral("recvBytes")].toDouble(),
-                           phases[QStringLiteral("elapsedNs")].toDouble() / 1e9});
+            LinkSample sample{s[QStringLiteral("scenario")].toString().toStdString() + " inline " + inlineSize,
+                              tap[QStringLiteral("roundTrips")].toDouble(),
+                              tap[QStringLiteral("recvBytes")].toDouble(),
+                              phases[QStringLiteral("elapsedNs")].toDouble() / 1e9};
+            const auto same = std::find_if(out.begin(), out.end(),
+                                           [&](const LinkSample& o) { return o.label == sample.label; });
+            if (same == out.end()) {
+                out.push_back(sample);
+            } else if (sample.seconds < same->seconds) {
+                *same = sample;
+            }
         }
         return out;
     };

@@ -1,5 +1,6 @@
 #include "engine/drivers/firebird/FirebirdDriver.h"
 
+#include "engine/core/LoadParameters.h"
 #include "engine/drivers/firebird/FirebirdClient.h"
 #include "engine/drivers/firebird/FirebirdConnectionString.h"
 #include "engine/drivers/firebird/FirebirdConstants.h"
@@ -160,6 +161,10 @@ std::vector<ParameterSpec> FirebirdDriver::parameters() const {
     }
     // The tap and the emulated link: applied by the Runner, never by this driver.
     for (auto& spec : wireParameters()) {
+        specs.push_back(std::move(spec));
+    }
+    // Sessions at once: applied by the run (SessionRunner), never by this driver.
+    for (auto& spec : loadParameters()) {
         specs.push_back(std::move(spec));
     }
     return specs;

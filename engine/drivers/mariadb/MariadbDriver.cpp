@@ -1,6 +1,7 @@
 #include "engine/drivers/mariadb/MariadbDriver.h"
 
 #include "engine/core/Error.h"
+#include "engine/core/LoadParameters.h"
 #include "engine/drivers/mariadb/MariadbConnectionString.h"
 #include "engine/drivers/mariadb/MariadbSession.h"
 #include "engine/wire/WireParameters.h"
@@ -57,6 +58,10 @@ std::vector<ParameterSpec> MariadbDriver::parameters() const {
         "MYSQL_OPT_CONNECT_TIMEOUT; a connect_timeout in the connection string wins; 0 leaves it to libmariadb.";
     specs.push_back(timeout);
     for (auto& spec : wireParameters()) {
+        specs.push_back(std::move(spec));
+    }
+    // Sessions at once: applied by the run (SessionRunner), never by this driver.
+    for (auto& spec : loadParameters()) {
         specs.push_back(std::move(spec));
     }
     return specs;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string_view>
 
+#include "engine/core/LoadParameters.h"
 #include "engine/drivers/postgres/PgCommon.h"
 #include "engine/drivers/postgres/PostgresSession.h"
 #include "engine/wire/WireParameters.h"
@@ -329,6 +330,10 @@ std::vector<ParameterSpec> PostgresDriver::parameters() const {
                              "are inserted into it (prepareInsert); 'default' leaves the table alone."));
     // The tap and the emulated link: applied by the Runner, never by this driver.
     for (auto& spec : wireParameters()) {
+        specs.push_back(std::move(spec));
+    }
+    // Sessions at once: applied by the run (SessionRunner), never by this driver.
+    for (auto& spec : loadParameters()) {
         specs.push_back(std::move(spec));
     }
     return specs;

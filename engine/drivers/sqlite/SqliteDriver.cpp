@@ -7,6 +7,7 @@
 #include <set>
 
 #include "engine/core/Error.h"
+#include "engine/core/LoadParameters.h"
 #include "engine/drivers/ReadOnly.h"
 
 namespace blobbench {
@@ -627,6 +628,10 @@ std::vector<ParameterSpec> SqliteDriver::parameters() const {
     ParameterSpec mode{"mode", "Open mode", ParameterType::Enum, "read-write"};
     mode.choices = {"read-write", "read-only"};
     specs.push_back(mode);
+    // Sessions at once (connections on one file): applied by the run (SessionRunner), never by this driver.
+    for (auto& spec : loadParameters()) {
+        specs.push_back(std::move(spec));
+    }
     return specs;
 }
 
