@@ -225,11 +225,10 @@ TEST_F(ReproduceFirebird5, TheLinkFitRecoversTheLinkTheRelayEmulated) {
             const QJsonObject tap = s[QStringLiteral("wire")].toObject()[QStringLiteral("tap")].toObject();
             const QJsonObject phases = s[QStringLiteral("phases")].toObject();
             LinkSample sample{s[QStringLiteral("scenario")].toString().toStdString() + " inline " + inlineSize,
-                              tap[QStringLiteral("roundTrips")].toDouble(),
-                              tap[QStringLiteral("recvBytes")].toDouble(),
+                              tap[QStringLiteral("roundTrips")].toDouble(), tap[QStringLiteral("recvBytes")].toDouble(),
                               phases[QStringLiteral("elapsedNs")].toDouble() / 1e9};
-            const auto same = std::find_if(out.begin(), out.end(),
-                                           [&](const LinkSample& o) { return o.label == sample.label; });
+            const auto same =
+                std::find_if(out.begin(), out.end(), [&](const LinkSample& o) { return o.label == sample.label; });
             if (same == out.end()) {
                 out.push_back(sample);
             } else if (sample.seconds < same->seconds) {
