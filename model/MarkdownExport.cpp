@@ -120,9 +120,44 @@ QString contextLines(const RunRecord& run) {
 
 }  // namespace
 
+// A run of many sessions: its load points, a row a scenario and point, every figure over all sessions.
+QString loadTable(const RunRecord& run) {
+    QString out;
+    const QStringList header{QStringLiteral("Scenario"),     QStringLiteral("Point"),      QStringLiteral("Sessions"),
+                             QStringLiteral("Mode"),         QStringLiteral("Statements"), QStringLiteral("Stmt/s"),
+                             QStringLiteral("Content MB/s"), QStringLiteral("Wire MB/s"),  QStringLiteral("p50 ms"),
+                             QStringLiteral("p99 ms"),       QStringLiteral("p99.9 ms"),   QStringLiteral("Max ms"),
+                             QStringLiteral("Errors"),       QStringLiteral("Disturbed")};
+    out += row(header);
+    out += separator(static_cast<int>(header.size()));
+    const auto latency = [](const LatencyHistogram& h, double q) {
+        return ms(static_cast<double>(h.percentile(q)) / 1e6);
+    };
+    for (const LoadPoint& p : run.loads) {
+        const Rates r = p.rates();
+        const StatementTally& t = p.combined;
+        out += row({qs(p.scenarioTitle.empty() ? p.scenarioId : p.scenarioTitle), pointText(p.point),
+                    QString::number(p.sessions),
+                    p.openLoop ? QStringLiteral("open, %1/s").arg(p.rate) : QStringLiteral("closed"),
+                    QString::number(t.statements), QString::number(r.statementsPerS, 'f', 1),
+                    QString::number(r.contentMBPerS, 'f', 2),
+                    t.wireCounted() ? QString::number(r.wireMBPerS, 'f', 2) : QStringLiteral("n/a"),
+                    latency(t.latency, 0.5), latency(t.latency, 0.99), latency(t.latency, 0.999),
+                    latency(t.latency, 1.0), QString::number(t.failed + t.cancelled), QString::number(t.disturbed)});
+    }
+    out += QLatin1String(
+        "\nEvery statement of every session after the ramp-up; latency from a histogram of all of them (within "
+        "0.4 %): prepare + execute + fetch in a closed loop, from each statement's slot in an open loop. "
+        "Disturbed: statements whose latency includes a stop or suspend of the client itself.\n");
+    return out;
+}
+
 QString markdownRunSummary(const RunRecord& run) {
     QString out = QLatin1String("## BlobBench run ") + cell(run.runId) + QLatin1String("\n\n") + contextLines(run) +
                   QLatin1Char('\n');
+    if (run.samples.empty() && !run.loads.empty()) {
+        return printableMarkdown(out + loadTable(run));
+    }
     const std::vector<PointSummary> points = summariseSamples(run.samples);
     // Single-value scenarios (storage studies, "Max char length") add the column of their figure.
     const bool figures =

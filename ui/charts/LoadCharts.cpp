@@ -54,15 +54,15 @@ double metricOf(const LoadPoint& p, LoadMetric metric) {
 QString metricTitle(LoadMetric metric) {
     switch (metric) {
         case LoadMetric::Rows:
-            return tr("Rows/s, all sessions");
+            return tr("Rows/s");
         case LoadMetric::ContentMB:
-            return tr("Content MB/s, all sessions");
+            return tr("Content MB/s");
         case LoadMetric::WireMB:
-            return tr("Wire MB/s (both ways), all sessions");
+            return tr("Wire MB/s");
         case LoadMetric::Statements:
             break;
     }
-    return tr("Statements/s, all sessions");
+    return tr("Statements/s");
 }
 
 // What x is: "sessions", or the one other tunable a sweep moved while sessions stayed.
@@ -256,7 +256,8 @@ private:
         const std::string xKey = xKeyOf(loads);
         QStringList order;
         const std::map<QString, Line> all = lines(loads, xKey, order);
-        chart->setTitle(tr("Load: throughput and p99 latency against %1").arg(qs(xKey)));
+        chart->setTitle(tr("Load: throughput over all sessions (solid) and p99 latency (dashed) against %1")
+                            .arg(xKey == loadparam::Sessions ? tr("sessions") : qs(xKey)));
         double xMin = std::numeric_limits<double>::max(), xMax = 0, yMax = 0, pMax = 0;
         for (const auto& [name, line] : all) {
             for (const auto& [x, p] : line.byX) {
@@ -284,13 +285,16 @@ private:
             x = linear;
         }
         x->setTitleText(xKey == loadparam::Sessions ? tr("Sessions at once") : qs(xKey));
+        // Over all sessions; round ticks (0, 1, 2 ... not 1.113, 2.225).
         auto* y = new QValueAxis;
         y->setTitleText(metricTitle(m_metric));
-        y->setRange(0, std::max(1e-9, yMax * 1.15));
+        y->setRange(0, std::max(1e-9, yMax * 1.1));
+        y->applyNiceNumbers();
         y->setLabelFormat(QStringLiteral("%.4g"));
         auto* p99 = new QValueAxis;
-        p99->setTitleText(tr("p99 latency (ms, dashed)"));
-        p99->setRange(0, std::max(1e-6, pMax * 1.15));
+        p99->setTitleText(tr("p99 ms (dashed)"));
+        p99->setRange(0, std::max(1e-6, pMax * 1.1));
+        p99->applyNiceNumbers();
         p99->setLabelFormat(QStringLiteral("%.4g"));
         chart->addAxis(x, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
