@@ -20,6 +20,7 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "engine/report/PublishedTable.h"
@@ -91,11 +92,15 @@ ReproduceWindow::ReproduceWindow(const Publication& publication, const std::vect
     m_rows->setSuffix(publication.engine == "postgres" ? tr(" KiB") : QString());
     if (publication.engine == "firebird" || publication.engine == "sqlite" || publication.engine == "postgres")
         form->addRow(publication.engine == "postgres" ? tr("Document size") : tr("Rows"), m_rows);
+    else
+        m_rows->hide();  // not in the form: it would float over the window's top left
     m_repeat = new QSpinBox(this);
     m_repeat->setRange(0, 1000);
     m_repeat->setSpecialValueText(tr("default"));
     if (publication.engine == "firebird" || publication.engine == "postgres")
         form->addRow(tr("Measured executions"), m_repeat);
+    else
+        m_repeat->hide();
     layout->addLayout(form);
 
     m_error = new QLabel(this);
@@ -350,6 +355,8 @@ bool ReproduceWindow::loadResult(const QString& path) {
     m_log->appendPlainText(tr("Method (as the result states it):\n") + method.join(QLatin1Char('\n')));
     m_chart->setPoints(
         points, tr("%1: measured here against published").arg(root.value(QStringLiteral("publication")).toString()));
+    // A row a figure, each with its name on the axis: room for every label.
+    m_chart->widget()->setMinimumHeight(std::clamp(static_cast<int>(points.size()) * 26 + 130, 220, 560));
     m_error->hide();
     m_status->setText(tr("%1 figures from %2").arg(cells.size()).arg(QDir::toNativeSeparators(path)));
     return true;
