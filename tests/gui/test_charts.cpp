@@ -477,6 +477,46 @@ TEST(Charts, PhasesCategoriesAreFullAndDistinctEachBarItsOwnScenario) {
     EXPECT_DOUBLE_EQ(fetch->at(3), 4.0);
 }
 
+// #30: two titles that differ only at their end ("... VARCHARs" and "... VARCHARs with optimize")
+// drew as the same two cut lines at a laptop's width. Each label is two lines at most, fitted to the
+// chart's width, its middle elided, so the ends that tell them apart stay; wider, they get longer.
+TEST(Charts, PhasesLabelsKeepTheEndsThatTellTwoTitlesApart) {
+    auto chart = makeChart(ChartKind::Phases, nullptr);
+    std::unique_ptr<QWidget> owner(chart->widget());
+    owner->resize(1250, 300);
+    std::vector<Sample> samples;
+    const char* titles[] = {"Warming up the cache", "Test read short BLOBs", "Test read VARCHAR(8191)",
+                            "Test read all BLOBs", "Test read mixed BLOBs and VARCHARs",
+                            "Test read mixed BLOBs and VARCHARs with optimize", "Test read only BLOB IDs"};
+    int n = 0;
+    for (const char* title : titles) {
+        Sample s = sample("s" + std::to_string(n++), 1, 10);
+        s.scenarioTitle = title;
+        samples.push_back(s);
+    }
+    chart->setSamples(samples);
+    auto labelsDrawn = [&] {
+        auto* view = chart->widget()->findChild<QChartView*>();
+        auto* axis = qobject_cast<QBarCategoryAxis*>(view->chart()->axes(Qt::Horizontal).front());
+        return axis->categories();
+    };
+    QStringList drawn = labelsDrawn();
+    ASSERT_EQ(drawn.size(), 7);
+    for (const QString& label : drawn) {
+        EXPECT_LE(label.count(QStringLiteral("<br>")), 1) << label.toStdString();  // two lines at most
+    }
+    EXPECT_NE(drawn[4], drawn[5]);
+    EXPECT_TRUE(drawn[5].endsWith(QStringLiteral("optimize"))) << drawn[5].toStdString();
+    EXPECT_TRUE(drawn[4].endsWith(QStringLiteral("VARCHARs"))) << drawn[4].toStdString();
+    owner->show();  // a hidden widget gets its resize event only when shown
+    owner->resize(2400, 300);
+    QCoreApplication::processEvents();
+    const QStringList wide = labelsDrawn();
+    EXPECT_EQ(QString(wide[5]).remove(QStringLiteral("<br>")).remove(QStringLiteral(" ")),
+              QStringLiteral("TestreadmixedBLOBsandVARCHARswithoptimize"))
+        << "whole at a wide chart: " << wide[5].toStdString();
+}
+
 TEST(Charts, RoundTripTicksAreWholeNumbers) {
     auto chart = makeChart(ChartKind::TimeVsRoundTrips, nullptr);
     std::unique_ptr<QWidget> owner(chart->widget());

@@ -8,11 +8,14 @@
 
 #include <QString>
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <thread>
 
 #include "engine/data/ReferenceSuite.h"
 #include "model/Project.h"
@@ -297,11 +300,26 @@ TEST(HostilePostgres, LostConnectionEndsTheRunNamingTheUsersConnection) {
         return s;
     };
     p.scenarios = {scenario("before", "SELECT 1 AS id, 'x' AS content"),
-                   scenario("lost", "SELECT pg_terminate_backend(pg_backend_pid())::int AS id, 'x' AS content"),
+                   scenario("lost", "SELECT 1 AS id, 'x' AS content FROM pg_sleep(30)"),
                    scenario("after1", "SELECT 2 AS id, 'y' AS content"),
                    scenario("after2", "SELECT 3 AS id, 'z' AS content")};
     saveProject(q(path), p);
+    // A reading scenario may not end a session itself (pg_terminate_backend is refused), so the
+    // backend is ended from outside while the scenario "lost" sleeps in it.
+    std::atomic<int> killed{0};
+    std::thread killer([&] {
+        test::PgConn killerConn(conninfo);
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(25);
+        while (killed.load() == 0 && std::chrono::steady_clock::now() < deadline) {
+            killed = std::stoi(killerConn.value(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '" + role +
+                "' AND query LIKE '%pg_sleep(30)%' AND pid <> pg_backend_pid()"));
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    });
     const auto r = runCli({"run", path, "-q", "--json", dir.file("r.json")}, {"PGPASSWORD=" + password});
+    killer.join();
+    ASSERT_EQ(killed.load(), 1) << "the scenario 'lost' was never seen sleeping: " << r.err;
     EXPECT_EQ(r.exitCode, 1) << r.err;
     const auto lines = cliLines(r.err);
     ASSERT_FALSE(lines.empty()) << r.err;

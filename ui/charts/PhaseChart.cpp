@@ -9,7 +9,9 @@
 #include <QStackedBarSeries>
 #include <QToolTip>
 #include <QValueAxis>
+#include <QEvent>
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "model/SeriesNaming.h"
@@ -20,11 +22,30 @@
 namespace blobbench::charts {
 namespace {
 
+// Calls back when the watched widget is resized.
+class ResizeWatcher final : public QObject {
+public:
+    ResizeWatcher(QWidget* watched, std::function<void()> resized)
+        : QObject(watched), m_resized(std::move(resized)) {
+        watched->installEventFilter(this);
+    }
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Resize) {
+            m_resized();
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::function<void()> m_resized;
+};
+
 class PhaseChart final : public SampleChart {
 public:
     explicit PhaseChart(QWidget* parent) : m_frame(new ChartFrame(parent)) {
         m_frame->chart()->setTitle(chartTitle(ChartKind::Phases));
         m_frame->onThemeChanged = [this] { rebuild(); };
+        new ResizeWatcher(m_frame, [this] { relabel(); });
         rebuild();
     }
     QColor backgroundColor() const override { return m_frame->chart()->backgroundBrush().color(); }
@@ -121,10 +142,11 @@ private:
             maxTotal = std::max(maxTotal, (s.prepare + s.execute + s.fetch) / s.n);
         }
         const AxisUnit yu = timeAxisUnit(maxTotal);
+        m_lineChars = lineChars();
         QStringList labels;
         for (const QString& id : m_order) {
             const Sums& s = m_sums.at(id);
-            labels << wrappedLabel(m_categories[labels.size()]);
+            labels << wrappedLabel(m_categories[labels.size()], m_lineChars);
             *prepare << s.prepare / s.n / yu.divisor;
             *execute << s.execute / s.n / yu.divisor;
             *fetch << s.fetch / s.n / yu.divisor;
@@ -139,6 +161,7 @@ private:
                          [this](bool on, int index, QBarSet*) { showBar(on, index); });
         auto* x = new QBarCategoryAxis;
         x->append(labels.isEmpty() ? QStringList{QStringLiteral(" ")} : labels);
+        m_axis = x;
         chart->addAxis(x, Qt::AlignBottom);
         auto* y = new QValueAxis;
         y->setTitleText(QApplication::translate("SampleChart", "Mean time per execution (%1)").arg(yu.name));
@@ -151,25 +174,50 @@ private:
         (void)m_log;  // stacked bars stay linear: a log axis would misstate the shares
         m_frame->showNotice(notice());
     }
-    // Up to three lines broken at spaces (axis labels are rich text), the middle of a longer name
-    // elided: the start and the end ("· compression on") are what tell two bars apart.
-    static QString wrappedLabel(const QString& name) {
-        constexpr int kLine = 18, kLines = 3;
+    // The characters a label line holds at the chart's width: a category's share of the plot.
+    int lineChars() const {
+        const int categories = std::max<int>(1, static_cast<int>(m_order.size()));
+        const int width = std::max(320, m_frame->width()) * 8 / 10;  // the plot: less the axis and legend
+        const int perChar = std::max(1, m_frame->fontMetrics().averageCharWidth());
+        return std::clamp(width / categories / perChar - 1, 8, 30);
+    }
+    // A narrower or wider chart: the labels wrapped again for the new width.
+    void relabel() {
+        if (m_axis == nullptr || m_order.empty() || lineChars() == m_lineChars) {
+            return;
+        }
+        m_lineChars = lineChars();
+        QStringList labels;
+        for (const QString& name : std::as_const(m_categories)) {
+            labels << wrappedLabel(name, m_lineChars);
+        }
+        m_axis->setCategories(labels);
+    }
+    // Two lines broken at spaces (axis labels are rich text; the axis draws no more), the middle of a
+    // longer name elided: the start and the end ("· compression on", "with optimize") are what tell
+    // two bars apart. The tooltip names a bar in full.
+    static QString wrappedLabel(const QString& name, int line) {
+        constexpr int kLines = 2;
         QString text = name;
-        if (text.size() > kLine * kLines) {
-            const int keep = kLine * kLines - 1;
+        if (text.size() > line * kLines) {
+            const int keep = line * kLines - 1;
             text = text.left(keep / 2) + QStringLiteral("…") + text.right(keep - keep / 2);
         }
         QStringList lines;
-        QString line;
+        QString current;
         for (const QString& word : text.split(QLatin1Char(' '))) {
-            if (!line.isEmpty() && line.size() + 1 + word.size() > kLine) {
-                lines << line;
-                line.clear();
+            if (!current.isEmpty() && current.size() + 1 + word.size() > line) {
+                lines << current;
+                current.clear();
             }
-            line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+            current += (current.isEmpty() ? QString() : QStringLiteral(" ")) + word;
         }
-        lines << line;
+        lines << current;
+        if (lines.size() > kLines) {  // words longer than a line: the middle of the name goes
+            const QString all = lines.join(QLatin1Char(' '));
+            const int keep = line * kLines - 1;
+            lines = {all.left(keep / 2) + QStringLiteral("…"), all.right(keep - keep / 2)};
+        }
         for (QString& l : lines)
             l = l.toHtmlEscaped();
         return lines.join(QStringLiteral("<br>"));
@@ -188,6 +236,8 @@ private:
                            m_frame->view());
     }
     ChartFrame* m_frame;
+    QBarCategoryAxis* m_axis = nullptr;  // owned by the chart; rebuilt with it
+    int m_lineChars = 0;
     std::map<QString, Sums> m_sums;
     QStringList m_order;
     QStringList m_categories;
