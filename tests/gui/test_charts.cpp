@@ -485,9 +485,13 @@ TEST(Charts, PhasesLabelsKeepTheEndsThatTellTwoTitlesApart) {
     std::unique_ptr<QWidget> owner(chart->widget());
     owner->resize(1250, 300);
     std::vector<Sample> samples;
-    const char* titles[] = {"Warming up the cache", "Test read short BLOBs", "Test read VARCHAR(8191)",
-                            "Test read all BLOBs", "Test read mixed BLOBs and VARCHARs",
-                            "Test read mixed BLOBs and VARCHARs with optimize", "Test read only BLOB IDs"};
+    const char* titles[] = {"Warming up the cache",
+                            "Test read short BLOBs",
+                            "Test read VARCHAR(8191)",
+                            "Test read all BLOBs",
+                            "Test read mixed BLOBs and VARCHARs",
+                            "Test read mixed BLOBs and VARCHARs with optimize",
+                            "Test read only BLOB IDs"};
     int n = 0;
     for (const char* title : titles) {
         Sample s = sample("s" + std::to_string(n++), 1, 10);

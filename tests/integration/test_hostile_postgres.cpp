@@ -311,9 +311,9 @@ TEST(HostilePostgres, LostConnectionEndsTheRunNamingTheUsersConnection) {
         test::PgConn killerConn(conninfo);
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(25);
         while (killed.load() == 0 && std::chrono::steady_clock::now() < deadline) {
-            killed = std::stoi(killerConn.value(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '" + role +
-                "' AND query LIKE '%pg_sleep(30)%' AND pid <> pg_backend_pid()"));
+            killed = std::stoi(
+                killerConn.value("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '" +
+                                 role + "' AND query LIKE '%pg_sleep(30)%' AND pid <> pg_backend_pid()"));
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
     });

@@ -6,10 +6,10 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QEvent>
 #include <QStackedBarSeries>
 #include <QToolTip>
 #include <QValueAxis>
-#include <QEvent>
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -25,8 +25,7 @@ namespace {
 // Calls back when the watched widget is resized.
 class ResizeWatcher final : public QObject {
 public:
-    ResizeWatcher(QWidget* watched, std::function<void()> resized)
-        : QObject(watched), m_resized(std::move(resized)) {
+    ResizeWatcher(QWidget* watched, std::function<void()> resized) : QObject(watched), m_resized(std::move(resized)) {
         watched->installEventFilter(this);
     }
     bool eventFilter(QObject* watched, QEvent* event) override {
