@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/core/Error.h"
+#include "engine/core/FileKind.h"
 
 namespace blobbench {
 namespace {
@@ -34,6 +35,23 @@ int writeAll(int fd, const QByteArray& data) {
     return 0;
 }
 
+// "<target>.tmp-XXXXXX", or a short ".bb-XXXXXX" in the same folder when that longer name would pass
+// the file system's limit on one name (a legal name of 245 to 255 bytes).
+std::string temporaryBeside(const std::string& target) {
+    constexpr const char* kSuffix = ".tmp-XXXXXX";
+    const std::size_t slash = target.rfind('/');
+    const std::string folder = slash == std::string::npos ? std::string(".") : target.substr(0, slash + 1);
+    const std::size_t nameBytes = target.size() - (slash == std::string::npos ? 0 : slash + 1);
+    long limit = ::pathconf(folder.c_str(), _PC_NAME_MAX);
+    if (limit <= 0) {
+        limit = NAME_MAX;
+    }
+    if (nameBytes + std::strlen(kSuffix) <= static_cast<std::size_t>(limit)) {
+        return target + kSuffix;
+    }
+    return (slash == std::string::npos ? std::string() : folder) + ".bb-XXXXXX";
+}
+
 [[noreturn]] void fail(const std::string& path, int error, const char* after = "") {
     throw Error(ErrorKind::Io, "cannot write " + path + ": " + std::strerror(error) + after);
 }
@@ -47,6 +65,11 @@ bool modeAllowsWriting(const std::string& path, const struct stat& st) {
     return ::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) == 0 || errno != EACCES;
 }
 
+bool replacedWhole(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+}
+
 void writeFileAtomically(const QString& name, const QByteArray& data) {
     writeFileAtomically(name, data, AtomicWriteHooks{});
 }
@@ -56,10 +79,23 @@ void writeFileAtomically(const QString& name, const QByteArray& data, const Atom
     std::string target = path;  // a symbolic link's target is replaced, not the link
     struct stat st {};
     const bool exists = ::stat(path.c_str(), &st) == 0;
+    // Not a regular file (/dev/stdout, a pipe of the shell's `>(jq .)`, /dev/full): written in
+    // place. A FIFO is opened without waiting: with no process reading it, open(2) would wait for
+    // one for ever (and no signal reaches a process blocked there), so it is refused at once.
     if (exists && !S_ISREG(st.st_mode)) {
-        const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+        if (S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode)) {
+            throw Error(ErrorKind::Io, "cannot write " + path + ": " + whyNotAFile(path) + ": name a file to write");
+        }
+        const bool fifo = S_ISFIFO(st.st_mode);
+        const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | (fifo ? O_NONBLOCK : 0));
+        if (fd < 0 && fifo && errno == ENXIO) {
+            throw Error(ErrorKind::Io, "cannot write " + path + ": a FIFO no process reads (start its reader first)");
+        }
         if (fd < 0) {
             fail(path, errno);
+        }
+        if (fifo) {
+            ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // the reader sets the pace
         }
         const int error = writeAll(fd, data);
         if (::close(fd) != 0 && error == 0 && errno != EINTR) {
@@ -82,7 +118,7 @@ void writeFileAtomically(const QString& name, const QByteArray& data, const Atom
             target = resolved;
         }
     }
-    std::string temporary = target + ".tmp-XXXXXX";
+    std::string temporary = temporaryBeside(target);
     const int fd = ::mkstemp(temporary.data());
     if (fd < 0) {
         fail(path, errno);

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "app/cli/CliOptions.h"
 #include "app/cli/Signals.h"
 #include "app/cli/SocketWatchdog.h"
 #include "app/cli/StallGuard.h"
@@ -65,6 +66,7 @@ CheckOptions parse(const std::vector<std::string>& args) {
             o.connection.password = value("--password");
         } else if (arg == "--client-library") {
             o.connection.clientLibrary = value(arg);
+            refuseWhatIsNoFile("--client-library", o.connection.clientLibrary);
         } else if (arg == "-c" || arg == "--charset") {
             o.connection.charset = value("--charset");
         } else if (arg == "-P" || arg == "--param") {
@@ -147,11 +149,11 @@ std::string checkUsage() {
 
 Checks a Firebird server and client for issue #9060 (FirebirdSQL/firebird: "Inline blobs (protocol
 19): stale blob content returned on same-transaction re-read after blob id reuse"; affects 5.0.3
-and 5.0.4, fixed in 5.0.5). In one transaction, on a table of its own (BLOBBENCH_FB9060_<pid>,
-dropped afterwards; the reference tables are not touched), it inserts two rows, fetches row 1 with
-its BLOB and leaves the cursor open, frees row 1's BLOB, fetches row 2, gives row 2 a new BLOB,
-re-reads it and compares it with what was written. By default it runs twice: with the default
-inline BLOB size (65535) and with 0 (inline BLOBs off).
+and 5.0.4, fixed in 5.0.5). In one transaction, on a table of its own
+(BLOBBENCH_FB9060_<pid>_<random>, dropped afterwards; the reference tables are not touched), it
+inserts two rows, fetches row 1 with its BLOB and leaves the cursor open, frees row 1's BLOB,
+fetches row 2, gives row 2 a new BLOB, re-reads it and compares it with what was written. By
+default it runs twice: with the default inline BLOB size (65535) and with 0 (inline BLOBs off).
 
 Options:
   -u, --username USER           user name

@@ -1,5 +1,7 @@
 #include "app/cli/CliOptions.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -8,8 +10,11 @@
 #include <map>
 
 #include "engine/core/Error.h"
+#include "engine/core/FileKind.h"
 #include "engine/data/Dataset.h"
 #include "engine/drivers/Registry.h"
+#include "engine/drivers/sqlite/SqliteDriver.h"
+#include "engine/drivers/sqlite/SqliteFileName.h"
 
 namespace blobbench::cli {
 namespace {
@@ -313,6 +318,7 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     auto fileName = [](const std::string& option, const std::string& path) {
         if (path.empty())
             throw Error(ErrorKind::Usage, option + " needs a file name (it was given an empty one)");
+        refuseWhatIsNoFile(option, path);
         return path;
     };
     std::map<std::string, std::string> given;  // a single-valued option's canonical name -> how it was spelt
@@ -349,6 +355,7 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.charset = take(arg);
         } else if (arg == "--client-library") {
             o.clientLibrary = take(arg);
+            refuseWhatIsNoFile(arg, o.clientLibrary);
         } else if (arg == "-P" || arg == "--param") {
             const std::string assignment = take(arg);
             const auto eq = assignment.find('=');
@@ -505,7 +512,10 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     const std::string journal = project ? o.database + ".journal" : std::string();
     const std::string lock = project ? o.database + ".lock" : std::string();
     // "sqlite:/x/s.db" is the file /x/s.db: `--json /x/s.db` replaced the database with the JSON.
-    const std::string databaseFile = o.database.starts_with("sqlite:") ? o.database.substr(7) : o.database;
+    // "sqlite:file:/x/s.db?mode=ro" is that file too.
+    const std::string databaseFile = o.database.starts_with("sqlite:")
+                                         ? sqliteFileOf(SqliteDriver::pathOf(o.database)).value_or(std::string())
+                                         : o.database;
     const std::vector<std::pair<const char*, const std::string*>> outputs = {{"--json", &o.jsonPath},
                                                                              {"--csv", &o.csvPath},
                                                                              {"--markdown", &o.markdownPath},
@@ -553,6 +563,24 @@ bool sameFile(const std::string& a, const std::string& b) {
         return fs::equivalent(a, b, ec);
     }
     return resolvedPath(a) == resolvedPath(b);
+}
+
+void refuseWhatIsNoFile(const std::string& option, const std::string& path) {
+    if (option == "--client-library") {
+        if (const std::string why = whyNotALibraryFile(path); !why.empty()) {
+            throw Error(ErrorKind::Usage,
+                        option + " " + path + ": " + why + ": name the client library's file (libfbclient.so)");
+        }
+        return;
+    }
+    // A directory or a socket can never take an export: said before anything is measured. A FIFO
+    // or a device is written in place when the export is written (a FIFO must have its reader
+    // then); probing a FIFO now would end its reader's input.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !(S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode))) {
+        return;
+    }
+    throw Error(ErrorKind::Usage, option + " " + path + ": " + whyNotAFile(path) + ": name a file to write");
 }
 
 bool isWithin(const std::string& path, const std::string& directory) {

@@ -76,6 +76,11 @@ std::string usageText();
 std::filesystem::path resolvedPath(const std::string& path);
 // Whether two output paths are one file (the same inode, or the same path once resolved).
 bool sameFile(const std::string& a, const std::string& b);
+// Error(Usage) "OPTION PATH: not a regular file (a directory): ..." when the export `path` is a directory or a
+// socket (a FIFO or a device is written in place; writeFileAtomically refuses a FIFO no process reads). For
+// --client-library, the file dlopen would open (whyNotALibraryFile: a bare name is looked up in
+// LD_LIBRARY_PATH), which blocked in dlopen when it was a FIFO.
+void refuseWhatIsNoFile(const std::string& option, const std::string& path);
 // Whether `path` is `directory` or names something under it (paths resolved).
 bool isWithin(const std::string& path, const std::string& directory);
 // Error(Usage) when the output file `path` of `option` (--json) is one of the files a study writes in

@@ -122,8 +122,10 @@ FbCompatOptions parse(const std::vector<std::string>& args) {
             if (path.empty()) {
                 throw Error(ErrorKind::Usage, arg + " needs a file name (it was given an empty one)");
             }
+            refuseWhatIsNoFile(arg, path);
         } else if (arg == "--client-library") {
             o.clientLibrary = take();
+            refuseWhatIsNoFile(arg, o.clientLibrary);
         } else if (parseCompatWireOption(arg, take, o.wire)) {
         } else if (arg.starts_with("-") && arg.size() > 1) {
             throw Error(ErrorKind::Usage, "unknown option '" + arg + "' (try --help)");

@@ -30,6 +30,7 @@
 #include "engine/run/LoadRun.h"
 #include "engine/run/Runner.h"
 #include "engine/run/Sweep.h"
+#include "model/AtomicFile.h"
 #include "model/LoadJson.h"
 #include "model/MarkdownExport.h"
 #include "model/Presets.h"
@@ -351,15 +352,17 @@ private:
     }
 
     // A run of many sessions exports its load points (the sessions' figures), others their samples.
+    // Before and during the run, a pipe or a device (/dev/stdout, a FIFO) is left out: it takes the
+    // export once, at the end (finishExports), where a rewrite would be appended to it.
     void writeExports() {
-        if (!m_options.jsonPath.empty()) {
+        if (!m_options.jsonPath.empty() && replacedWhole(m_options.jsonPath)) {
             if (!m_loads.empty()) {
                 writeLoadsJson(q(m_options.jsonPath), m_loads);
             } else {
                 writeSamplesJson(q(m_options.jsonPath), m_session, m_samples);
             }
         }
-        if (!m_options.csvPath.empty()) {
+        if (!m_options.csvPath.empty() && replacedWhole(m_options.csvPath)) {
             if (!m_loads.empty()) {
                 writeLoadsCsv(q(m_options.csvPath), m_loads);
             } else {

@@ -72,6 +72,7 @@ ReproduceOptions parse(const std::vector<std::string>& args) {
             o.connection.password = value("--password");
         } else if (a == "--client-library") {
             o.connection.clientLibrary = value(a);
+            refuseWhatIsNoFile("--client-library", o.connection.clientLibrary);
         } else if (a == "--rows") {
             o.rows = positive(a, value(a));
         } else if (a == "--size") {
@@ -90,6 +91,7 @@ ReproduceOptions parse(const std::vector<std::string>& args) {
             if (o.jsonPath.empty()) {  // `--json ''` wrote nothing and said nothing
                 throw Error(ErrorKind::Usage, "reproduce: --json needs a file name (it was given an empty one)");
             }
+            refuseWhatIsNoFile("reproduce: --json", o.jsonPath);
         } else if (a == "-P" || a == "--param") {
             const std::string assignment = value("-P");
             const auto eq = assignment.find('=');

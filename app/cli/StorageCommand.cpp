@@ -42,7 +42,8 @@ struct StorageOptions {
     storage::InsertOptions insert;
     std::string user, password, clientLibrary, engine;
     ParameterValues parameters;
-    CancelToken cancel;  // a first SIGINT / SIGTERM: polled between phases and variants
+    CancelToken cancel;      // a first SIGINT / SIGTERM: polled between phases and variants
+    std::string leftBehind;  // insert: what a cancelled variant made and could not remove, for the signal's line
 };
 
 std::uint64_t number(const std::string& option, const std::string& text) {
@@ -88,6 +89,7 @@ StorageOptions parse(const std::vector<std::string>& args) {
             o.help = true;
         } else if (arg == "--json") {
             o.jsonPath = take();
+            refuseWhatIsNoFile(arg, o.jsonPath);
         } else if (arg == "-q" || arg == "--quiet") {
             o.quiet = true;
         } else if (arg == "--count" || arg == "--rows" || arg == "-n") {
@@ -177,6 +179,7 @@ StorageOptions parse(const std::vector<std::string>& args) {
             o.password = take();
         } else if (arg == "--client-library") {
             o.clientLibrary = take();
+            refuseWhatIsNoFile(arg, o.clientLibrary);
         } else if (arg == "-P" || arg == "--param") {
             const std::string kv = take();
             const auto eq = kv.find('=');
@@ -547,7 +550,12 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
     for (const auto& r : all) {
         out << "  " << r.engine << " " << r.variant << ": " << r.how
             << (r.storageHow.empty() ? "" : "; storage: " + r.storageHow) << '\n';
-        if (!r.error.empty()) {
+        if (r.cancelled) {
+            ++failed;  // the signal's line says it, with what is left
+            if (!r.left.empty()) {
+                o.leftBehind += (o.leftBehind.empty() ? "" : "; ") + r.left;
+            }
+        } else if (!r.error.empty()) {
             err << "blobbench-cli: storage insert: " << r.engine << " " << r.variant << ": " << terminalLine(r.error)
                 << '\n';
             ++failed;
@@ -584,7 +592,9 @@ std::string storageUsage() {
                    DIR: new, empty, or one an earlier run wrote (its store.sqlite and files/ are replaced);
                    a directory holding anything else is refused
   insert TARGET    N rows of S bytes on SQLite (TARGET a directory or sqlite:DIR), PostgreSQL (conninfo)
-                   or Firebird (connection string), each storage variant of the engine
+                   or Firebird (connection string), each storage variant of the engine; it writes a table
+                   bb_storage_insert (PostgreSQL) or databases bb_storage_<variant>.fdb beside the target
+                   (Firebird), marked as its own, and replaces none it did not create
 
   Numbers take suffixes k, m, g (10k = 10,000) or Ki, Mi, Gi (10Ki = 10,240).
   --count N / --rows N   values or rows (keyed: 100k; insert: 100k)
@@ -631,7 +641,8 @@ int runStorage(const std::vector<std::string>& args, std::ostream& out, std::ost
             out.flush();
             return SignalCancel::report(
                 err, "storage " + o.study,
-                "everything measured is written" + (o.jsonPath.empty() ? std::string() : " (" + o.jsonPath + ")"));
+                "everything measured is written" + (o.jsonPath.empty() ? std::string() : " (" + o.jsonPath + ")") +
+                    (o.leftBehind.empty() ? std::string("") : "; left behind: " + o.leftBehind));
         }
         return code;
     } catch (const Error& e) {

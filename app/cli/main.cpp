@@ -37,6 +37,7 @@
 #include "engine/drivers/Registry.h"
 #include "engine/report/TextReport.h"
 #include "engine/run/Runner.h"
+#include "model/AtomicFile.h"
 #include "model/SampleJson.h"
 
 namespace blobbench::cli {
@@ -313,10 +314,10 @@ private:
             return;  // stopped: finish() writes each file once more
         }
         try {
-            if (!m_options.jsonPath.empty()) {
+            if (!m_options.jsonPath.empty() && replacedWhole(m_options.jsonPath)) {  // a pipe takes it at the end
                 writeJson(m_options.jsonPath);
             }
-            if (!m_options.csvPath.empty()) {
+            if (!m_options.csvPath.empty() && replacedWhole(m_options.csvPath)) {
                 writeSamplesCsv(QString::fromStdString(m_options.csvPath), m_samples);
             }
         } catch (const Error& e) {

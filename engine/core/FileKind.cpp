@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace blobbench {
@@ -23,6 +24,30 @@ std::string whyNotAFile(const std::string& path) {
             : S_ISSOCK(st.st_mode) ? "a socket"
                                    : "a device") +
            ")";
+}
+
+std::string whyNotALibraryFile(const std::string& name) {
+    if (name.find('/') != std::string::npos) {
+        return whyNotAFile(name);
+    }
+    const char* path = std::getenv("LD_LIBRARY_PATH");
+    if (name.empty() || path == nullptr || *path == '\0') {  // as the loader reads an empty LD_LIBRARY_PATH
+        return {};
+    }
+    const std::string folders = path;
+    for (std::size_t from = 0; from <= folders.size();) {
+        std::size_t end = folders.find_first_of(":;", from);
+        end = end == std::string::npos ? folders.size() : end;
+        const std::string folder = folders.substr(from, end - from);
+        const std::string candidate = (folder.empty() ? std::string(".") : folder) + "/" + name;
+        struct stat st {};
+        if (::stat(candidate.c_str(), &st) == 0) {
+            const std::string why = whyNotAFile(candidate);
+            return why.empty() ? why : candidate + ": " + why;
+        }
+        from = end + 1;
+    }
+    return {};
 }
 
 }  // namespace blobbench

@@ -30,6 +30,12 @@ private:
     std::string m_value;
 };
 
+bool readsMoreThanNothing(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    char c = 0;
+    return in && in.read(&c, 1).gcount() > 0;
+}
+
 std::uint64_t toNumber(const std::map<std::string, std::string>& values, const std::string& key) {
     auto it = values.find(key);
     return it == values.end() ? 0 : std::stoull(it->second);
@@ -56,10 +62,18 @@ FolderRowSource::FolderRowSource(const fs::path& folder, std::uint64_t rows) : m
     }
     for (const auto& entry : it) {
         if (entry.is_regular_file(ec)) {
-            if (const auto size = entry.file_size(ec); !ec && size > kMaxValueBytes) {
+            const auto size = entry.file_size(ec);
+            if (!ec && size > kMaxValueBytes) {
                 throw Error(ErrorKind::Io, entry.path().string() + ": " + std::to_string(size) +
                                                " bytes, above the limit of 1G for one value (PostgreSQL's "
                                                "largest bytea value)");
+            }
+            // A /proc or /sys file (a link to /proc/self/status) says 0 bytes and reads as more: refused
+            // here, before anything is written, as no file of fixed content.
+            if (!ec && size == 0 && readsMoreThanNothing(entry.path())) {
+                throw Error(ErrorKind::Io, entry.path().string() +
+                                               ": its size is 0 but it reads as more (a /proc or /sys file?): "
+                                               "not a file of fixed content to load; remove it from the folder");
             }
             m_files.push_back(fs::relative(entry.path(), folder, ec).generic_string());
         }
@@ -80,16 +94,30 @@ std::string FolderRowSource::describe() const {
 
 void FolderRowSource::sampleContent(std::uint64_t sample, std::string& out) const {
     const fs::path path = m_folder / m_files[sample];
+    std::error_code ec;
+    const std::uintmax_t size = fs::file_size(path, ec);
     std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    if (ec || !in) {
         throw Error(ErrorKind::Io, path.string() + ": cannot be read");
     }
-    in.seekg(0, std::ios::end);
-    const auto size = static_cast<std::size_t>(in.tellg());
-    in.seekg(0);
-    out.resize(size);
-    if (size > 0 && !in.read(out.data(), static_cast<std::streamsize>(size))) {
+    // Read to the end, not by the size a seek reports: a file whose size changes as it is read (a
+    // /proc or /sys file says 0 or 4096) would be another value at each read of it.
+    out.clear();
+    out.reserve(static_cast<std::size_t>(std::min<std::uintmax_t>(size, kMaxValueBytes)));
+    char buffer[65536];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+        out.append(buffer, static_cast<std::size_t>(in.gcount()));
+        if (out.size() > size) {
+            break;
+        }
+    }
+    if (in.bad()) {
         throw Error(ErrorKind::Io, path.string() + ": read failed");
+    }
+    if (out.size() != size) {
+        const std::string read = out.size() > size ? "more" : std::to_string(out.size()) + " bytes";
+        throw Error(ErrorKind::Io, path.string() + ": its size is " + std::to_string(size) + " bytes, but " + read +
+                                       " were read (a file that changes as it is read, a /proc or /sys file?)");
     }
 }
 

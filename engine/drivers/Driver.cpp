@@ -92,9 +92,9 @@ void conninfoSecrets(std::string_view text, std::vector<SecretRange>& out, bool 
     }
 }
 
-// URI user info: scheme://user:secret@host. libpq ends the password at the first '@' only, so a
-// space or '/' in it is still the password (with '/' libpq misreads the URI, yet the text is the
-// user's secret all the same). The search for '@' stops at the end of the line.
+// URI user info: scheme://user:secret@host, the secret up to the last '@' before the host: a space,
+// '/' or '@' in it is still the password (libpq misreads such a URI, yet the text is the user's
+// secret all the same). The search for '@' stops at the end of the line.
 void uriSecrets(std::string_view text, std::vector<SecretRange>& out) {
     std::size_t noAtBefore = 0;  // a search for '@' from before here already failed up to here
     for (std::size_t at = text.find("://"); at != std::string_view::npos; at = text.find("://", at)) {
@@ -116,9 +116,11 @@ void uriSecrets(std::string_view text, std::vector<SecretRange>& out) {
             at = begin;
             continue;
         }
-        // An unencoded '@' in the password: libpq takes what follows the first '@' as the host
-        // ("u:p@ss@h" is host "ss@h"), yet that text is the user's secret as well.
-        for (std::size_t j = end + 1; j < text.size() && text[j] != '/' && text[j] != '?' && !isSpace(text[j]); ++j) {
+        // An unencoded '@' in the password: the user info ends at the last '@' before the host, as
+        // libmariadb and our MariaDB parser read it ("u:p@ss/w%rd:x@h": the password is "p@ss/w%rd:x"),
+        // a '/' in it included. libpq ends it at the first '@' or '/' instead ("u:p@ss@h" is host "ss@h"),
+        // yet that text is the user's secret as well. A query ("?user=me@server") is no user info.
+        for (std::size_t j = end + 1; j < text.size() && text[j] != '?' && !isSpace(text[j]); ++j) {
             if (text[j] == '@') {
                 end = j;
             }

@@ -39,7 +39,8 @@ struct Endpoint {
 };
 
 // Where a text holds a password: the value of password=... in a conninfo string, of user:password@
-// in a URI (everything up to the '@': a space or '/' included) and of ?password=... in a URI query.
+// in a URI (everything up to the last '@' before the host: a space, '/' or '@' included) and of
+// ?password=... in a URI query.
 // One pass over the text whatever its length (no std::regex: it recursed per character).
 struct SecretRange {
     std::size_t begin = 0;

@@ -96,6 +96,9 @@ void timedInserts(InsertResult& r, const InsertOptions& o, const std::vector<std
     try {
         begin();
         for (std::uint64_t id = 1; id <= o.rows; ++id) {
+            if (o.cancel.cancelled()) {
+                throw Error(ErrorKind::Cancelled, "cancelled");
+            }
             insert(id);
             r.bytes += valueOfRow(pool, id).size();
             if (id % every == 0 || id == o.rows) {
@@ -247,6 +250,7 @@ InsertResult sqliteVariant(const std::filesystem::path& dir, const InsertOptions
     } catch (const Error& e) {
         r.error = oneLine(e.what());
         r.partial = true;
+        r.cancelled = e.kind() == ErrorKind::Cancelled || o.cancel.cancelled();
     }
     return r;
 }
@@ -361,13 +365,13 @@ std::string firebirdVariantTarget(const std::string& target, const std::string& 
 }
 
 // Drops a Firebird database (there is no SQL for that): attaches with the driver's client library.
-// Quiet when the database does not exist.
-void dropFirebirdDatabase(const ConnectionSpec& spec) noexcept {
+// False when it could not (no such database, no connection).
+bool dropFirebirdDatabase(const ConnectionSpec& spec) noexcept {
     std::shared_ptr<firebird::FirebirdClient> client;
     try {
         client = firebird::FirebirdClient::load(spec.clientLibrary);
     } catch (const Error&) {
-        return;  // the connect that follows reports it
+        return false;  // the connect that follows reports it
     }
     Firebird::IMaster* master = client->master();
     Firebird::CheckStatusWrapper status(master->getStatus());
@@ -381,9 +385,11 @@ void dropFirebirdDatabase(const ConnectionSpec& spec) noexcept {
     Firebird::IProvider* provider = client->dispatcher();
     Firebird::IAttachment* att =
         provider->attachDatabase(&status, spec.target.c_str(), dpb->getBufferLength(&status), dpb->getBuffer(&status));
+    bool dropped = false;
     if (att && !(status.getState() & Firebird::IStatus::STATE_ERRORS)) {
         att->dropDatabase(&status);
-        if (status.getState() & Firebird::IStatus::STATE_ERRORS) {
+        dropped = !(status.getState() & Firebird::IStatus::STATE_ERRORS);
+        if (!dropped) {
             status.init();
             att->detach(&status);
         }
@@ -391,6 +397,162 @@ void dropFirebirdDatabase(const ConnectionSpec& spec) noexcept {
     provider->release();
     dpb->dispose();
     status.dispose();
+    return dropped;
+}
+
+// What marks the study's own table (PostgreSQL: its comment) and databases (Firebird: the database's
+// description). A table or a database of the study's names without it is someone else's: never dropped.
+constexpr const char* kStudyMark = "BlobBench storage insert study: dropped and created again by each run";
+
+// A table or a database of the study's name that the study did not create: refused, never replaced.
+class ForeignObject : public Error {
+public:
+    explicit ForeignObject(const std::string& what) : Error(ErrorKind::Usage, what) {}
+};
+
+bool postgresTableIsTheStudys(Session& s) {
+    return queryOne(s, std::string("SELECT obj_description('") + kTable + "'::regclass, 'pg_class')") == kStudyMark;
+}
+
+ForeignObject foreignTable(const ConnectionSpec& spec) {
+    return ForeignObject(spec.label() + " holds a table " + std::string(kTable) +
+                         " that the study did not create (it lacks the study's comment): the study drops and "
+                         "creates that table, so rename or drop it yourself, or name another database");
+}
+
+ForeignObject foreignDatabase(const ConnectionSpec& target) {
+    return ForeignObject("the database " + target.label() +
+                         " was not created by the study (it lacks the study's mark): the study drops and creates "
+                         "bb_storage_<variant>.fdb beside the target, so move that database, or name a target in "
+                         "another folder");
+}
+
+enum class Owner { None, Study, Other };
+
+// Firebird: whether a database is there, and whether the study made it. One that cannot be attached
+// counts as none: creating it then fails, saying why (Firebird creates no database over a file).
+Owner firebirdOwner(const Driver& driver, const ConnectionSpec& target, const ParameterValues& base) {
+    ParameterValues requested = base;
+    requested["create_database"] = "false";  // a look, never a create
+    std::unique_ptr<Session> s;
+    try {
+        s = driver.connect(target, resolveParameters(driver.parameters(), requested));
+    } catch (const Error&) {
+        return Owner::None;
+    }
+    return queryOne(*s, "SELECT RDB$DESCRIPTION FROM RDB$DATABASE") == kStudyMark ? Owner::Study : Owner::Other;
+}
+
+// What a cancel or a failure leaves, and how to remove it by hand.
+std::string leftTable(const ConnectionSpec& spec, bool largeObjects) {
+    return std::string("the table ") + kTable + (largeObjects ? " and its large objects" : "") + " in " + spec.label() +
+           " (the next storage insert there removes " + (largeObjects ? "them" : "it") +
+           "; by hand: " + (largeObjects ? std::string("SELECT lo_unlink(v) FROM ") + kTable + "; " : std::string()) +
+           "DROP TABLE " + kTable + ")";
+}
+
+std::string leftDatabase(const ConnectionSpec& target) {
+    return "the database " + target.label() +
+           " (the next storage insert beside it removes it; by hand: isql, "
+           "CONNECT and DROP DATABASE)";
+}
+
+// Drops the study's table, its large objects first (they outlive their rows). On PostgreSQL only a
+// table bearing the study's mark; on Firebird the table is in the variant's own database.
+void dropStudyTable(Session& s, bool pg, const ConnectionSpec& spec) {
+    if (!s.tableExists(kTable)) {
+        return;
+    }
+    if (pg && !postgresTableIsTheStudys(s)) {
+        throw foreignTable(spec);
+    }
+    if (pg && queryOne(s, std::string("SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = '") +
+                              kTable + "'::regclass AND attname = 'v'") == "oid") {
+        // In batches: each unlink holds a lock to the end of its transaction, and 100,000 in one run
+        // out of max_locks_per_transaction.
+        const auto last = std::stoull(queryOne(s, std::string("SELECT coalesce(max(id), 0) FROM ") + kTable));
+        for (std::uint64_t from = 0; from < last; from += 1000) {
+            s.execute(std::string("SELECT lo_unlink(v) FROM ") + kTable + " WHERE id > " + std::to_string(from) +
+                      " AND id <= " + std::to_string(from + 1000));
+        }
+    }
+    s.execute(std::string("DROP TABLE ") + kTable);
+}
+
+bool createdNow(const Session& s) {
+    const auto created = s.info().negotiated.find("created");
+    return created != s.info().negotiated.end() && created->second == "true";
+}
+
+// Firebird: a database the connect created gets the study's mark; one it attached instead (made
+// between the look and the create) must bear it already.
+void markFirebirdDatabase(Session& s, const ConnectionSpec& target) {
+    if (createdNow(s)) {
+        s.execute(std::string("COMMENT ON DATABASE IS '") + kStudyMark + "'");
+    } else if (queryOne(s, "SELECT RDB$DESCRIPTION FROM RDB$DATABASE") != kStudyMark) {
+        throw foreignDatabase(target);
+    }
+}
+
+// The timed inserts, the storage figure and the read-back, on a session of the variant's.
+void measureVariant(Session& s, bool pg, const std::string& engine, const ConnectionSpec& spec, const InsertOptions& o,
+                    const std::vector<std::string>& pool, const ServerVariant& v, InsertResult& r) {
+    for (const auto& effect : s.info().effects) {
+        if (effect.id == "insert_method" && effect.requested == "ibatch") {
+            if (!effect.inEffect) {
+                throw Error(ErrorKind::Usage, effect.reason);  // reported as not in effect
+            }
+            r.how += "; in effect: IBatch";
+        }
+    }
+    dropStudyTable(s, pg, spec);
+    const std::string idType = pg ? "bigint" : "BIGINT";
+    const std::string create =
+        std::string("CREATE TABLE ") + kTable + " (id " + idType + " PRIMARY KEY, v " + v.columnType + " NOT NULL)";
+    // One statement on PostgreSQL (one transaction): the table never exists without its mark.
+    s.execute(pg ? create + "; COMMENT ON TABLE " + kTable + " IS '" + kStudyMark + "'" : create);
+    const std::uint64_t loBefore =
+        pg && v.largeObject ? std::stoull(queryOne(s, "SELECT pg_total_relation_size('pg_largeobject')")) : 0;
+    const std::string insertSql =
+        std::string("INSERT INTO ") + kTable + " (id, v) VALUES " + (pg ? "($1, $2)" : "(?, ?)");
+    auto insert = s.prepareInsert(insertSql);
+    // The column tunables (STORAGE, COMPRESSION) are applied by prepareInsert: read back what is in effect.
+    for (const auto& effect : s.info().effects) {
+        if ((effect.id == "column_storage" || effect.id == "column_compression") && effect.requested != "default") {
+            r.how += "; in effect: " + effect.actual;
+            break;
+        }
+    }
+    try {
+        timedInserts(
+            r, o, pool,
+            [&](std::uint64_t id) {
+                insert->bindInteger(0, static_cast<std::int64_t>(id));
+                const std::string& value = valueOfRow(pool, id);
+                o.text ? insert->bindText(1, value) : insert->bindBytes(1, value);
+                insert->execute();
+            },
+            [&] { s.commit(); }, [&] { s.begin(); });
+    } catch (...) {
+        try {
+            s.rollback();
+        } catch (const Error&) {
+        }
+        throw;
+    }
+    insert.reset();
+    r.storageBytes = std::stoull(serverStorage(s, engine, r.storageHow, loBefore, v.largeObject));
+    if (o.verify) {
+        VerifySink sink(pool);
+        QuerySpec q;
+        q.sql = std::string("SELECT id, ") + (v.largeObject ? "lo_get(v)" : "v") + " FROM " + kTable + " ORDER BY id";
+        if (pg) {
+            q.statementParameters = {{"result_format", "binary"}};
+        }
+        s.query(q, sink, CancelToken());
+        r.check = checkWords(sink.count, r.rows, sink.difference);
+    }
+    dropStudyTable(s, pg, spec);
 }
 
 InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, const ParameterValues& base,
@@ -417,7 +579,13 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
             r.reason = "the target names no database file to put a database of the variant's own beside";
             return r;
         }
-        dropFirebirdDatabase(target);  // a leftover of an interrupted run
+        const Owner owner = firebirdOwner(driver, target, requested);
+        if (owner == Owner::Other) {
+            throw foreignDatabase(target);
+        }
+        if (owner == Owner::Study) {
+            dropFirebirdDatabase(target);  // a leftover of an interrupted run
+        }
         requested["create_database"] = "true";
         if (o.firebirdPageSize != 0) {
             requested["page_size"] = std::to_string(o.firebirdPageSize);
@@ -425,104 +593,42 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
     }
     const ParameterValues values = resolveParameters(driver.parameters(), requested);
     std::unique_ptr<Session> session;
-    std::uint64_t fbBefore = 0;
+    bool ownDatabase = false;  // Firebird: the variant's database is the study's, and is dropped after it
+    // Firebird: the variant's own database goes with it; false when it could not be dropped.
+    auto dropDatabase = [&] {
+        session.reset();
+        return !ownDatabase || dropFirebirdDatabase(target);
+    };
     try {
         session = driver.connect(target, values);
         if (!pg) {
-            fbBefore = std::stoull(queryOne(*session, "SELECT MON$PAGES * MON$PAGE_SIZE FROM MON$DATABASE"));
+            ownDatabase = createdNow(*session);
+            markFirebirdDatabase(*session, target);
+            ownDatabase = true;  // created now, or an earlier run's (it bears the mark)
+            const std::uint64_t before =
+                std::stoull(queryOne(*session, "SELECT MON$PAGES * MON$PAGE_SIZE FROM MON$DATABASE"));
             r.how += ", page size " + queryOne(*session, "SELECT MON$PAGE_SIZE FROM MON$DATABASE") + ", database " +
                      target.label();
+            measureVariant(*session, pg, driver.id(), spec, o, pool, v, r);
+            *r.storageBytes -= std::min(*r.storageBytes, before);
+        } else {
+            measureVariant(*session, pg, driver.id(), spec, o, pool, v, r);
         }
-        Session& s = *session;
-        for (const auto& effect : s.info().effects) {
-            if (effect.id == "insert_method" && effect.requested == "ibatch") {
-                if (!effect.inEffect) {
-                    throw Error(ErrorKind::Usage, effect.reason);  // reported below as not in effect
-                }
-                r.how += "; in effect: IBatch";
-            }
-        }
-        auto drop = [&] {
-            if (!s.tableExists(kTable)) {
-                return;
-            }
-            if (pg &&
-                queryOne(s, std::string("SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = '") +
-                                kTable + "'::regclass AND attname = 'v'") == "oid") {
-                // Large objects outlive their rows. In batches: each unlink holds a lock to the end of its
-                // transaction, and 100,000 in one run out of max_locks_per_transaction.
-                const auto last = std::stoull(queryOne(s, std::string("SELECT coalesce(max(id), 0) FROM ") + kTable));
-                for (std::uint64_t from = 0; from < last; from += 1000) {
-                    s.execute(std::string("SELECT lo_unlink(v) FROM ") + kTable + " WHERE id > " +
-                              std::to_string(from) + " AND id <= " + std::to_string(from + 1000));
-                }
-            }
-            s.execute(std::string("DROP TABLE ") + kTable);
-        };
-        drop();
-        const std::string idType = pg ? "bigint" : "BIGINT";
-        s.execute(std::string("CREATE TABLE ") + kTable + " (id " + idType + " PRIMARY KEY, v " + v.columnType +
-                  " NOT NULL)");
-        const std::uint64_t loBefore =
-            pg && v.largeObject ? std::stoull(queryOne(s, "SELECT pg_total_relation_size('pg_largeobject')")) : 0;
-        const std::string insertSql =
-            std::string("INSERT INTO ") + kTable + " (id, v) VALUES " + (pg ? "($1, $2)" : "(?, ?)");
-        auto insert = s.prepareInsert(insertSql);
-        // The column tunables (STORAGE, COMPRESSION) are applied by prepareInsert: read back what is in effect.
-        for (const auto& effect : s.info().effects) {
-            if ((effect.id == "column_storage" || effect.id == "column_compression") && effect.requested != "default") {
-                r.how += "; in effect: " + effect.actual;
-                break;
-            }
-        }
-        try {
-            timedInserts(
-                r, o, pool,
-                [&](std::uint64_t id) {
-                    insert->bindInteger(0, static_cast<std::int64_t>(id));
-                    const std::string& value = valueOfRow(pool, id);
-                    o.text ? insert->bindText(1, value) : insert->bindBytes(1, value);
-                    insert->execute();
-                },
-                [&] { s.commit(); }, [&] { s.begin(); });
-        } catch (...) {
-            try {
-                s.rollback();
-            } catch (const Error&) {
-            }
-            throw;
-        }
-        insert.reset();
-        r.storageBytes = std::stoull(serverStorage(s, driver.id(), r.storageHow, loBefore, v.largeObject));
-        if (!pg) {
-            *r.storageBytes -= std::min(*r.storageBytes, fbBefore);
-        }
-        if (o.verify) {
-            VerifySink sink(pool);
-            QuerySpec q;
-            q.sql =
-                std::string("SELECT id, ") + (v.largeObject ? "lo_get(v)" : "v") + " FROM " + kTable + " ORDER BY id";
-            if (pg) {
-                q.statementParameters = {{"result_format", "binary"}};
-            }
-            s.query(q, sink, CancelToken());
-            r.check = checkWords(sink.count, r.rows, sink.difference);
-        }
-        drop();
-        if (!pg) {
-            session.reset();
-            dropFirebirdDatabase(target);
-        }
+        dropDatabase();
+    } catch (const ForeignObject&) {
+        session.reset();
+        throw;
     } catch (const Error& e) {
         if (e.kind() == ErrorKind::Usage && r.rows == 0 && !pg) {
             r.inEffect = false;
             r.reason = oneLine(e.what());
-            session.reset();
-            dropFirebirdDatabase(target);
+            dropDatabase();
             return r;
         }
         r.error = oneLine(e.what());
         r.partial = true;
+        // A signal's hard deadline cuts a call that does not end (a server stopped): that error is the cancel's too.
+        r.cancelled = e.kind() == ErrorKind::Cancelled || o.cancel.cancelled();
         const std::string text = e.what();
         if (pg && v.parameters.count("column_compression") && v.parameters.at("column_compression") == "lz4" &&
             text.find("lz4") != std::string::npos && r.rows == 0) {
@@ -531,9 +637,17 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
             r.error.clear();
             r.partial = false;
         }
-        if (!pg) {
-            session.reset();
-            dropFirebirdDatabase(target);
+        if (!pg && !dropDatabase()) {
+            r.left = leftDatabase(target);
+        }
+        if (pg && r.cancelled && session) {
+            // A cancel removes what the study made (committed rows and their large objects) while it
+            // can: a signal's hard deadline may cut this short, and the line says what is left.
+            try {
+                dropStudyTable(*session, pg, spec);
+            } catch (const Error&) {
+                r.left = leftTable(spec, v.largeObject);
+            }
         }
     }
     return r;
@@ -637,6 +751,9 @@ std::vector<InsertResult> runSqliteInserts(const std::filesystem::path& director
         if (!wanted(o, variant)) {
             continue;
         }
+        if (o.cancel.cancelled()) {
+            throw Error(ErrorKind::Cancelled, "cancelled");
+        }
         if (o.progress) {
             o.progress("sqlite " + variant);
         }
@@ -662,12 +779,28 @@ std::vector<InsertResult> runServerInserts(const ConnectionSpec& spec, const Par
     {
         auto probe = driver.connect(spec, resolveParameters(driver.parameters(), parameters));
         variants = driver.id() == "postgres" ? postgresVariants(*probe, o) : firebirdVariants(*probe, o);
+        if (driver.id() == "postgres" && probe->tableExists(kTable) && !postgresTableIsTheStudys(*probe)) {
+            throw foreignTable(spec);  // before any variant: nothing of someone else's is dropped
+        }
+    }
+    for (const auto& v : variants) {
+        if (driver.id() != "firebird" || !wanted(o, v.name) || !v.reason.empty()) {
+            continue;
+        }
+        ConnectionSpec target = spec;
+        target.target = firebirdVariantTarget(spec.target, v.name);
+        if (!target.target.empty() && firebirdOwner(driver, target, parameters) == Owner::Other) {
+            throw foreignDatabase(target);
+        }
     }
     const auto pool = valuePool(o);
     std::vector<InsertResult> results;
     for (const auto& v : variants) {
         if (!wanted(o, v.name)) {
             continue;
+        }
+        if (o.cancel.cancelled()) {
+            throw Error(ErrorKind::Cancelled, "cancelled");
         }
         if (o.progress) {
             o.progress(driver.id() + " " + v.name);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/CancelToken.h"
 #include "engine/core/Sample.h"
 #include "engine/drivers/Driver.h"
 
@@ -35,6 +36,9 @@ struct InsertOptions {
     // (bb_storage_<variant>.fdb, dropped afterwards) with this page size; 0: the driver's default.
     std::int64_t firebirdPageSize = 0;
     std::function<void(const std::string&)> progress;
+    // Polled between rows: a cancel ends the variant in progress (its result says so), removes what it
+    // made where it can, and runs no further variant.
+    CancelToken cancel;
 };
 
 struct InsertResult {
@@ -53,6 +57,8 @@ struct InsertResult {
     std::string check = "not checked";
     bool partial = false;
     std::string error;
+    bool cancelled = false;  // a cancel ended it (error is "cancelled")
+    std::string left;        // after a cancel or a failure: what it made and could not remove, and how to; or empty
 
     double insertsPerSecond() const;
     double megabytesPerSecond() const;
@@ -70,7 +76,11 @@ std::vector<InsertResult> runSqliteInserts(const std::filesystem::path& director
                                            const std::function<void(const InsertResult&)>& done = {});
 
 // PostgreSQL or Firebird through the engine's driver (spec.engine), a table BB_STORAGE_INSERT that
-// is dropped and created per variant and dropped afterwards. Connection failures throw.
+// is dropped and created per variant and dropped afterwards (on Firebird in a database of each
+// variant's own, see firebirdPageSize). Connection failures throw. The study marks what it creates
+// (the table's comment on PostgreSQL, the database's description on Firebird) and replaces only what
+// bears its mark: a table bb_storage_insert or a database bb_storage_<variant>.fdb of someone else's
+// is refused with Error(Usage) naming it, before any variant runs.
 std::vector<InsertResult> runServerInserts(const ConnectionSpec& spec, const ParameterValues& parameters,
                                            const InsertOptions& options,
                                            const std::function<void(const InsertResult&)>& done = {});

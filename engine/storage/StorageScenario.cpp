@@ -423,6 +423,7 @@ StudyOutcome runStudy(const StudyJob& job, const StudyHooks& hooks) {
     }
     InsertOptions in = job.plan.insert;
     in.progress = progress;
+    in.cancel = hooks.cancel;  // polled between rows: a variant ends at the cancel, not at its last row
     auto done = [&](const InsertResult& r) {
         if (hooks.insertResult) {
             hooks.insertResult(r);

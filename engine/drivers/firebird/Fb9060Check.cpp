@@ -2,8 +2,11 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
+#include <random>
+#include <thread>
 
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
@@ -139,6 +142,56 @@ void runSequence(FirebirdSession& session, const std::string& table, Fb9060Outco
     out.steps.push_back("COMMIT, then SELECT B ... WHERE ID = 2 in a new transaction: '" + out.gotAfterCommit + "'");
 }
 
+// Whether Firebird refused a statement for another transaction's concurrent work on the same
+// records: "deadlock -update conflicts with concurrent update", "lock conflict on no wait transaction".
+bool concurrentConflict(Firebird::IStatus* status) {
+    for (const intptr_t* v = status->getErrors(); v != nullptr && v[0] != isc_arg_end;
+         v += v[0] == isc_arg_cstring ? 3 : 2) {
+        if (v[0] == isc_arg_gds && (v[1] == isc_deadlock || v[1] == isc_update_conflict || v[1] == isc_lock_conflict)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// CREATE / DROP of the check's table in a transaction of its own. Two checks at once (two names)
+// still meet in the system tables, which each DDL's commit updates: the second one is refused with
+// "deadlock -update conflicts with concurrent update". Such a refusal is retried after a short random
+// pause, a few times; any other error is thrown at once, as execute() says it.
+void executeDdl(FirebirdSession& session, const std::string& sql) {
+    if (session.currentTransaction() != nullptr) {
+        session.execute(sql);
+        return;
+    }
+    std::mt19937 random(std::random_device{}());
+    std::uniform_int_distribution<int> pause(20, 250);
+    constexpr int kAttempts = 12;
+    for (int attempt = 1;; ++attempt) {
+        auto& st = session.status();
+        Firebird::ITransaction* tx = nullptr;
+        try {
+            tx = session.startTransaction();
+            session.attachment()->execute(&st, tx, static_cast<unsigned>(sql.size()), sql.c_str(), kSqlDialect, nullptr,
+                                          nullptr, nullptr, nullptr);
+            tx->commit(&st);  // releases tx
+            return;
+        } catch (const Firebird::FbException& e) {
+            const Error error = session.statusError(ErrorKind::Sql, "firebird: " + oneLine(sql), e.getStatus());
+            if (tx != nullptr) {
+                try {
+                    tx->rollback(&st);
+                } catch (const Firebird::FbException&) {
+                    tx->release();
+                }
+            }
+            if (attempt >= kAttempts || !concurrentConflict(e.getStatus())) {
+                throw error;
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(pause(random)));
+    }
+}
+
 }  // namespace
 
 Fb9060Outcome runFb9060Check(const ConnectionSpec& spec, const ParameterValues& values) {
@@ -157,13 +210,13 @@ Fb9060Outcome runFb9060Check(const ConnectionSpec& spec, const ParameterValues& 
             out.inlineInEffect = e.inEffect && !e.actual.empty() && e.actual != "0";
         }
     }
-    // Its own table, named by the process: a check never writes into the reference tables, and two
-    // checks at once do not meet. At most 31 characters (Firebird 3).
+    // Its own table, named by the run: a check never writes into the reference tables, two checks at
+    // once do not meet, and CREATE (not RECREATE) never replaces a table it did not make.
     out.table = fb9060TableName();
     const std::string context = spec.label() + ": check fb9060: ";
     try {
-        session->execute("RECREATE TABLE " + out.table +
-                         " (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(20), B BLOB SUB_TYPE TEXT)");
+        executeDdl(*fb, "CREATE TABLE " + out.table +
+                            " (ID INTEGER NOT NULL PRIMARY KEY, NAME VARCHAR(20), B BLOB SUB_TYPE TEXT)");
     } catch (const Error& e) {
         throw Error(e.kind(), context + e.what());
     }
@@ -173,20 +226,20 @@ Fb9060Outcome runFb9060Check(const ConnectionSpec& spec, const ParameterValues& 
         const Error error = fb->statusError(ErrorKind::Sql, context.substr(0, context.size() - 2), e.getStatus());
         try {
             session->rollback();
-            session->execute("DROP TABLE " + out.table);
+            executeDdl(*fb, "DROP TABLE " + out.table);
         } catch (const Error&) {
         }
         throw error;
     } catch (const Error& e) {
         try {
             session->rollback();
-            session->execute("DROP TABLE " + out.table);
+            executeDdl(*fb, "DROP TABLE " + out.table);
         } catch (const Error&) {
         }
         throw Error(e.kind(), context + e.what());
     }
     try {
-        session->execute("DROP TABLE " + out.table);
+        executeDdl(*fb, "DROP TABLE " + out.table);
     } catch (const Error& e) {
         throw Error(e.kind(), context + "the check ran, but its table could not be dropped: " + e.what());
     }
@@ -194,7 +247,20 @@ Fb9060Outcome runFb9060Check(const ConnectionSpec& spec, const ParameterValues& 
 }
 
 std::string fb9060TableName() {
-    return "BLOBBENCH_FB9060_" + std::to_string(static_cast<long>(::getpid()));
+    // The pid alone is shared by two processes in two PID namespaces (two containers, both pid 1),
+    // whose checks then met on one table: a random part makes the name the run's own. At most 31
+    // characters (Firebird 3's identifiers): 17 + up to 7 digits (pid_max is 2^22) + 1 + 6.
+    static const std::string name = [] {
+        constexpr char kDigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+        std::random_device random;
+        std::uniform_int_distribution<int> pick(0, 35);
+        std::string suffix;
+        for (int i = 0; i < 6; ++i) {
+            suffix += kDigits[pick(random)];
+        }
+        return "BLOBBENCH_FB9060_" + std::to_string(static_cast<long>(::getpid())) + "_" + suffix;
+    }();
+    return name;
 }
 
 std::string fb9060KnownVersions() {

@@ -43,7 +43,8 @@ Fb9060Outcome runFb9060Check(const ConnectionSpec& spec, const ParameterValues& 
 // Which versions the issue names: one line for the report.
 std::string fb9060KnownVersions();
 
-// The check's own table, named by the process: BLOBBENCH_FB9060_<pid>.
+// The check's own table, named by the process: BLOBBENCH_FB9060_<pid>_<6 random letters or digits>,
+// the same for every call in one process.
 std::string fb9060TableName();
 
 // What the issue says of a server and a client of these versions (their version strings).

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/core/Error.h"
+#include "engine/core/FileKind.h"
 #include "engine/wire/SocketCounter.h"
 
 namespace blobbench::firebird {
@@ -256,6 +257,10 @@ std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requeste
     std::lock_guard lock(mutex);
     if (auto it = loaded.find(path); it != loaded.end()) {
         return it->second;
+    }
+    // dlopen of a FIFO waits in open(2) for a writer for ever, before any connect timeout applies.
+    if (const std::string why = whyNotALibraryFile(requested); !why.empty()) {
+        throw Error(ErrorKind::Connect, "cannot load the Firebird client library '" + path + "': " + why);
     }
     dlerror();
     void* handle = requested.empty() ? openSystemClient() : dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

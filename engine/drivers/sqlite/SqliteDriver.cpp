@@ -9,6 +9,7 @@
 #include "engine/core/Error.h"
 #include "engine/core/LoadParameters.h"
 #include "engine/drivers/ReadOnly.h"
+#include "engine/drivers/sqlite/SqliteFileName.h"
 
 namespace blobbench {
 namespace {
@@ -175,10 +176,12 @@ public:
         namespace fs = std::filesystem;
         std::error_code ec;
         const bool readOnly = spec.readOnly || textValue(values, "mode") == "read-only";
-        if (fs::is_directory(m_path, ec)) {
+        // A URI file name ("file:/x/s.db?mode=ro") is checked as the file SQLite opens for it.
+        const std::optional<std::string> file = sqliteFileOf(m_path);
+        if (file && fs::is_directory(*file, ec)) {
             throw Error(ErrorKind::Io, "is a directory, not a database file");
         }
-        const bool exists = fs::exists(m_path, ec);
+        const bool exists = file && fs::exists(*file, ec);
         if (readOnly && !exists) {
             throw Error(ErrorKind::Io, "does not exist");
         }
@@ -191,7 +194,13 @@ public:
         }
         const int flags =
             readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (spec.create ? SQLITE_OPEN_CREATE : 0));
-        if (sqlite3_open_v2(m_path.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+        // SQLite refuses a URI's mode=rwc without SQLITE_OPEN_CREATE; the file was found above.
+        int uriFlags = 0;
+        if (isSqliteUri(m_path)) {
+            uriFlags =
+                SQLITE_OPEN_URI | (!readOnly && sqliteUriParameter(m_path, "mode") == "rwc" ? SQLITE_OPEN_CREATE : 0);
+        }
+        if (sqlite3_open_v2(m_path.c_str(), &m_db, flags | uriFlags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
             const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
             sqlite3_close(m_db);
             m_db = nullptr;
