@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QCategoryAxis>
+#include <QChartView>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -109,6 +111,12 @@ TEST(ReproduceWindowTest, RunsTheSqlitePublicationAndJudgesEachFigure) {
     }
     EXPECT_GT(measured, 0);
     EXPECT_EQ(reproduce->chart()->dotCount(), measured);  // one dot a measured figure, the others listed
+    // The y axis names every figure (QCategoryAxis kept only the first of labels appended top down).
+    auto* view = reproduce->chart()->widget()->findChild<QChartView*>();
+    ASSERT_NE(view, nullptr);
+    auto* y = qobject_cast<QCategoryAxis*>(view->chart()->axes(Qt::Vertical).value(0));
+    ASSERT_NE(y, nullptr);
+    EXPECT_EQ(y->categoriesLabels().size(), table->rowCount()) << y->categoriesLabels().join(u'|').toStdString();
     EXPECT_TRUE(reproduce->errorText().isEmpty());
 
     const std::string bad = dir.file("bad.json");

@@ -69,6 +69,11 @@ private:
             if (p.ratio <= 0)
                 label += tr(" (not measured)");
             m_categories << label;
+        }
+        // QCategoryAxis takes categories in rising order of their values only (it dropped every one
+        // after the first): the bottom row first.
+        for (int i = rows - 1; i >= 0; --i) {
+            const QString& label = m_categories[i];
             y->append(label.size() > 48 ? label.left(47) + QChar(0x2026) : label, rowY(i));
         }
         const auto add = [&](QXYSeries* series) {
