@@ -52,6 +52,27 @@ ParameterValues resolveParameters(const std::vector<ParameterSpec>& specs, const
 ParameterValues statementValues(const std::string& engine, const std::vector<ParameterSpec>& specs,
                                 const ParameterValues& values, const ParameterValues& statement);
 
+// statementValues() for one session, whose own values never change: the last answer is kept, since a
+// session asks again with the same statement tunables at every statement of a run.
+class StatementValues {
+public:
+    const ParameterValues& of(const std::string& engine, const std::vector<ParameterSpec>& specs,
+                              const ParameterValues& values, const ParameterValues& statement) {
+        if (!m_known || statement != m_statement) {
+            m_known = false;  // a refused one leaves nothing behind
+            m_values = statementValues(engine, specs, values, statement);
+            m_statement = statement;
+            m_known = true;
+        }
+        return m_values;
+    }
+
+private:
+    bool m_known = false;
+    ParameterValues m_statement;
+    ParameterValues m_values;
+};
+
 // Typed access to a resolved value.
 std::int64_t integerValue(const ParameterValues& values, const std::string& id);
 bool booleanValue(const ParameterValues& values, const std::string& id);

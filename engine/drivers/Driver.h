@@ -31,6 +31,8 @@ struct ConnectionSpec {
 
     // Safe to print and save: engine and target, with any password in the target masked.
     std::string label() const;
+
+    friend bool operator==(const ConnectionSpec&, const ConnectionSpec&) = default;
 };
 
 struct Endpoint {
@@ -176,7 +178,7 @@ public:
     virtual std::string displayName() const = 0;
     virtual bool networked() const = 0;
     virtual Dialect dialect() const = 0;
-    virtual std::vector<ParameterSpec> parameters() const = 0;
+    virtual const std::vector<ParameterSpec>& parameters() const = 0;  // built once: the same for every call
 
     // Whether this driver takes the given connection string (used to pick an engine when none is named).
     virtual bool accepts(std::string_view target) const = 0;

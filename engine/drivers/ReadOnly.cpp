@@ -1,12 +1,37 @@
 #include "engine/drivers/ReadOnly.h"
 
+#include <algorithm>
+#include <array>
 #include <cctype>
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace blobbench {
 namespace {
+
+// The checks are pure functions of the statement's text, and a session repeats one statement
+// thousands of times (a sessions run checks every statement): each thread keeps its last answer
+// for each check.
+enum class Check { ReadingPostgres, ReadingMariadb, PostgresCall, MariadbCall, FirebirdCall, kCount };
+
+template <class Answer>
+std::string remembered(Check check, std::string_view sql, Answer answer) {
+    struct Last {
+        bool set = false;
+        std::string sql;
+        std::string answer;
+    };
+    thread_local std::array<Last, static_cast<std::size_t>(Check::kCount)> last;
+    Last& l = last[static_cast<std::size_t>(check)];
+    if (!l.set || l.sql != sql) {
+        l.answer = answer();
+        l.sql = sql;
+        l.set = true;
+    }
+    return l.answer;
+}
 
 bool wordChar(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$';
@@ -246,9 +271,7 @@ std::string whyNotReading(const std::vector<std::string>& w, SqlDialect dialect,
     return "it is not a query";
 }
 
-}  // namespace
-
-std::string refusedReadingStatement(std::string_view sql, SqlDialect dialect) {
+std::string whyRefusedReading(std::string_view sql, SqlDialect dialect) {
     const std::vector<std::string> found = words(sql, dialect);
     std::string word;
     const std::string why = whyNotReading(found, dialect, word);
@@ -262,21 +285,46 @@ std::string refusedReadingStatement(std::string_view sql, SqlDialect dialect) {
            "; a statement that changes data belongs in the scenario's setup SQL, which is not measured";
 }
 
+}  // namespace
+
+std::string refusedReadingStatement(std::string_view sql, SqlDialect dialect) {
+    return remembered(dialect == SqlDialect::Postgres ? Check::ReadingPostgres : Check::ReadingMariadb, sql,
+                      [&] { return whyRefusedReading(sql, dialect); });
+}
+
+namespace {
+
+// Whether `wanted` (a call's words) stands in `found` (a statement's words) as a run of words.
+bool holdsWords(const std::vector<std::string>& found, const std::vector<std::string>& wanted) {
+    if (wanted.empty() || wanted.size() > found.size()) {
+        return false;
+    }
+    for (std::size_t at = 0; at + wanted.size() <= found.size(); ++at) {
+        if (std::equal(wanted.begin(), wanted.end(), found.begin() + static_cast<std::ptrdiff_t>(at))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
 std::string writingCallIn(std::string_view sql, std::initializer_list<std::string_view> calls, SqlDialect dialect) {
     const std::vector<std::string> found = words(sql, dialect);
-    for (std::size_t at = 0; at < found.size(); ++at) {
-        for (const std::string_view call : calls) {
-            const std::vector<std::string> wanted = words(call);
-            bool match = !wanted.empty() && at + wanted.size() <= found.size();
-            for (std::size_t k = 0; match && k < wanted.size(); ++k) {
-                match = found[at + k] == wanted[k];
-            }
-            if (match) {
-                return std::string(call);
+    // The first call in the statement's order of words, as before: the earliest position wins.
+    std::size_t best = found.size();
+    std::string_view first;
+    for (const std::string_view call : calls) {
+        const std::vector<std::string> wanted = words(call);
+        for (std::size_t at = 0; at < best && !wanted.empty() && at + wanted.size() <= found.size(); ++at) {
+            if (std::equal(wanted.begin(), wanted.end(), found.begin() + static_cast<std::ptrdiff_t>(at))) {
+                best = at;
+                first = call;
+                break;
             }
         }
     }
-    return {};
+    return best < found.size() ? std::string(first) : std::string();
 }
 
 namespace {
@@ -287,9 +335,11 @@ struct WritingCall {
 };
 
 // A function's name is shown called ("lo_create()"), a statement's words as they are ("EXECUTE").
+// The statement is read into words once, not once for each of the calls looked for.
 std::string refusedCallOf(std::string_view sql, SqlDialect dialect, std::initializer_list<WritingCall> calls) {
+    const std::vector<std::string> found = words(sql, dialect);
     for (const WritingCall& c : calls) {
-        if (!writingCallIn(sql, {c.words}, dialect).empty()) {
+        if (holdsWords(found, words(c.words))) {
             const std::string words = c.words;
             const bool function = words.find(' ') == std::string::npos && words != "execute" && words != "GEN_ID" &&
                                   words != "RDB$SET_CONTEXT";
@@ -306,80 +356,87 @@ std::string refusedPostgresCall(std::string_view sql) {
         "PostgreSQL before 17 lets the large-object functions through one, and commits them";
     constexpr const char* inString = "it runs SQL held in a string, which no check before it can read";
     constexpr const char* server = "it changes the server outside the transaction, and stays";
-    return refusedCallOf(sql, SqlDialect::Postgres,
-                         {
-                             {"lo_create", largeObject},
-                             {"lo_creat", largeObject},
-                             {"lo_from_bytea", largeObject},
-                             {"lo_import", largeObject},
-                             {"lo_unlink", largeObject},
-                             {"lo_put", largeObject},
-                             {"lowrite", largeObject},
-                             {"lo_truncate", largeObject},
-                             {"lo_truncate64", largeObject},
-                             {"lo_export", "it writes a file on the server"},
-                             {"execute", "it runs a prepared statement, which no check before it can read"},
-                             {"dblink", "it runs SQL on a connection of its own, outside this transaction"},
-                             {"dblink_exec", "it runs SQL on a connection of its own, outside this transaction"},
-                             {"dblink_open", "it runs SQL on a connection of its own, outside this transaction"},
-                             {"dblink_send_query", "it runs SQL on a connection of its own, outside this transaction"},
-                             {"query_to_xml", inString},
-                             {"query_to_xmlschema", inString},
-                             {"query_to_xml_and_xmlschema", inString},
-                             {"ts_stat", inString},
-                             {"ts_rewrite", inString},
-                             {"pg_import_system_collations",
-                              "it adds rows to the catalogue, which a read-only transaction lets through"},
-                             {"pg_create_physical_replication_slot", server},
-                             {"pg_create_logical_replication_slot", server},
-                             {"pg_copy_physical_replication_slot", server},
-                             {"pg_copy_logical_replication_slot", server},
-                             {"pg_drop_replication_slot", server},
-                             {"pg_replication_origin_create", server},
-                             {"pg_replication_origin_drop", server},
-                             {"pg_replication_origin_advance", server},
-                             {"pg_replication_origin_session_setup", server},
-                             {"pg_logical_emit_message", server},
-                             {"pg_switch_wal", server},
-                             {"pg_create_restore_point", server},
-                             {"pg_promote", server},
-                             {"pg_reload_conf", server},
-                             {"pg_rotate_logfile", server},
-                             {"pg_file_write", "it writes a file on the server"},
-                             {"pg_file_rename", "it renames a file on the server"},
-                             {"pg_file_unlink", "it removes a file on the server"},
-                             {"pg_stat_reset", server},
-                             {"pg_stat_reset_shared", server},
-                             {"pg_stat_reset_single_table_counters", server},
-                             {"pg_stat_reset_single_function_counters", server},
-                             {"pg_stat_reset_slru", server},
-                             {"pg_stat_reset_replication_slot", server},
-                             {"pg_terminate_backend", "it ends another session"},
-                             {"pg_cancel_backend", "it cancels another session's statement"},
-                         });
+    return remembered(Check::PostgresCall, sql, [&] {
+        return refusedCallOf(
+            sql, SqlDialect::Postgres,
+            {
+                {"lo_create", largeObject},
+                {"lo_creat", largeObject},
+                {"lo_from_bytea", largeObject},
+                {"lo_import", largeObject},
+                {"lo_unlink", largeObject},
+                {"lo_put", largeObject},
+                {"lowrite", largeObject},
+                {"lo_truncate", largeObject},
+                {"lo_truncate64", largeObject},
+                {"lo_export", "it writes a file on the server"},
+                {"execute", "it runs a prepared statement, which no check before it can read"},
+                {"dblink", "it runs SQL on a connection of its own, outside this transaction"},
+                {"dblink_exec", "it runs SQL on a connection of its own, outside this transaction"},
+                {"dblink_open", "it runs SQL on a connection of its own, outside this transaction"},
+                {"dblink_send_query", "it runs SQL on a connection of its own, outside this transaction"},
+                {"query_to_xml", inString},
+                {"query_to_xmlschema", inString},
+                {"query_to_xml_and_xmlschema", inString},
+                {"ts_stat", inString},
+                {"ts_rewrite", inString},
+                {"pg_import_system_collations",
+                 "it adds rows to the catalogue, which a read-only transaction lets through"},
+                {"pg_create_physical_replication_slot", server},
+                {"pg_create_logical_replication_slot", server},
+                {"pg_copy_physical_replication_slot", server},
+                {"pg_copy_logical_replication_slot", server},
+                {"pg_drop_replication_slot", server},
+                {"pg_replication_origin_create", server},
+                {"pg_replication_origin_drop", server},
+                {"pg_replication_origin_advance", server},
+                {"pg_replication_origin_session_setup", server},
+                {"pg_logical_emit_message", server},
+                {"pg_switch_wal", server},
+                {"pg_create_restore_point", server},
+                {"pg_promote", server},
+                {"pg_reload_conf", server},
+                {"pg_rotate_logfile", server},
+                {"pg_file_write", "it writes a file on the server"},
+                {"pg_file_rename", "it renames a file on the server"},
+                {"pg_file_unlink", "it removes a file on the server"},
+                {"pg_stat_reset", server},
+                {"pg_stat_reset_shared", server},
+                {"pg_stat_reset_single_table_counters", server},
+                {"pg_stat_reset_single_function_counters", server},
+                {"pg_stat_reset_slru", server},
+                {"pg_stat_reset_replication_slot", server},
+                {"pg_terminate_backend", "it ends another session"},
+                {"pg_cancel_backend", "it cancels another session's statement"},
+            });
+    });
 }
 
 std::string refusedMariadbCall(std::string_view sql) {
-    return refusedCallOf(
-        sql, SqlDialect::Mariadb,
-        {{"into outfile", "it writes a file on the server"}, {"into dumpfile", "it writes a file on the server"}});
+    return remembered(Check::MariadbCall, sql, [&] {
+        return refusedCallOf(
+            sql, SqlDialect::Mariadb,
+            {{"into outfile", "it writes a file on the server"}, {"into dumpfile", "it writes a file on the server"}});
+    });
 }
 
 std::string refusedFirebirdCall(std::string_view sql) {
     constexpr const char* generator =
         "a generator stands outside every transaction: each repetition would move it on for good";
-    return refusedCallOf(
-        sql, SqlDialect::Postgres,
-        {{"GEN_ID", generator},
-         {"NEXT VALUE FOR", generator},
-         {"SET GENERATOR", generator},
-         {"ALTER SEQUENCE", generator},
-         {"ALTER GENERATOR", generator},
-         {"RECREATE SEQUENCE", generator},
-         {"RECREATE GENERATOR", generator},
-         {"CREATE OR ALTER SEQUENCE", generator},
-         {"EXECUTE STATEMENT", "it runs SQL held in a string, which no check before it can read"},
-         {"RDB$SET_CONTEXT", "it changes the session's context variables, which outlive the statement"}});
+    return remembered(Check::FirebirdCall, sql, [&] {
+        return refusedCallOf(
+            sql, SqlDialect::Postgres,
+            {{"GEN_ID", generator},
+             {"NEXT VALUE FOR", generator},
+             {"SET GENERATOR", generator},
+             {"ALTER SEQUENCE", generator},
+             {"ALTER GENERATOR", generator},
+             {"RECREATE SEQUENCE", generator},
+             {"RECREATE GENERATOR", generator},
+             {"CREATE OR ALTER SEQUENCE", generator},
+             {"EXECUTE STATEMENT", "it runs SQL held in a string, which no check before it can read"},
+             {"RDB$SET_CONTEXT", "it changes the session's context variables, which outlive the statement"}});
+    });
 }
 
 }  // namespace blobbench

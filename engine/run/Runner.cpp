@@ -312,6 +312,11 @@ void Runner::endSocketDeadline() {
     }
 }
 
+bool Runner::ResolvedPlan::sameInputs(const RunPlan& plan) const {
+    return plan.connection == connection && plan.verifyContent == verifyContent && plan.wireTap == wireTap &&
+           plan.link == link && plan.estimateCompression == estimateCompression && plan.parameters == given;
+}
+
 RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     const clientpause::Watch pauses;  // a stopped or suspended client is not a server's stall
     {
@@ -392,12 +397,27 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     bool verify = plan.verifyContent;
     try {
         const Driver& driver = driverById(plan.connection.engine);
-        ParameterValues given = plan.parameters;
-        verify = takeVerifyContent(given, plan.verifyContent);
-        resolved = resolveParameters(driver.parameters(), given);
-        wire = resolveWireSettings(plan.wireTap, plan.link, plan.estimateCompression, given);
-        storeWireSettings(wire, resolved);
-        key = sessionKey(plan, driver, resolved, wire);
+        if (!m_lastResolved || !m_lastResolved->sameInputs(plan)) {
+            m_lastResolved.reset();  // a plan that does not resolve leaves nothing behind
+            ResolvedPlan r;
+            r.connection = plan.connection;
+            r.given = plan.parameters;
+            r.verifyContent = plan.verifyContent;
+            r.wireTap = plan.wireTap;
+            r.link = plan.link;
+            r.estimateCompression = plan.estimateCompression;
+            ParameterValues given = plan.parameters;
+            r.verify = takeVerifyContent(given, plan.verifyContent);
+            r.resolved = resolveParameters(driver.parameters(), given);
+            r.wire = resolveWireSettings(plan.wireTap, plan.link, plan.estimateCompression, given);
+            storeWireSettings(r.wire, r.resolved);
+            r.key = sessionKey(plan, driver, r.resolved, r.wire);
+            m_lastResolved = std::move(r);
+        }
+        verify = m_lastResolved->verify;
+        resolved = m_lastResolved->resolved;
+        wire = m_lastResolved->wire;
+        key = m_lastResolved->key;
         if (m_keepSession && m_kept && m_keptKey == key) {
             {
                 std::lock_guard lock(m_deadlineMutex);

@@ -72,9 +72,7 @@ std::uint64_t bandwidthOf(const std::string& id, const std::string& value) {
     return bits;
 }
 
-}  // namespace
-
-std::vector<ParameterSpec> wireParameters() {
+std::vector<ParameterSpec> buildWireParameters() {
     std::vector<ParameterSpec> specs;
     specs.push_back(booleanSpec(wireparam::WireTap, "Measure through WireTap", true,
                                 "Count the connection's bytes, reads/writes and round trips of every sample: at "
@@ -121,6 +119,14 @@ std::vector<ParameterSpec> wireParameters() {
     return specs;
 }
 
+}  // namespace
+
+// Built once: a run asks for them at every statement.
+const std::vector<ParameterSpec>& wireParameters() {
+    static const std::vector<ParameterSpec> specs = buildWireParameters();
+    return specs;
+}
+
 bool isWireParameter(std::string_view id) {
     for (const char* wire :
          {wireparam::WireTap, wireparam::LatencyUp, wireparam::LatencyDown, wireparam::BandwidthUp,
@@ -134,7 +140,7 @@ bool isWireParameter(std::string_view id) {
 
 WireSettings resolveWireSettings(bool typedTap, const LinkProfile& typedLink, bool typedEstimate,
                                  const ParameterValues& given) {
-    const auto specs = wireParameters();
+    const auto& specs = wireParameters();
     WireSettings s;
     s.link = typedLink;
     s.estimateCompression = typedEstimate;

@@ -23,7 +23,7 @@ inline constexpr const char* StallTimeout = "wire_stall_timeout_s";
 inline constexpr const char* Counting = "wire_counting";  // "relay" | "in-process" (SocketCounter.h)
 }  // namespace wireparam
 
-std::vector<ParameterSpec> wireParameters();
+const std::vector<ParameterSpec>& wireParameters();  // built once
 bool isWireParameter(std::string_view id);
 
 // What the Runner does about the wire for one run.

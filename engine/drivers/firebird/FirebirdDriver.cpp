@@ -11,7 +11,10 @@ namespace blobbench {
 
 using namespace firebird;
 
-std::vector<ParameterSpec> FirebirdDriver::parameters() const {
+namespace {
+
+// Built once: the specs are the same for every call, and a run asks for them at every statement.
+std::vector<ParameterSpec> buildFirebirdParameters() {
     std::vector<ParameterSpec> specs;
     {
         ParameterSpec p;
@@ -160,13 +163,20 @@ std::vector<ParameterSpec> FirebirdDriver::parameters() const {
         specs.push_back(p);
     }
     // The tap and the emulated link: applied by the Runner, never by this driver.
-    for (auto& spec : wireParameters()) {
-        specs.push_back(std::move(spec));
+    for (const auto& spec : wireParameters()) {
+        specs.push_back(spec);
     }
     // Sessions at once: applied by the run (SessionRunner), never by this driver.
     for (auto& spec : loadParameters()) {
         specs.push_back(std::move(spec));
     }
+    return specs;
+}
+
+}  // namespace
+
+const std::vector<ParameterSpec>& FirebirdDriver::parameters() const {
+    static const std::vector<ParameterSpec> specs = buildFirebirdParameters();
     return specs;
 }
 

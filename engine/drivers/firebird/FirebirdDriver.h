@@ -12,7 +12,7 @@ public:
     std::string displayName() const override { return "Firebird"; }
     bool networked() const override { return true; }
     Dialect dialect() const override { return Dialect::Firebird; }
-    std::vector<ParameterSpec> parameters() const override;
+    const std::vector<ParameterSpec>& parameters() const override;
     bool accepts(std::string_view target) const override;
     std::unique_ptr<Session> connect(const ConnectionSpec& spec, const ParameterValues& values) const override;
     std::optional<Endpoint> endpoint(const ConnectionSpec& spec) const override;

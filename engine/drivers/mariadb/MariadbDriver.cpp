@@ -28,7 +28,10 @@ mariadb::MariadbTarget targetOf(const ConnectionSpec& spec) {
 
 }  // namespace
 
-std::vector<ParameterSpec> MariadbDriver::parameters() const {
+namespace {
+
+// Built once: the specs are the same for every call, and a run asks for them at every statement.
+std::vector<ParameterSpec> buildMariadbParameters() {
     namespace param = mariadbparam;
     std::vector<ParameterSpec> specs;
     specs.push_back(enumSpec(param::Protocol, "Protocol", {"text", "binary"},
@@ -57,13 +60,20 @@ std::vector<ParameterSpec> MariadbDriver::parameters() const {
     timeout.help =
         "MYSQL_OPT_CONNECT_TIMEOUT; a connect_timeout in the connection string wins; 0 leaves it to libmariadb.";
     specs.push_back(timeout);
-    for (auto& spec : wireParameters()) {
-        specs.push_back(std::move(spec));
+    for (const auto& spec : wireParameters()) {
+        specs.push_back(spec);
     }
     // Sessions at once: applied by the run (SessionRunner), never by this driver.
     for (auto& spec : loadParameters()) {
         specs.push_back(std::move(spec));
     }
+    return specs;
+}
+
+}  // namespace
+
+const std::vector<ParameterSpec>& MariadbDriver::parameters() const {
+    static const std::vector<ParameterSpec> specs = buildMariadbParameters();
     return specs;
 }
 

@@ -271,7 +271,10 @@ std::optional<Resolved> resolveWithLibpq(const ConnectionSpec& spec) {
 
 }  // namespace
 
-std::vector<ParameterSpec> PostgresDriver::parameters() const {
+namespace {
+
+// Built once: the specs are the same for every call, and a run asks for them at every statement.
+std::vector<ParameterSpec> buildPostgresParameters() {
     namespace param = pg::param;
     std::vector<ParameterSpec> specs;
     specs.push_back(enumSpec(param::ResultFormat, "Result format", {"text", "binary"},
@@ -329,13 +332,20 @@ std::vector<ParameterSpec> PostgresDriver::parameters() const {
                              "ALTER TABLE ... SET COMPRESSION on the bytea/text columns of a table before rows "
                              "are inserted into it (prepareInsert); 'default' leaves the table alone."));
     // The tap and the emulated link: applied by the Runner, never by this driver.
-    for (auto& spec : wireParameters()) {
-        specs.push_back(std::move(spec));
+    for (const auto& spec : wireParameters()) {
+        specs.push_back(spec);
     }
     // Sessions at once: applied by the run (SessionRunner), never by this driver.
     for (auto& spec : loadParameters()) {
         specs.push_back(std::move(spec));
     }
+    return specs;
+}
+
+}  // namespace
+
+const std::vector<ParameterSpec>& PostgresDriver::parameters() const {
+    static const std::vector<ParameterSpec> specs = buildPostgresParameters();
     return specs;
 }
 

@@ -623,8 +623,8 @@ QueryStats PostgresSession::query(const QuerySpec& spec, RowSink& sink, const Ca
     stats.nativePhysical = stats.nativeLogical;
 
     // Per-statement tunables override the session's for this query only.
-    const ParameterValues values =
-        statementValues("postgres", PostgresDriver().parameters(), m_values, spec.statementParameters);
+    const ParameterValues& values =
+        m_statementValues.of("postgres", PostgresDriver().parameters(), m_values, spec.statementParameters);
 
     FetchPlan plan;
     plan.sql = spec.sql;

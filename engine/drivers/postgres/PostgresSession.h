@@ -73,6 +73,7 @@ private:
     std::string m_label;
     std::vector<std::string> m_secrets;
     ParameterValues m_values;
+    StatementValues m_statementValues;  // the values of the last statement's tunables
     SessionInfo m_info;
     std::atomic<bool> m_cancelRequested{false};
     PostgresInsert* m_openWriter = nullptr;  // a COPY or pipeline in progress, finished before anything else

@@ -602,7 +602,10 @@ private:
 
 }  // namespace
 
-std::vector<ParameterSpec> SqliteDriver::parameters() const {
+namespace {
+
+// Built once: the specs are the same for every call, and a run asks for them at every statement.
+std::vector<ParameterSpec> buildSqliteParameters() {
     std::vector<ParameterSpec> specs;
     ParameterSpec page{"page_size", "Page size", ParameterType::Integer, "4096", 512, 65536};
     page.unit = "B";
@@ -641,6 +644,13 @@ std::vector<ParameterSpec> SqliteDriver::parameters() const {
     for (auto& spec : loadParameters()) {
         specs.push_back(std::move(spec));
     }
+    return specs;
+}
+
+}  // namespace
+
+const std::vector<ParameterSpec>& SqliteDriver::parameters() const {
+    static const std::vector<ParameterSpec> specs = buildSqliteParameters();
     return specs;
 }
 
