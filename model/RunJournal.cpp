@@ -315,7 +315,14 @@ QString recoverJournal(const QString& projectPath, Project& project) {
         const std::size_t saved = same == project.history.end() ? 0 : same->samples.size();
         const std::size_t savedLoads = same == project.history.end() ? 0 : same->loads.size();
         if (run.samples.size() <= saved && run.loads.size() <= savedLoads) {
-            said << L("run %1: the project already holds its %2 samples").arg(run.runId).arg(saved);
+            if (run.samples.empty() && run.loads.empty()) {
+                // A run of many sessions journals a point when the point ends: a crash loses the one under way.
+                said << L("run %1: its journal holds no whole sample or load point (it ended before the first was "
+                          "whole; a load point is journalled when it ends, so the one under way is lost)")
+                            .arg(run.runId);
+            } else {
+                said << L("run %1: the project already holds its %2 samples").arg(run.runId).arg(saved);
+            }
             continue;
         }
         if (run.outcome.isEmpty()) {

@@ -126,9 +126,14 @@ int commandBytea(const CliOptions& o) {
     } catch (const Error& e) {
         const bool cancelled = SignalCancel::received() != 0;
         const std::string last = tap ? tap->stats().lastError : std::string();
-        const std::string error =
-            cancelled ? std::string("cancelled by ") + SignalCancel::name(SignalCancel::received())
-                      : stalls.explained(std::string(e.what()) + (last.empty() ? "" : " (" + last + ")"));
+        // The connection as the user gave it, not the relay's rewritten one (its port, a note in passfile).
+        std::string message = e.what();
+        if (const std::string relayed = spec.label(); tap && relayed != connection && message.starts_with(relayed)) {
+            message.replace(0, relayed.size(), connection);
+        }
+        const std::string error = cancelled
+                                      ? std::string("cancelled by ") + SignalCancel::name(SignalCancel::received())
+                                      : stalls.explained(message + (last.empty() ? "" : " (" + last + ")"));
         const std::string saved = saveMeasured(o, traces, connection, options.documentBytes,
                                                cancelled ? SampleStatus::Cancelled : SampleStatus::Failed, error);
         if (cancelled) {

@@ -283,6 +283,7 @@ public:
     RunKept finish(const RunRecord& finished) {
         RunKept k;
         k.samples = m_samples.size() + m_loads.size();
+        k.loadPoints = m_loads.size();
         k.saving = m_save;
         k.project = m_doc.filePath().toStdString();
         if (m_save) {
@@ -691,6 +692,18 @@ int commandRunProject(const CliOptions& o) {
     std::optional<RunRecord> base;
     if (!o.compare.empty()) {
         base = baseRun(project, o.compare);  // before measuring: a typo costs nothing
+        // The comparison is of samples, which a run of many sessions does not keep (its figures are load
+        // points): it printed an empty table and exited 0 (hostile round 5g C13).
+        if (isLoadRun(plan.parameters, o.sweep.empty() ? std::vector<SweepPoint>{} : points)) {
+            throw Error(ErrorKind::Usage,
+                        "--compare compares the samples of runs of one session, and a run of many sessions keeps "
+                        "load points instead (compare them in the window's Load tab, or their --csv)");
+        }
+        if (base->samples.empty() && !base->loads.empty()) {
+            throw Error(ErrorKind::Usage, "--compare: run " + base->runId.toStdString() +
+                                              " is a run of many sessions: it holds load points, no samples to "
+                                              "compare with (compare load runs in the window's Load tab)");
+        }
     }
 
     record.startedAt = record.runId;
@@ -752,7 +765,7 @@ int commandRunProject(const CliOptions& o) {
         outcome.ok = false;
         outcome.errorKind = ErrorKind::Io;
         outcome.error =
-            observer.keepError() + ": the run stopped after " + std::to_string(observer.samples()) + " samples";
+            observer.keepError() + ": the run stopped after " + measuredCount(observer.samples(), observer.loads());
     } else if (SignalCancel::received() != 0 && outcome.ok) {  // after the last sample: what is measured is whole
         outcome.ok = false;
         outcome.errorKind = ErrorKind::Cancelled;

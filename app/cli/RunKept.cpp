@@ -20,6 +20,17 @@ std::string listed(const std::vector<std::string>& places) {
 
 }  // namespace
 
+std::string measuredCount(std::size_t samples, std::size_t loadPoints) {
+    const auto counted = [](std::size_t n, const char* one, const char* many) {
+        return std::to_string(n) + ' ' + (n == 1 ? one : many);
+    };
+    if (loadPoints == 0) {
+        return counted(samples, "sample", "samples");
+    }
+    const std::string points = counted(loadPoints, "load point", "load points");
+    return samples == 0 ? points : counted(samples, "sample", "samples") + " and " + points;
+}
+
 std::string runKeptLine(const RunKept& k, bool always) {
     if (!always && (k.inProject || !k.saving) && k.exportErrors.empty()) {
         return {};
@@ -44,13 +55,14 @@ std::string runKeptLine(const RunKept& k, bool always) {
     if (!k.rescue.empty()) {
         whole.push_back(k.rescue);
     }
-    const std::string count = "its " + std::to_string(k.samples) + " samples";
+    const std::size_t plain = k.samples - std::min(k.loadPoints, k.samples);
+    const std::string count = "its " + measuredCount(plain, k.samples - plain);
     if (k.samples == 0) {
         parts.push_back("it measured no sample");
     } else if (!whole.empty()) {
-        parts.push_back(count + " are in " + listed(whole));
+        parts.push_back(count + (k.samples == 1 ? " is in " : " are in ") + listed(whole));
     } else {
-        parts.push_back(count + " are in no file (only in the report above)");
+        parts.push_back(count + (k.samples == 1 ? " is" : " are") + " in no file (only in the report above)");
     }
     if (!k.journal.empty() && k.inJournal > 0) {
         parts.push_back((journalWhole ? std::string("the next run of this project recovers them from the journal")

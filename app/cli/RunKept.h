@@ -14,7 +14,8 @@ namespace blobbench::cli {
 // Where the samples of a project run ended up, once it is over: for the one line that says so
 // when the run could not be kept as usual (the project not saved, an export not written).
 struct RunKept {
-    std::size_t samples = 0;
+    std::size_t samples = 0;                // samples and load points (a run of many sessions keeps load points)
+    std::size_t loadPoints = 0;             // of them, the load points
     bool saving = false;                    // not --no-save
     bool inProject = false;                 // the project file was saved with the run
     std::string project;                    // its path
@@ -31,6 +32,9 @@ struct RunKept {
 // run was not saved in the project (cannot write P: No space left on device); its 35 samples are
 // in d.json; the run journal P.journal holds 34 of them: the next run of this project recovers them".
 std::string runKeptLine(const RunKept& kept, bool always);
+
+// "5 samples", "3 load points", "5 samples and 3 load points": what a run measured, named as it is kept.
+std::string measuredCount(std::size_t samples, std::size_t loadPoints);
 
 // Where a samples file goes when no other file holds a run's samples (the temporary folder).
 std::string rescuePathFor(const std::string& runId);

@@ -34,6 +34,17 @@ bool startsWithNoCase(std::string_view text, std::size_t at, std::string_view wo
     return true;
 }
 
+// A value that is already a mask: a line that holds a masked label ("db?password=***: connect: ...") is
+// masked again as a whole, and the value must not run on over the reason after it.
+bool alreadyMasked(std::string_view text, std::size_t begin) {
+    if (text.substr(begin, 3) != "***") {
+        return false;
+    }
+    const std::size_t after = begin + 3;
+    return after >= text.size() || text[after] == '&' || text[after] == ':' || text[after] == '\'' ||
+           text[after] == '"' || isSpace(text[after]);
+}
+
 // conninfo: password=secret, password = 'se cret' (backslash escapes). An unterminated quote
 // hides the rest of the text: libpq refuses it, and what follows may still be the password. A URI's
 // query (?password=, &password=) is querySecrets' to mask.
@@ -56,6 +67,10 @@ void conninfoSecrets(std::string_view text, std::vector<SecretRange>& out, bool 
             ++i;
         }
         const std::size_t begin = i;
+        if (alreadyMasked(text, begin)) {
+            at = begin + 3;
+            continue;
+        }
         if (i < text.size() && text[i] == '\'') {
             ++i;
             while (i < text.size() && text[i] != '\'') {
@@ -137,15 +152,31 @@ void uriSecrets(std::string_view text, std::vector<SecretRange>& out) {
     }
 }
 
-// URI query: ?password=secret&... ; the value runs to the next '&' or the end of the line.
+// URI query: ?password=secret&... ; the value runs to the next '&' or the end of the line. The key
+// counts with its '=' percent-encoded as well ("?password%3Dsecret": libpq and libmariadb refuse such a
+// parameter, and quote it in their message, but its value is the user's password all the same), and
+// quoted as a driver's message quotes it ("parameter: \"password%3Dsecret\"": the value ends at the quote).
 void querySecrets(std::string_view text, std::vector<SecretRange>& out) {
     for (std::size_t at = 0; at < text.size(); ++at) {
-        if ((text[at] != '?' && text[at] != '&') || !startsWithNoCase(text, at + 1, "password=")) {
+        const char lead = text[at];
+        if (lead != '?' && lead != '&' && lead != '"' && lead != '\'') {
             continue;
         }
-        const std::size_t begin = at + 10;
+        std::size_t begin = 0;
+        if (startsWithNoCase(text, at + 1, "password=")) {
+            begin = at + 10;
+        } else if (startsWithNoCase(text, at + 1, "password%3d")) {
+            begin = at + 12;
+        } else {
+            continue;
+        }
+        if (alreadyMasked(text, begin)) {
+            at = begin + 2;
+            continue;
+        }
+        const bool quoted = lead == '"' || lead == '\'';
         std::size_t end = begin;
-        while (end < text.size() && text[end] != '&' && !isLineEnd(text[end])) {
+        while (end < text.size() && text[end] != '&' && !isLineEnd(text[end]) && !(quoted && text[end] == lead)) {
             ++end;
         }
         if (end > begin) {
@@ -164,8 +195,8 @@ std::vector<SecretRange> rangesOf(std::string_view text, bool wordsAfter) {
     conninfoSecrets(text, ranges, wordsAfter);  // also next to a "://": "password=x application_name=a://b"
     if (text.find("://") != std::string_view::npos) {
         uriSecrets(text, ranges);
-        querySecrets(text, ranges);
     }
+    querySecrets(text, ranges);  // also in a driver's words alone: "parameter: \"password%3Dsecret\""
     std::sort(ranges.begin(), ranges.end(),
               [](const SecretRange& a, const SecretRange& b) { return a.begin < b.begin; });
     return ranges;

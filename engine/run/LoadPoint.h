@@ -27,7 +27,8 @@ struct LoadPoint {
     int sessions = 1;
     bool openLoop = false;
     double rate = 0;  // open loop: statements/s asked over all sessions
-    Nanos window{0};  // the measured window: from the end of the ramp-up to the last statement's end
+    Nanos window{0};  // the measured window: from the end of the ramp-up to the last statement's end (an open
+                      // loop: to the schedule's end, or the stop)
     Nanos rampUp{0};
     std::uint64_t slotsDue = 0;     // open loop
     std::uint64_t slotsMissed = 0;  // open loop

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <thread>
 
 #include "engine/core/ClientPause.h"
@@ -73,8 +74,19 @@ struct SessionRunner::Schedule {
     }
     void halt() {
         std::lock_guard lock(mutex);
+        if (!stop) {
+            haltedAt = Clock::now();
+        }
         stop = true;
         changed.notify_all();
+    }
+    std::optional<Clock::time_point> haltedAt;  // guarded: when the run was stopped (cancel, a failed observer)
+
+    // Where the measured schedule ended: the planned end, or the stop when the run was stopped
+    // before it (an open loop's slots after the stop never came due). Before the start: the start.
+    Clock::time_point scheduleEnd() {
+        std::lock_guard lock(mutex);
+        return haltedAt ? std::clamp(*haltedAt, measureFrom, std::max(end, measureFrom)) : end;
     }
 };
 
@@ -115,13 +127,13 @@ public:
     void sampleReady(const Sample& sample) override {
         const auto now = Clock::now();
         m_outer.sampleReady(m_index, sample, current.counted);
-        if (sample.status == SampleStatus::Failed) {
-            if (m_result.firstSampleError.empty()) {
-                m_result.firstSampleError = sample.error;
-            }
-            if (m_result.failures.size() < SessionResult::kMaxKeptFailures) {
-                m_result.failures.push_back(sample);
-            }
+        if (sample.status == SampleStatus::Failed && m_result.firstSampleError.empty()) {
+            m_result.firstSampleError = sample.error;
+        }
+        // A cancelled statement is kept as a failed one is: its time, rows and bytes up to the cancel
+        // (partial) are what was measured, and a Stop or a signal must not drop them.
+        if (sample.status != SampleStatus::Complete && m_result.failures.size() < SessionResult::kMaxKeptFailures) {
+            m_result.failures.push_back(sample);
         }
         if (!current.counted) {
             ++m_result.excluded;
@@ -330,10 +342,12 @@ std::uint64_t slotsIn(std::chrono::nanoseconds from, std::chrono::nanoseconds to
 }
 
 // The open loop's slots and the run's one line, once every session has ended.
-void finish(SessionsOutcome& outcome, const SessionsPlan& plan, std::chrono::nanoseconds period) {
+// `scheduled`: from the start of the measured part to the schedule's end (the planned one, or the stop).
+void finish(SessionsOutcome& outcome, const SessionsPlan& plan, std::chrono::nanoseconds period,
+            std::chrono::nanoseconds scheduled) {
     if (plan.rate) {
         const std::chrono::nanoseconds from = plan.rampUp;
-        outcome.slotsDue = slotsIn(from, from + *plan.duration, period);
+        outcome.slotsDue = slotsIn(from, from + scheduled, period);
         std::uint64_t started = 0;
         for (const SessionResult& s : outcome.sessions) {
             for (const auto& [id, tally] : s.byScenario) {
@@ -457,6 +471,13 @@ SessionsOutcome SessionRunner::run(const SessionsPlan& plan, SessionsObserver& o
     for (const auto& loop : loops) {
         last = std::max(last, loop->lastEnd);
     }
+    // A closed loop measures until its last statement ended. An open loop's rates are of its schedule:
+    // it runs until the schedule's end (or the stop), whose last period holds no slot; ending at the
+    // last statement made every rate R*D/(R*D-1) too high (3 slots in 3 s at 1/s read 1.5/s).
+    const Clock::time_point scheduleEnd = shared->scheduleEnd();
+    if (plan.rate) {
+        last = std::max(last, scheduleEnd);
+    }
     outcome.window = last - shared->measureFrom;
     const clientpause::Pauses pausedAfter = clientpause::pausesSoFar();
     outcome.clientPauses = pausedAfter.count - pausedBefore.count;
@@ -473,7 +494,7 @@ SessionsOutcome SessionRunner::run(const SessionsPlan& plan, SessionsObserver& o
             }
         }
     }
-    finish(outcome, plan, shared->period);
+    finish(outcome, plan, shared->period, std::max(scheduleEnd - shared->measureFrom, Clock::duration::zero()));
     return outcome;
 }
 

@@ -66,7 +66,7 @@ struct SessionResult {
     // at its last statement that left the session open; nullopt when uncounted.
     std::optional<WireCounters> connectionWire;
     std::string wireMethod;        // "relay", "in-process" or empty
-    std::vector<Sample> failures;  // its failed samples, the first kMaxKeptFailures
+    std::vector<Sample> failures;  // its failed and cancelled samples (partial), the first kMaxKeptFailures
     std::string firstSampleError;  // the first failed statement's error
     static constexpr std::size_t kMaxKeptFailures = 20;
 };
@@ -77,9 +77,11 @@ struct SessionsOutcome {
     bool openLoop = false;
     double rate = 0;
     std::chrono::nanoseconds rampUp{0};
-    std::chrono::nanoseconds window{0};  // measured: from the end of the ramp-up to the last statement's end
-    std::uint64_t slotsDue = 0;          // open loop: slots due in the measured window
-    std::uint64_t slotsMissed = 0;       // of those, the ones no session had started when the time was up
+    // Measured: from the end of the ramp-up to the last statement's end; an open loop's reaches at least
+    // its schedule's end (or the stop), so that its rates are of the schedule.
+    std::chrono::nanoseconds window{0};
+    std::uint64_t slotsDue = 0;     // open loop: slots due in the measured window
+    std::uint64_t slotsMissed = 0;  // of those, the ones no session had started when the time was up
     // The client itself was stopped or suspended during the run (ClientPause.h): how often, how long.
     std::uint64_t clientPauses = 0;
     std::chrono::nanoseconds clientPaused{0};

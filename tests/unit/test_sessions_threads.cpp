@@ -233,4 +233,82 @@ TEST_F(SessionRunnerThreads, ASessionThatCannotConnectStartsNothing) {
     EXPECT_EQ(observer.countedSamples + observer.uncounted, 0u);
 }
 
+// Hostile round 5g C5: an open loop's window ended at its last statement, one period before the
+// schedule's end, so every rate was R*D/(R*D-1) too high (3 slots in 3 s at 1/s read 1.5/s). Its rates
+// are of its schedule now.
+TEST_F(SessionRunnerThreads, AnOpenLoopsRatesAreOfItsSchedule) {
+    SessionsPlan p = plan(1, {"short-blobs"});
+    p.duration = 600ms;
+    p.rate = 5;  // slots at 0, 200 and 400 ms
+    Counting observer;
+    SessionRunner runner;
+    const SessionsOutcome outcome = runner.run(p, observer);
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+    EXPECT_EQ(outcome.slotsDue, 3u);
+    EXPECT_GE(outcome.window, 600ms);  // the whole schedule, whose last 200 ms hold no slot
+    const SessionsFigures f = figuresOf(outcome);
+    ASSERT_EQ(f.all.combined.statements + outcome.slotsMissed, 3u);
+    EXPECT_LE(f.all.rates.statementsPerS, 5.0 * 1.000001) << "a rate above the schedule's";
+}
+
+// Hostile round 5g C4: an open loop stopped early counted the slots of its whole planned duration as
+// due, and those that never came as missed (200 due, 170 missed after 3 s of a 20 s run, every
+// statement on time). Only the slots up to the stop came due.
+TEST_F(SessionRunnerThreads, AnOpenLoopStoppedEarlyCountsOnlyTheSlotsThatCameDue) {
+    SessionsPlan p = plan(2, {"short-blobs"});
+    p.duration = 600s;
+    p.rate = 20;  // 12,000 slots planned
+    Counting observer;
+    SessionRunner runner;
+    std::thread canceller([&] {
+        observer.waitForCounted(4);
+        runner.cancel();
+    });
+    const SessionsOutcome outcome = runner.run(p, observer);
+    canceller.join();
+    const StatementTally& all = figuresOf(outcome).all.combined;
+    EXPECT_GE(all.statements, 4u);
+    EXPECT_LT(outcome.slotsDue, 1000u) << "slots after the stop counted as due";
+    EXPECT_LE(outcome.slotsMissed, outcome.slotsDue / 2 + 2) << "slots after the stop counted as missed";
+    EXPECT_LE(all.statements + all.failed + all.cancelled, outcome.slotsDue + 2);
+}
+
+// Hostile round 5g B9: a statement cancelled by Stop or a signal was counted and dropped: its time,
+// rows and bytes were in no figure and no file. It is kept as a failed one is, partial.
+TEST_F(SessionRunnerThreads, ACancelledStatementIsKeptWithWhatItRead) {
+    SessionsPlan p = plan(2, {"short-blobs"});
+    Scenario& endless = p.plan.scenarios.front();
+    endless.id = "endless";
+    endless.sql =
+        "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000000) "
+        "SELECT x AS ID, zeroblob(64) AS CONTENT FROM n";
+    p.duration = 600s;
+    struct Started : SessionsObserver {
+        std::atomic<bool> started{false};
+        void allConnected(int, int) override { started = true; }
+    } observer;
+    SessionRunner runner;
+    std::thread canceller([&] {
+        for (int i = 0; i < 6000 && !observer.started.load(); ++i) {
+            std::this_thread::sleep_for(10ms);
+        }
+        std::this_thread::sleep_for(700ms);  // a billion rows: the statements are still reading
+        runner.cancel();
+    });
+    const SessionsOutcome outcome = runner.run(p, observer);
+    canceller.join();
+    EXPECT_FALSE(outcome.ok);
+    std::size_t kept = 0;
+    for (const SessionResult& s : outcome.sessions) {
+        for (const Sample& sample : s.failures) {
+            EXPECT_EQ(sample.status, SampleStatus::Cancelled) << sample.error;
+            EXPECT_TRUE(sample.partial);
+            EXPECT_GT(sample.phases.elapsed().count(), 0) << "the time up to the cancel";
+            kept += sample.rows > 0 ? 1 : 0;
+        }
+        EXPECT_EQ(s.failures.size(), s.byScenario.count("endless") ? s.byScenario.at("endless").cancelled : 0u);
+    }
+    EXPECT_GE(kept, 1u) << "no cancelled statement kept with the rows it read";
+}
+
 }  // namespace

@@ -56,6 +56,11 @@ std::string decoded(std::string_view part, std::string_view text, const char* wh
         if (a < 0 || b < 0) {
             refuse(text, std::string("a '%' in the ") + what + " is not followed by two hex digits (write %25)");
         }
+        if (a == 0 && b == 0) {
+            // libmariadb takes C strings: "h5g%00zzz" connected to h5g while every sample named h5g%00zzz.
+            refuse(text, std::string("a NUL byte (%00) in the ") + what +
+                             " would cut it short there in the client library; no server has such a name");
+        }
         out.push_back(static_cast<char>(a * 16 + b));
         i += 2;
     }

@@ -267,6 +267,10 @@ void MariadbSession::execute(std::string_view sql) {
     m_cancelRequested = false;
     run(std::string(sql), "execute");
     refuseTransactionLeftOpen("execute");
+    // The server's count of the next statement starts here, after the setup SQL: a FLUSH STATUS in it
+    // set the counters back to 0, and a new count about as large as the old one hid the reset (hostile
+    // round 5g R2: Bytes_received=0 Bytes_sent=0 reported as in effect).
+    m_serverBefore = serverBytes();
 }
 
 void MariadbSession::refuseTransactionLeftOpen(const char* what) {
@@ -370,8 +374,8 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
     m_cancelRequested = false;
 
     namespace param = mariadbparam;
-    const ParameterValues values =
-        statementValues("mariadb", MariadbDriver().parameters(), m_values, spec.statementParameters);
+    const ParameterValues& values =
+        m_statementValues.of("mariadb", MariadbDriver().parameters(), m_values, spec.statementParameters);
 
     mariadb::FetchPlan plan;
     plan.spec = &spec;
@@ -436,8 +440,8 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
         "Bytes_received=" + std::to_string(minus(after.received, m_serverBefore.received, m_statusCost.received)) +
         " Bytes_sent=" + std::to_string(minus(after.sent, m_serverBefore.sent, m_statusCost.sent));
     server.reason =
-        "the server's counts of this statement and what ran before it on the session since the last one (setup "
-        "SQL, read-only switch), less one SHOW SESSION STATUS exchange (" +
+        "the server's counts of this statement and what ran before it on the session since the last read (the "
+        "read-only switch; the setup SQL is read apart), less one SHOW SESSION STATUS exchange (" +
         std::to_string(m_statusCost.received) + " B in, " + std::to_string(m_statusCost.sent) + " B out)";
     stats.statementEffects.push_back(server);
     m_serverBefore = after;

@@ -83,6 +83,7 @@ private:
     MYSQL* m_conn = nullptr;
     std::string m_label;
     ParameterValues m_values;
+    StatementValues m_statementValues;  // the values of the last statement's tunables
     SessionInfo m_info;
     unsigned long m_threadId = 0;
     std::atomic<bool> m_cancelRequested{false};
