@@ -202,6 +202,39 @@ TEST_F(MariadbTest, InProcessRelayAndClientLibraryCountTheSameBytes) {
     }
 }
 
+// Hostile round 5g R2: a FLUSH STATUS in the setup SQL set the server's session counters back to 0,
+// and the new count, about as large as the old one, read as "Bytes_received=0 Bytes_sent=0" in
+// effect from the second repetition on. The server's count starts after the setup SQL now.
+TEST_F(MariadbTest, AFlushStatusInTheSetupLeavesTheServersCountRight) {
+    std::vector<Scenario> chosen = scenarios({"short-blobs"});
+    ASSERT_EQ(chosen.size(), 1u);
+    chosen.front().setupSql = "FLUSH STATUS";
+    RunPlan plan;
+    plan.runId = "mariadb-flush";
+    plan.connection = specOf(m_url);
+    plan.scenarios = chosen;
+    plan.repetitions = 3;
+    plan.wireTap = true;
+    plan.parameters = {{"wire_counting", "in-process"}};
+    RunObserver observer;
+    Runner runner;
+    const RunOutcome outcome = runner.run(plan, observer);
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+    ASSERT_EQ(outcome.samples.size(), 3u);
+    for (const Sample& s : outcome.samples) {
+        SCOPED_TRACE(s.repetition);
+        ASSERT_TRUE(s.tap.available) << s.tap.unavailableReason;
+        const ParameterEffect* server = effectOf(*s.effects, "server_session_bytes");
+        ASSERT_NE(server, nullptr);
+        ASSERT_TRUE(server->inEffect) << server->actual << " " << server->reason;
+        const auto sentAt = server->actual.find("Bytes_sent=");
+        ASSERT_NE(sentAt, std::string::npos) << server->actual;
+        const std::uint64_t serverSent = std::stoull(server->actual.substr(sentAt + 11));
+        EXPECT_GE(serverSent, s.tap.counters.recvBytes) << server->actual;
+        EXPECT_LE(serverSent, s.tap.counters.recvBytes + 1024) << server->actual;
+    }
+}
+
 TEST_F(MariadbTest, AWriteInAReadingScenarioIsRefusedAndTheRunGoesOn) {
     Scenario remove{"delete", "A delete"};
     remove.sql = "DELETE FROM BLOB_TEST";

@@ -45,7 +45,8 @@ TEST(Round5g, APasswordBehindAPercentEncodedEqualsSignIsMasked) {
 // E4: a line that holds a label already masked was masked again as a whole, and the mask ran from
 // "password=" over the reason to the end of the line: "...nodb?password=***" and nothing else.
 TEST(Round5g, AMaskedLabelKeepsTheReasonAfterIt) {
-    const std::string label = ConnectionSpec{"postgres", "postgresql://postgres@127.0.0.1:5432/nodb?password=x"}.label();
+    const std::string label =
+        ConnectionSpec{"postgres", "postgresql://postgres@127.0.0.1:5432/nodb?password=x"}.label();
     ASSERT_EQ(label, "postgres:postgresql://postgres@127.0.0.1:5432/nodb?password=***");
     const std::string reason = ": connect: FATAL: database \"nodb\" does not exist";
     EXPECT_EQ(maskSecrets(label + reason), label + reason);
