@@ -219,16 +219,15 @@ int main(int argc, char** argv) {
         spec.engine = "mariadb";
         spec.target = url;
         std::printf("mariadb_bench: %s, server %s, client %s; table %s, %d rows; %d repetitions each, medians\n",
-                    mariadb::parseMariadbTarget(url).host.c_str(), mysql_get_server_info(bare),
-                    mysql_get_client_info(), table.c_str(), rows, reps);
+                    mariadb::parseMariadbTarget(url).host.c_str(), mysql_get_server_info(bare), mysql_get_client_info(),
+                    table.c_str(), rows, reps);
         std::printf("%-8s %-16s %10s %10s %14s %8s\n", "protocol", "reader", "seconds", "MB/s", "content bytes",
                     "ratio");
         bool mismatch = false;
         for (const char* protocol : {"text", "binary"}) {
             const bool binary = std::string(protocol) == "binary";
-            auto session =
-                driver.connect(spec, resolveParameters(driver.parameters(), {{"protocol", protocol},
-                                                                             {"result_mode", "streamed"}}));
+            auto session = driver.connect(
+                spec, resolveParameters(driver.parameters(), {{"protocol", protocol}, {"result_mode", "streamed"}}));
             auto bareRead = [&] { return binary ? bareBinary(bare, sql) : bareText(bare, sql); };
             (void)bareRead();  // warm-up: the table in the server's buffer pool
             (void)ours(*session, sql);

@@ -159,6 +159,24 @@ TEST_F(MariadbTest, ZlibCompressionIsInEffectAndShrinksTextValues) {
     }
 }
 
+// zstd (MySQL 8.0.18+'s protocol compression): reported not in effect before anything is measured,
+// and the session runs uncompressed, its bytes those of compression=off.
+TEST_F(MariadbTest, ZstdIsReportedNotInEffectAndTheSessionRunsUncompressed) {
+    const auto chosen = scenarios({"short-blobs"});
+    const RunOutcome zstd = runPlan(m_url, chosen, {{"compression", "zstd"}});
+    const RunOutcome off = runPlan(m_url, chosen, {{"compression", "off"}});
+    ASSERT_TRUE(zstd.ok) << zstd.error;
+    ASSERT_TRUE(off.ok) << off.error;
+    const ParameterEffect* effect = effectOf(zstd.session.effects, "compression");
+    ASSERT_NE(effect, nullptr);
+    EXPECT_FALSE(effect->inEffect);
+    EXPECT_EQ(effect->actual, "off");
+    EXPECT_NE(effect->reason.find("MariaDB servers compress with zlib only"), std::string::npos) << effect->reason;
+    ASSERT_EQ(zstd.samples.size(), 1u);
+    ASSERT_EQ(off.samples.size(), 1u);
+    EXPECT_EQ(zstd.samples[0].tap.counters.recvBytes, off.samples[0].tap.counters.recvBytes);
+}
+
 TEST_F(MariadbTest, InProcessRelayAndClientLibraryCountTheSameBytes) {
     const auto chosen = scenarios({"short-blobs", "all-blobs", "varchar"});
     for (const char* protocol : {"text", "binary"}) {

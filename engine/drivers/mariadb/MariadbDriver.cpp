@@ -39,10 +39,11 @@ std::vector<ParameterSpec> buildMariadbParameters() {
                              "a prepared statement (COM_STMT_PREPARE / COM_STMT_EXECUTE), values in their binary "
                              "form, strings and BLOBs read with mysql_stmt_fetch_column in pieces.",
                              true));
-    specs.push_back(enumSpec(param::Compression, "Compression", {"off", "zlib"},
+    specs.push_back(enumSpec(param::Compression, "Compression", {"off", "zlib", "zstd"},
                              "Protocol compression (MYSQL_OPT_COMPRESS, zlib). Read back from the server's "
-                             "SHOW SESSION STATUS LIKE 'Compression'. zstd is not offered: Debian 12's "
-                             "libmariadb3 has no zstd.",
+                             "SHOW SESSION STATUS LIKE 'Compression'. zstd is reported not in effect and the "
+                             "session runs uncompressed: MariaDB servers compress with zlib only (zstd is "
+                             "MySQL 8.0.18+), and Debian 12's libmariadb3 has no zstd.",
                              false));
     specs.push_back(enumSpec(param::ResultMode, "Result mode", {"streamed", "buffered"},
                              "streamed: rows read from the socket as they are fetched (mysql_use_result, a "

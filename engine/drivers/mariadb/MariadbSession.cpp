@@ -160,7 +160,14 @@ void MariadbSession::start() {
     effects.push_back(
         effect(param::ResultMode, textValue(m_values, param::ResultMode), textValue(m_values, param::ResultMode)));
     ParameterEffect compress = effect(param::Compression, textValue(m_values, param::Compression), compressionOn);
-    if (compress.requested != compress.actual) {
+    if (compress.requested == "zstd") {
+        // Not asked of the client at all: it has no zstd, and no MariaDB server speaks it.
+        compress.inEffect = false;
+        compress.reason =
+            "zstd protocol compression is MySQL 8.0.18+'s; MariaDB servers compress with zlib "
+            "only, and Debian 12's libmariadb3 has no zstd: the session runs with compression " +
+            compressionOn + " (the server's Compression " + compression.value_or("(nothing)") + ")";
+    } else if (compress.requested != compress.actual) {
         compress.inEffect = false;
         compress.reason = "the server reports Compression " + compression.value_or("(nothing)") +
                           " for this session (it did not agree to MYSQL_OPT_COMPRESS)";
