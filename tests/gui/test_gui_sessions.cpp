@@ -103,7 +103,7 @@ TEST_F(SessionsWindow, ASweepOfSessionsDrawsThroughputAndP99AgainstSessionsAndIs
     EXPECT_EQ(chart->seriesNames().size(), 2);
     EXPECT_EQ(chart->xAxisTitle(), QStringLiteral("Sessions at once"));
     ASSERT_EQ(chart->yAxisTitles().size(), 2);
-    EXPECT_TRUE(chart->yAxisTitles()[0].startsWith(QStringLiteral("Statements/s")));
+    EXPECT_EQ(chart->yAxisTitles()[0], QStringLiteral("Stmt/s"));  // short: it fits a laptop's chart strip
     EXPECT_TRUE(chart->yAxisTitles()[1].startsWith(QStringLiteral("p99 ms")));
     for (const QPointF& p : chart->throughputPoints())
         EXPECT_GT(p.y(), 0);
