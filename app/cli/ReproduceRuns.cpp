@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -239,6 +240,21 @@ Error asGiven(const Error& e, const ConnectionSpec& relayed, const ConnectionSpe
     for (std::size_t at = message.find(internal); at != std::string::npos; at = message.find(internal, at)) {
         message.replace(at, internal.size(), label);
         at += label.size();
+    }
+    // libpq's own words name the port it dialled, the relay's ("port 45749 failed"): the server's instead
+    // (hostile round 5h X1).
+    if (const auto endpoint = driverById(given.engine).endpoint(given)) {
+        const std::string relayed = "port " + std::to_string(tap.port());
+        const std::string server = "port " + std::to_string(endpoint->port);
+        for (std::size_t at = message.find(relayed); at != std::string::npos; at = message.find(relayed, at)) {
+            const std::size_t end = at + relayed.size();
+            if (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end])) != 0) {
+                at = end;  // a longer number that starts with the relay's
+                continue;
+            }
+            message.replace(at, relayed.size(), server);
+            at += server.size();
+        }
     }
     if (const std::string relay = tap.stats().lastError; !relay.empty() && message.find(relay) == std::string::npos) {
         message += " (" + relay + ")";

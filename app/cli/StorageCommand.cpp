@@ -197,12 +197,6 @@ StorageOptions parse(const std::vector<std::string>& args) {
         // keep the +-20% shape for small sizes, as the project option does
         o.keyed.shape.spreadBytes = std::min(o.keyed.shape.spreadBytes, o.keyed.shape.meanBytes / 5);
     }
-    if (o.user.empty()) {
-        o.user = qEnvironmentVariable("ISC_USER").toStdString();
-    }
-    if (o.password.empty()) {
-        o.password = qEnvironmentVariable("ISC_PASSWORD").toStdString();
-    }
     return o;
 }
 
@@ -520,6 +514,17 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
         job.connection.user = o.user;
         job.connection.password = o.password;
         job.connection.clientLibrary = o.clientLibrary;
+        // Firebird's own variables, for Firebird only: they filled every engine's empty password, and a
+        // PostgreSQL server received the Firebird password in clear (hostile round 5h P3). libpq and
+        // libmariadb read their own (PGPASSWORD, MYSQL_PWD).
+        if (job.connection.engine == "firebird") {
+            if (job.connection.user.empty()) {
+                job.connection.user = qEnvironmentVariable("ISC_USER").toStdString();
+            }
+            if (job.connection.password.empty()) {
+                job.connection.password = qEnvironmentVariable("ISC_PASSWORD").toStdString();
+            }
+        }
     }
     // A server gone silent fails the variant in progress after the stall timeout, as `run` (hostile
     // round 5d B1: still running at 80 s). SQLite has no wire.

@@ -231,7 +231,7 @@ void Runner::setKeepSession(bool keep) {
 
 std::optional<WireCounters> Runner::keptSessionWire() const {
     if (!m_kept) {
-        return std::nullopt;
+        return m_endedWire;
     }
     if (m_keptTap) {
         return m_keptTap->snapshot();
@@ -243,7 +243,7 @@ std::optional<WireCounters> Runner::keptSessionWire() const {
 }
 
 const char* Runner::keptSessionWireMethod() const {
-    return !m_kept ? "" : m_keptTap ? "relay" : m_keptCounter ? "in-process" : "";
+    return !m_kept ? (m_endedWire ? m_endedWireMethod : "") : m_keptTap ? "relay" : m_keptCounter ? "in-process" : "";
 }
 
 void Runner::cancel() {
@@ -432,6 +432,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             sessionLabel = m_keptSessionLabel;
         } else {
             m_kept.reset();  // closed before the new one opens: one connection at a time
+            m_endedWire.reset();
             m_keptSockets.clear();
             m_keptTap.reset();
             m_keptCounter.reset();
@@ -516,6 +517,17 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         WireCounters connectWire;
         const std::string& sessionLabel;
         ~KeepForNextRun() {
+            runner->m_endedWire.reset();
+            if (runner->m_keepSession && !(outcome.ok || outcome.errorKind == ErrorKind::Sql)) {
+                // Let go: what its connection carried, up to here, for keptSessionWire().
+                if (tap) {
+                    runner->m_endedWire = tap->snapshot();
+                    runner->m_endedWireMethod = "relay";
+                } else if (counter) {
+                    runner->m_endedWire = counter->snapshot();
+                    runner->m_endedWireMethod = "in-process";
+                }
+            }
             if (runner->m_keepSession && (outcome.ok || outcome.errorKind == ErrorKind::Sql)) {
                 runner->m_kept = std::move(session);
                 runner->m_keptTap = std::move(tap);

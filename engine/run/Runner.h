@@ -96,8 +96,9 @@ public:
     void setKeepSession(bool keep);
 
     // What the kept session's connection carried so far, its connect included (its relay's or its
-    // in-process counter's totals), and which of the two counted it; nullopt when no session is kept
-    // or nothing counts its wire. From the thread that calls run(), between runs.
+    // in-process counter's totals), and which of the two counted it; when the last run failed or was
+    // cancelled and let its connection go, what that connection carried in all; nullopt when there
+    // is neither or nothing counts its wire. From the thread that calls run(), between runs.
     std::optional<WireCounters> keptSessionWire() const;
     const char* keptSessionWireMethod() const;
 
@@ -133,6 +134,11 @@ private:
     std::unique_ptr<WireTap> m_keptTap;            // the relay the kept session talks through
     std::unique_ptr<SocketCounter> m_keptCounter;  // or the in-process counter of its socket
     WireCounters m_keptConnectWire;
+    // What the last connection carried in all when a failed or cancelled run let it go (it is not kept):
+    // keptSessionWire() answers with it until another connection is made, so that a sessions run's
+    // connection totals hold the statement that ended it (hostile round 5h W7).
+    std::optional<WireCounters> m_endedWire;
+    const char* m_endedWireMethod = "";
     std::string m_keptKey;
     std::string m_keptSessionLabel;  // the label the kept session was connected with (the tap's)
     Nanos m_keptConnectTime{0};

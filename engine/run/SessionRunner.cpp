@@ -257,6 +257,7 @@ private:
             }
             return true;
         }
+        keepWire();  // the connection's totals up to the end, the statement that ended it included
         fail(outcome);
         return false;
     }

@@ -168,13 +168,18 @@ void patchObject(dl_phdr_info* info, Request& request) {
 
 }  // namespace
 
+std::recursive_mutex& importHookMutex() {
+    static std::recursive_mutex mutex;
+    return mutex;
+}
+
 std::size_t redirectImports(std::string_view library, std::span<const ImportRedirect> redirects) {
     if (!kSupported) {
         return 0;
     }
-    // dl_iterate_phdr holds the loader's lock; ours orders concurrent callers' writes of `original`.
-    static std::mutex mutex;
-    std::lock_guard lock(mutex);
+    // dl_iterate_phdr holds the loader's lock; ours orders concurrent callers' writes of `original`,
+    // and keeps out of a library that a dlopen() under it is still relocating.
+    std::lock_guard lock(importHookMutex());
     Request request{library, redirects};
     dl_iterate_phdr(
         [](dl_phdr_info* info, std::size_t, void* data) {

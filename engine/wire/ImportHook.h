@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <mutex>
 #include <span>
 #include <string_view>
 
@@ -24,5 +25,11 @@ struct ImportRedirect {
 // after a dlopen(). Returns the number of slots that now hold a replacement; 0 when the library is
 // not loaded or the platform is not supported (x86-64 and AArch64 ELF only).
 std::size_t redirectImports(std::string_view library, std::span<const ImportRedirect> redirects);
+
+// Held by redirectImports(), and to be held around a dlopen() of a library it may patch: the loader
+// lists an object (dl_iterate_phdr) as soon as it is mapped, before it is relocated, and a GOT patched
+// then (its page set back to read-only) made the loader's own relocation of it fault (hostile round 5h
+// C1: three sessions connecting to Firebird 3 at once crashed the process one run in four).
+std::recursive_mutex& importHookMutex();
 
 }  // namespace blobbench

@@ -493,4 +493,43 @@ TEST(SessionsTruth, PostgresSigintEndsEverySessionAtOnceAndWritesTheJson) {
     EXPECT_TRUE(db.noConnectionLeft());
 }
 
+// Hostile round 5h W7: a statement cancelled (or failed) ended its session's connection, and the
+// connection's total ("Wire: the sessions' connections carried ...") left it out: 0.004 MB where the
+// cancelled statements had moved 425 kB each. The total holds them now, as the kept samples do.
+TEST(SessionsTruth, PostgresCancelledStatementsAreInTheConnectionTotals) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    OwnPgDatabase db(conninfo, "cancelwire");
+    ASSERT_TRUE(db.prepared());
+    TempDir dir;
+    const std::string json = dir.file("cancel.json");
+    // 2 Mbit/s: an all-blobs statement (3.8 MB) takes about 15 s, so the signal lands in the fetch.
+    CliProcess run({"run", db.target(), "-s", "all-blobs", "--sessions", "2", "--duration", "30", "--bandwidth", "2M",
+                    "--json", json, "-q"},
+                   db.env());
+    ASSERT_TRUE(db.waitForBackends(2, run)) << run.wait(1s).err;
+    std::this_thread::sleep_for(2s);
+    ASSERT_TRUE(run.running());
+    run.signal(SIGINT);
+    const ProcessResult r = run.wait(60s);
+    ASSERT_EQ(r.exitCode, 130) << r.err;
+    const QJsonObject out = jsonOf(json);
+    ASSERT_FALSE(out.isEmpty()) << "no JSON written: " << r.err;
+    const QJsonArray sessions = out[QStringLiteral("perSession")].toArray();
+    ASSERT_EQ(sessions.size(), 2);
+    for (const auto& value : sessions) {
+        const QJsonObject session = value.toObject();
+        const QJsonArray kept = session[QStringLiteral("failedSamples")].toArray();
+        ASSERT_FALSE(kept.isEmpty()) << "the cancelled statement is kept";
+        double moved = 0;
+        for (const auto& sample : kept) {
+            const QJsonObject o = sample.toObject();
+            EXPECT_EQ(o[QStringLiteral("status")].toString(), QStringLiteral("cancelled"));
+            moved += number(object(object(o, "wire"), "tap"), "recvBytes");
+        }
+        EXPECT_GT(moved, 100000) << "2 s at 2 Mbit/s moves about 500 kB";
+        const double total = number(object(session, "connectionWire"), "recvBytes");
+        EXPECT_GE(total, moved) << "the connection's total leaves out the statement the cancel ended";
+    }
+}
+
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/core/FileKind.h"
+#include "engine/wire/ImportHook.h"
 #include "engine/wire/SocketCounter.h"
 
 namespace blobbench::firebird {
@@ -263,6 +264,9 @@ std::shared_ptr<FirebirdClient> FirebirdClient::load(const std::string& requeste
         throw Error(ErrorKind::Connect, "cannot load the Firebird client library '" + path + "': " + why);
     }
     dlerror();
+    // No GOT is patched while the loader relocates the client (another session's connect, counted
+    // in-process, hooks the client libraries it finds loaded).
+    std::lock_guard hooks(importHookMutex());
     void* handle = requested.empty() ? openSystemClient() : dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* why = dlerror();
