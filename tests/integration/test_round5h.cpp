@@ -37,8 +37,8 @@ TEST(Round5h, Firebird3SessionsConnectingAtOnceNeverCrashTheProcess) {
     BLOBBENCH_REQUIRE_ENV(password, "BLOBBENCH_FB_PASSWORD");
     ASSERT_EQ(test::ensureFirebirdData(database, user, password), "");
     for (int attempt = 0; attempt < 12; ++attempt) {
-        const auto r =
-            runCli({"run", database, "-u", user, "-p", password, "-s", "short-blobs", "--sessions", "3", "-r", "1", "-q"});
+        const auto r = runCli(
+            {"run", database, "-u", user, "-p", password, "-s", "short-blobs", "--sessions", "3", "-r", "1", "-q"});
         ASSERT_EQ(r.exitCode, 0) << "attempt " << attempt << " (139: the crash): " << r.err;
     }
 }
