@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <string_view>
 
 #include "engine/data/ReferenceSuite.h"
 #include "engine/run/Runner.h"
@@ -75,8 +77,15 @@ void expectSameCounts(const std::map<std::string, Sample>& relay, const std::map
         for (const char* phase : {"connect", "prepare"}) {
             SCOPED_TRACE(phase);
             ASSERT_TRUE(r.tapPhases.count(phase) && p.tapPhases.count(phase));
-            EXPECT_EQ(p.tapPhases.at(phase).sendBytes, r.tapPhases.at(phase).sendBytes);
-            EXPECT_EQ(p.tapPhases.at(phase).recvBytes, r.tapPhases.at(phase).recvBytes);
+            // Two connects are two different exchanges: Firebird's SRP login sends its random keys as hex
+            // without leading zeros, so one connect can be a few bytes shorter than the other (CI,
+            // 2026-12-06: 1248 against 1252 B sent, in one run of many). The measured span is exact.
+            const std::uint64_t slack = std::string_view(phase) == "connect" ? 8 : 0;
+            const auto near = [slack](std::uint64_t a, std::uint64_t b) { return (a > b ? a - b : b - a) <= slack; };
+            EXPECT_TRUE(near(p.tapPhases.at(phase).sendBytes, r.tapPhases.at(phase).sendBytes))
+                << p.tapPhases.at(phase).sendBytes << " against " << r.tapPhases.at(phase).sendBytes;
+            EXPECT_TRUE(near(p.tapPhases.at(phase).recvBytes, r.tapPhases.at(phase).recvBytes))
+                << p.tapPhases.at(phase).recvBytes << " against " << r.tapPhases.at(phase).recvBytes;
             EXPECT_TRUE(test::relayRoundTripsAgree(p.tapPhases.at(phase).roundTrips, r.tapPhases.at(phase).roundTrips));
         }
         // Where execute ends and fetch begins depends on how much of the result had arrived when
