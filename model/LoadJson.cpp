@@ -119,6 +119,9 @@ QJsonObject loadPointToJson(const LoadPoint& p) {
     o[L("serverVersion")] = qs(p.serverVersion);
     o[L("clientVersion")] = qs(p.clientVersion);
     o[L("wireMethod")] = qs(p.wireMethod);
+    if (!p.link.empty()) {
+        o[L("link")] = qs(p.link);
+    }
     o[L("sessions")] = p.sessions;
     o[L("mode")] = p.openLoop ? L("open") : L("closed");
     if (p.openLoop) {
@@ -164,6 +167,7 @@ LoadPoint loadPointFromJson(const QJsonObject& o, const QString& path) {
     p.serverVersion = f.text("serverVersion").toStdString();
     p.clientVersion = f.text("clientVersion").toStdString();
     p.wireMethod = f.text("wireMethod").toStdString();
+    p.link = f.text("link").toStdString();
     p.error = f.text("error", kMaxTextLength).toStdString();
     p.sessions = static_cast<int>(f.whole("sessions", 1, kMaxSessions, 1));
     p.openLoop = oneOf(f["mode"], f.path("mode"), {"closed", "open"}) == L("open");

@@ -161,6 +161,8 @@ QJsonObject sessionsToJson(const SessionsOutcome& outcome, const SessionsFigures
         o[QStringLiteral("slotsDue")] = ns(outcome.slotsDue);
         o[QStringLiteral("slotsMissed")] = ns(outcome.slotsMissed);
     }
+    o[QStringLiteral("link")] = qs(outcome.link);  // as in effect; "" when no link was emulated
+    o[QStringLiteral("linkShared")] = outcome.linkShared;
     o[QStringLiteral("clientPauses")] = ns(outcome.clientPauses);
     o[QStringLiteral("clientPausedNs")] = static_cast<double>(outcome.clientPaused.count());
     o[QStringLiteral("ok")] = outcome.ok;

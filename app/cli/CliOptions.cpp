@@ -122,6 +122,8 @@ const std::map<std::string, std::string>& singleValued() {
         {"--duration", "--duration"},
         {"--rate", "--rate"},
         {"--ramp-up", "--ramp-up"},
+        {"--aggregate-log", "--aggregate-log"},
+        {"--aggregate-interval", "--aggregate-interval"},
     };
     return names;
 }
@@ -142,6 +144,16 @@ void refuseRepeated(const std::string& arg, std::map<std::string, std::string>& 
 void refuseSessionContradictions(const CliOptions& o) {
     if (o.rampUpS && !o.sessionsRun()) {
         throw Error(ErrorKind::Usage, "--ramp-up needs --sessions, --duration or --rate (a sessions run)");
+    }
+    if (o.aggregateIntervalS && o.aggregateLog.empty()) {
+        throw Error(ErrorKind::Usage, "--aggregate-interval needs --aggregate-log FILE (where its lines go)");
+    }
+    // A project's run may be one of many sessions through its load tunables: ProjectCommand checks it.
+    const bool mayBeLoad = o.sessionsRun() || o.database.ends_with(".json") || o.parameters.contains("sessions") ||
+                           o.parameters.contains("load_duration_s");
+    if ((o.sharedLink || !o.aggregateLog.empty()) && !mayBeLoad) {
+        throw Error(ErrorKind::Usage, std::string(o.sharedLink ? "--shared-link" : "--aggregate-log") +
+                                          " is for a run of many sessions (give --sessions N or --duration S)");
     }
     if (!o.sessionsRun()) {
         return;
@@ -224,6 +236,12 @@ run:
       --ramp-up S                   statements of the first S seconds are left out of every
                                     figure; with --json / --csv: the per-session figures
                                     and latency histograms (docs/sessions.md)
+      --shared-link                 the emulated link (--bandwidth) is one link all sessions
+                                    share, not one each (-P load_shared_link=true)
+      --aggregate-log FILE          a line per interval in pgbench's --aggregate-interval
+                                    format (PostgreSQL 15 columns, latencies in us); a
+                                    sweep writes FILE.1, FILE.2 ... one per point
+      --aggregate-interval S        its interval in whole seconds (default 1)
       --verify-content              compare every value read with the data set's (a synthetic
                                     data set: computed from its seed); a value that differs
                                     fails its sample, naming the row (-P verify_content=on)
@@ -431,6 +449,19 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.rate = parseDecimal(arg, take(arg), 0, kMaxRate, true);
         } else if (arg == "--ramp-up") {
             o.rampUpS = parseDecimal(arg, take(arg), 0, kMaxSeconds, false);
+        } else if (arg == "--shared-link") {
+            o.sharedLink = true;
+        } else if (arg == "--aggregate-log") {
+            o.aggregateLog = take(arg);
+            if (o.aggregateLog.empty()) {
+                throw Error(ErrorKind::Usage, "--aggregate-log: the file name is empty");
+            }
+        } else if (arg == "--aggregate-interval") {
+            const std::uint64_t seconds = parseCount(arg, take(arg), 1);
+            if (seconds > 86400) {
+                throw Error(ErrorKind::Usage, "--aggregate-interval: " + std::to_string(seconds) + " is over 86400 s");
+            }
+            o.aggregateIntervalS = static_cast<int>(seconds);
         } else if (arg == "--verify-content") {
             o.verifyContent = true;
         } else if (arg == "-q" || arg == "--quiet") {
@@ -519,6 +550,7 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     const std::vector<std::pair<const char*, const std::string*>> outputs = {{"--json", &o.jsonPath},
                                                                              {"--csv", &o.csvPath},
                                                                              {"--markdown", &o.markdownPath},
+                                                                             {"--aggregate-log", &o.aggregateLog},
                                                                              {"the database or project", &databaseFile},
                                                                              {"the project's run journal", &journal},
                                                                              {"the project's lock file", &lock}};

@@ -46,6 +46,9 @@ struct CliOptions {
     std::optional<double> durationS;  // --duration S: closed loop for S seconds
     std::optional<double> rate;       // --rate R: open loop, R statements/s across the sessions
     std::optional<double> rampUpS;    // --ramp-up S: left out of every figure
+    bool sharedLink = false;          // --shared-link: the emulated link is one link all sessions share
+    std::string aggregateLog;         // --aggregate-log FILE: pgbench's --aggregate-interval lines
+    std::optional<int> aggregateIntervalS;  // --aggregate-interval S (default 1)
     bool sessionsRun() const { return sessions || durationS || rate; }
     // wire tap and link emulation (networked engines)
     bool wireTap = false;  // asked for explicitly (--tap or a link option)

@@ -1,5 +1,7 @@
 #include "app/cli/ProjectCommand.h"
 
+#include "app/cli/AggregateLogFile.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -142,7 +144,16 @@ std::string contentSummary(const std::vector<Sample>& samples, const std::string
 class ProjectObserver final : public LoadRunObserver {
 public:
     ProjectObserver(ProjectDocument& doc, const QString& runId, const CliOptions& o, bool save)
-        : m_doc(doc), m_runId(runId), m_options(o), m_save(save), m_progress(!o.quiet && isatty(STDERR_FILENO)) {}
+        : m_doc(doc),
+          m_runId(runId),
+          m_options(o),
+          m_save(save),
+          m_progress(!o.quiet && isatty(STDERR_FILENO)),
+          m_aggregateLog(o.aggregateLog, o.aggregateIntervalS.value_or(1)) {}
+
+    // --aggregate-log: opened (and so checked) before anything is measured, a file per point of a sweep.
+    AggregateLogFile& aggregateLog() { return m_aggregateLog; }
+    std::string aggregateLogError;  // the first failure to write it, "" for none
 
     // Set when the run's scenarios read BLOB_TEST: checked as `blobbench-cli run TARGET` checks it.
     std::string prepareHint;
@@ -163,6 +174,11 @@ public:
         }
     }
     void pointStarted(const SweepPoint& point, std::size_t ordinal, std::size_t count) override {
+        try {
+            m_aggregateLog.begin(ordinal);
+        } catch (const Error& e) {
+            aggregateLogError = aggregateLogError.empty() ? e.what() : aggregateLogError;
+        }
         m_point = point.values.empty()
                       ? std::string()
                       : "[" + std::to_string(ordinal + 1) + "/" + std::to_string(count) + " " + point.label() + "] ";
@@ -229,6 +245,9 @@ public:
         }
         writeSessionsReport(std::cout, outcome, figuresOf(outcome));
         std::cout << std::flush;
+        if (const std::string failed = m_aggregateLog.end(); !failed.empty() && aggregateLogError.empty()) {
+            aggregateLogError = failed;
+        }
         m_doc.appendLoads(m_runId, loads);
         m_loads.insert(m_loads.end(), loads.begin(), loads.end());
         keepInJournal([&] { m_journal->appendLoads(loads); });
@@ -376,6 +395,9 @@ private:
     class SessionsCheck final : public SessionsObserver {
     public:
         explicit SessionsCheck(ProjectObserver& owner) : m_owner(owner) {}
+        void statementEnded(int /*session*/, const StatementEnd& statement) override {
+            m_owner.m_aggregateLog.record(statement);
+        }
         void checkSession(int session, Session& s) override {
             if (session == 1) {
                 std::lock_guard lock(m_mutex);
@@ -419,6 +441,7 @@ private:
     SessionInfo m_session;
     std::vector<Sample> m_samples;
     std::vector<LoadPoint> m_loads;
+    AggregateLogFile m_aggregateLog;
     SessionsCheck m_sessionsObserver{*this};
     std::unique_ptr<RunJournal> m_journal;
     bool m_journalBroken = false;
@@ -677,7 +700,13 @@ int commandRunProject(const CliOptions& o) {
         record.sweepName = it->name;
         record.orderSeed = sweep.randomOrder ? sweep.seed : 0;
     }
-    if (isLoadRun(plan.parameters, o.sweep.empty() ? std::vector<SweepPoint>{} : points)) {
+    const bool loadRun = isLoadRun(plan.parameters, o.sweep.empty() ? std::vector<SweepPoint>{} : points);
+    if (!loadRun && (!o.aggregateLog.empty() || o.sharedLink)) {
+        throw Error(ErrorKind::Usage, std::string(o.sharedLink ? "--shared-link" : "--aggregate-log") +
+                                          ": this run is of one session (give --sessions N, or set the project's "
+                                          "load tunables)");
+    }
+    if (loadRun) {
         if (plan.verifyContent) {
             throw Error(ErrorKind::Usage,
                         "--verify-content (-P verify_content) is not available with many sessions "
@@ -718,6 +747,7 @@ int commandRunProject(const CliOptions& o) {
         observer.prepareHint = "run: blobbench-cli prepare " + plan.connection.label();
     }
     observer.stamp = stamp;
+    observer.aggregateLog().begin(o.sweep.empty() ? std::nullopt : std::optional<std::size_t>(0));
     observer.saveAtStart(record);  // a read-only folder or a full disk shows now, before anything is measured
 
     LoadRun runner;
@@ -775,6 +805,16 @@ int commandRunProject(const CliOptions& o) {
                                 : outcome.errorKind == ErrorKind::Cancelled
                                     ? QStringLiteral("cancelled")
                                     : QStringLiteral("failed: ") + q(oneLine(outcome.error)));
+    if (const std::string failed = observer.aggregateLog().end(); !failed.empty() && observer.aggregateLogError.empty()) {
+        observer.aggregateLogError = failed;
+    }
+    if (!observer.aggregateLogError.empty()) {
+        std::cerr << "blobbench-cli: " << terminalLine(observer.aggregateLogError) << " (the run's figures are kept)"
+                  << std::endl;
+    } else if (observer.aggregateLog().active()) {
+        std::cout << "Aggregate log: " << printable(observer.aggregateLog().written())
+                  << " (pgbench --aggregate-interval columns, PostgreSQL 15 order, microseconds)" << std::endl;
+    }
     const RunKept kept = observer.finish(*findRun(doc.project(), record.runId));
     return reportRun(o, *findRun(doc.project(), record.runId), base, kept, observer, outcome);
 }

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <mutex>
 
+#include "app/cli/AggregateLogFile.h"
 #include "app/cli/RunKept.h"
 #include "engine/core/Error.h"
 #include "engine/core/LoadParameters.h"
@@ -25,8 +26,10 @@ std::chrono::milliseconds millisecondsOf(double seconds) {
 class CliSessionsObserver final : public SessionsObserver {
 public:
     CliSessionsObserver(const CliOptions& o, std::string target, std::vector<std::string> notes,
-                        SignalCancel& interrupt)
-        : m_options(o), m_target(std::move(target)), m_notes(std::move(notes)), m_interrupt(interrupt) {}
+                        SignalCancel& interrupt, AggregateLogFile& log)
+        : m_options(o), m_target(std::move(target)), m_notes(std::move(notes)), m_interrupt(interrupt), m_log(log) {}
+
+    void statementEnded(int /*session*/, const StatementEnd& statement) override { m_log.record(statement); }
 
     void checkSession(int session, Session& s) override {
         m_interrupt.started();
@@ -40,9 +43,11 @@ public:
         if (session == 1) {
             std::lock_guard lock(m_mutex);
             m_notes.push_back("Wire tap: each session its own relay (session 1: " + relay + "), link " +
-                              link.describe() + " on each");
+                              link.describe() + (m_sharedLink && (link.bandwidthUp != 0 || link.bandwidthDown != 0) ? ": one link all sessions share"
+                                                                                         : " on each"));
         }
     }
+    bool m_sharedLink = false;  // set before the run
     void connected(int session, const SessionInfo& info) override {
         std::lock_guard lock(m_mutex);
         if (session == 1) {
@@ -69,6 +74,7 @@ private:
     SessionInfo m_info;                // guarded by m_mutex
     bool m_haveInfo = false;           // guarded by m_mutex
     SignalCancel& m_interrupt;
+    AggregateLogFile& m_log;
 };
 
 // Each export on its own: a failed --json left the --csv unwritten, and nothing said so (hostile
@@ -106,6 +112,9 @@ void applySessionsFlags(const CliOptions& o, ParameterValues& parameters) {
     if (o.sessions) {
         parameters[loadparam::Sessions] = std::to_string(*o.sessions);
     }
+    if (o.sharedLink) {
+        parameters[loadparam::SharedLink] = "true";
+    }
     whole(o.durationS, "--duration", loadparam::DurationS, parameters);
     whole(o.rate, "--rate", loadparam::Rate, parameters);
     whole(o.rampUpS, "--ramp-up", loadparam::RampUpS, parameters);
@@ -131,15 +140,27 @@ int commandRunSessions(const CliOptions& o, const RunPlan& plan, SignalCancel& i
     }
     sessions.rate = o.rate;
     sessions.rampUp = millisecondsOf(o.rampUpS.value_or(0));
-    CliSessionsObserver observer(o, plan.connection.target, notes, interrupt);
+    sessions.sharedLink = o.sharedLink || resolveLoadSettings(plan.parameters).sharedLink;
+    AggregateLogFile log(o.aggregateLog, o.aggregateIntervalS.value_or(1));
+    log.begin(std::nullopt);  // an unwritable log is refused before anything connects
+    CliSessionsObserver observer(o, plan.connection.target, notes, interrupt, log);
+    observer.m_sharedLink = sessions.sharedLink;
     SessionRunner runner;
     interrupt.setCancel([&runner] { runner.cancel(); });
     const SessionsOutcome outcome = runner.run(sessions, observer);
     interrupt.setCancel({});
+    const std::string logFailed = log.end();
     const SessionsFigures figures = figuresOf(outcome);
     writeSessionsReport(std::cout, outcome, figures);
+    if (log.active() && logFailed.empty()) {
+        std::cout << "Aggregate log: " << printable(log.written()) << " (pgbench --aggregate-interval "
+                  << o.aggregateIntervalS.value_or(1) << " columns, PostgreSQL 15 order, microseconds)\n";
+    }
     std::cout.flush();
-    const std::string unwritten = writeOutputs(o, plan, outcome, figures);
+    std::string unwritten = writeOutputs(o, plan, outcome, figures);
+    if (!logFailed.empty()) {
+        unwritten = logFailed + (unwritten.empty() ? "" : "; " + unwritten);
+    }
     if (!unwritten.empty()) {
         std::cerr << "blobbench-cli: " << terminalLine(unwritten) << std::endl;
     }

@@ -406,6 +406,9 @@ int commandRun(const CliOptions& o) {
     if (plan.verifyContent) {
         plan.expectContent = cachedExpectedContent();
     }
+    if (o.sharedLink) {
+        plan.parameters[loadparam::SharedLink] = "true";  // an embedded engine has no link: refused as unknown
+    }
     // Refuse bad tunables before touching the database.
     resolveParameters(driver.parameters(), plan.parameters);
     plan.scenarios = selectScenarios(driver.dialect(), o.scenarios);
@@ -434,6 +437,10 @@ int commandRun(const CliOptions& o) {
         }
         refuseSessionsOptions(sessions, false);
         return commandRunSessions(sessions, plan, interrupt, notes);
+    }
+    if (o.sharedLink || !o.aggregateLog.empty()) {
+        throw Error(ErrorKind::Usage, std::string(o.sharedLink ? "--shared-link" : "--aggregate-log") +
+                                          ": this run is of one session (give --sessions N or --duration S)");
     }
 
     TextReport report(std::cout);

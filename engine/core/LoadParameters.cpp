@@ -49,11 +49,23 @@ std::vector<ParameterSpec> loadParameters() {
     specs.push_back(integerSpec(loadparam::RampUpS, "Load: ramp-up", 0, 0, 3600, "s",
                                 "Statements that start in the first seconds after every session connected run but "
                                 "are left out of every figure (needs a duration)."));
+    ParameterSpec shared;
+    shared.id = loadparam::SharedLink;
+    shared.label = "Load: shared link";
+    shared.type = ParameterType::Boolean;
+    shared.defaultValue = "false";
+    shared.help =
+        "The emulated link (Link: bandwidth and latency) is one line that all sessions share, as behind one DSL line "
+        "or VPN tunnel: their bytes queue for its bandwidth one after the other (first come, first served), each "
+        "session keeping its own latency. Off: each session has a link of its own. Not in effect without a "
+        "bandwidth limit (latency alone is not shared) or with one session.";
+    specs.push_back(shared);
     return specs;
 }
 
 bool isLoadParameter(std::string_view id) {
-    return id == loadparam::Sessions || id == loadparam::DurationS || id == loadparam::Rate || id == loadparam::RampUpS;
+    return id == loadparam::Sessions || id == loadparam::DurationS || id == loadparam::Rate ||
+           id == loadparam::RampUpS || id == loadparam::SharedLink;
 }
 
 LoadSettings resolveLoadSettings(const ParameterValues& values) {
@@ -78,6 +90,9 @@ LoadSettings resolveLoadSettings(const ParameterValues& values) {
                                           "': a ramp-up needs a duration (set " + loadparam::DurationS + ")");
     }
     s.rampUp = std::chrono::seconds(rampUp);
+    if (const auto it = values.find(loadparam::SharedLink); it != values.end()) {
+        s.sharedLink = normaliseParameter(specs[4], it->second) == "true";
+    }
     return s;
 }
 

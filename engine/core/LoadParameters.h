@@ -18,6 +18,9 @@ inline constexpr const char* Sessions = "sessions";
 inline constexpr const char* DurationS = "load_duration_s";  // 0: each session runs the repetitions
 inline constexpr const char* Rate = "load_rate";             // statements/s over all sessions; 0: closed loop
 inline constexpr const char* RampUpS = "load_ramp_up_s";
+// The emulated link (link_*) is one line all sessions share instead of one per session. Networked
+// engines only: an embedded engine has no link.
+inline constexpr const char* SharedLink = "load_shared_link";
 }  // namespace loadparam
 
 inline constexpr std::int64_t kMaxSessions = 1024;
@@ -31,6 +34,7 @@ struct LoadSettings {
     std::optional<std::chrono::milliseconds> duration;  // unset: the repetitions
     std::optional<double> rate;                         // unset: closed loop
     std::chrono::milliseconds rampUp{0};
+    bool sharedLink = false;
     // A run of many sessions, or a single session under a duration or rate: SessionRunner's figures.
     bool concurrent() const { return sessions > 1 || duration.has_value(); }
     friend bool operator==(const LoadSettings&, const LoadSettings&) = default;

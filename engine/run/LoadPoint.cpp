@@ -20,6 +20,7 @@ std::vector<LoadPoint> loadPointsOf(const SessionsOutcome& outcome, const LoadCo
     base.startedAt = context.startedAt;
     base.connection = context.connection;
     base.sessions = static_cast<int>(outcome.sessions.size());
+    base.link = outcome.link;
     base.openLoop = outcome.openLoop;
     base.rate = outcome.rate;
     base.window = outcome.window;

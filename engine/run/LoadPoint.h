@@ -24,6 +24,7 @@ struct LoadPoint {
     std::string serverVersion;
     std::string clientVersion;
     std::string wireMethod;  // "relay", "in-process", or empty when the wire was not counted
+    std::string link;        // the emulated link as in effect (SessionsOutcome::link), "" for none
     int sessions = 1;
     bool openLoop = false;
     double rate = 0;  // open loop: statements/s asked over all sessions

@@ -49,6 +49,7 @@ RunOutcome LoadRun::run(const RunPlan& plan, const std::vector<SweepPoint>& poin
         sessions.duration = load.duration;
         sessions.rate = load.rate;
         sessions.rampUp = load.rampUp;
+        sessions.sharedLink = load.sharedLink;
         SessionRunner runner;
         {
             std::lock_guard lock(m_mutex);

@@ -444,7 +444,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
                 counter->setStallTimeout(wire.stallTimeout);
             } else if (endpoint) {
                 tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, wire.link,
-                                                WireTapOptions{wire.estimateCompression});
+                                                WireTapOptions{wire.estimateCompression, plan.sharedLink});
                 tap->setStallTimeout(wire.stallTimeout);
                 spec = driver.redirected(spec, Endpoint{"127.0.0.1", tap->port()});
             }

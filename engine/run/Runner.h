@@ -15,6 +15,7 @@
 #include "engine/run/ContentCheck.h"
 #include "engine/run/Scenario.h"
 #include "engine/wire/LinkProfile.h"
+#include "engine/wire/LinkShaper.h"
 #include "engine/wire/ProcessSockets.h"
 #include "engine/wire/WireParameters.h"
 
@@ -37,6 +38,9 @@ struct RunPlan {
     bool wireTap = false;              // relay a networked engine through a WireTap that counts (and shapes)
     LinkProfile link;                  // emulated link; turns the tap on
     bool estimateCompression = false;  // zlib/zstd estimate of what the tap relays; turns the tap on
+    // The link's lines, when several runs (the sessions of a SessionRunner) share one link: their taps
+    // send on it (WireTapOptions::sharedLink). Null: the run's tap has a link of its own.
+    std::shared_ptr<SharedLink> sharedLink;
     // verify_content=on (this field, or "verify_content" in `parameters`, which the Runner takes out
     // before the driver sees them): each scenario's values are compared with what the data set
     // holds, and a value that differs fails its sample naming the row. `expectContent` (engine/data's

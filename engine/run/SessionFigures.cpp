@@ -151,7 +151,11 @@ void writeSessionsReport(std::ostream& out, const SessionsOutcome& outcome, cons
     out << "Latency: "
         << (outcome.openLoop ? "from each statement's slot to its end (schedule lag included)"
                              : "prepare + execute + fetch of each statement")
-        << "; percentiles within 0.4 % (a histogram of every statement)\n\n";
+        << "; percentiles within 0.4 % (a histogram of every statement)\n";
+    if (!outcome.link.empty()) {
+        out << "Link: " << outcome.link << '\n';
+    }
+    out << '\n';
     writeHeader(out);
     for (const ScenarioFigures& f : figures.scenarios) {
         writeScenario(out, f, true);

@@ -140,12 +140,9 @@ public:
             return;
         }
         StatementTally& tally = m_result.byScenario[sample.scenarioId];
-        if (sample.status == SampleStatus::Failed) {
-            ++tally.failed;
-            return;
-        }
-        if (sample.status == SampleStatus::Cancelled) {
-            ++tally.cancelled;
+        if (sample.status != SampleStatus::Complete) {
+            ++(sample.status == SampleStatus::Cancelled ? tally.cancelled : tally.failed);
+            m_outer.statementEnded(m_index, StatementEnd{false, std::chrono::system_clock::now(), 0, std::nullopt});
             return;
         }
         ++tally.statements;
@@ -165,14 +162,18 @@ public:
                  std::chrono::duration_cast<std::chrono::nanoseconds>(current.slot->time_since_epoch()).count())) {
             ++tally.disturbed;
         }
+        StatementEnd ended{true, std::chrono::system_clock::now(), 0, std::nullopt};
         if (current.slot) {
-            tally.latency.record(nanosBetween(*current.slot, now));
+            ended.latencyNs = nanosBetween(*current.slot, now);
+            ended.lagNs = current.lagNs;
             tally.scheduleLag.record(current.lagNs);
             tally.late += current.lagNs > static_cast<std::uint64_t>(m_period.count()) ? 1 : 0;
         } else {
             const auto spent = sample.phases.prepare + sample.phases.elapsed();
-            tally.latency.record(static_cast<std::uint64_t>(std::max<std::int64_t>(0, spent.count())));
+            ended.latencyNs = static_cast<std::uint64_t>(std::max<std::int64_t>(0, spent.count()));
         }
+        tally.latency.record(ended.latencyNs);
+        m_outer.statementEnded(m_index, ended);
     }
 
 private:
@@ -397,10 +398,43 @@ void SessionRunner::cancel() {
     }
 }
 
-SessionsOutcome SessionRunner::run(const SessionsPlan& plan, SessionsObserver& observer) {
-    refuseBadPlan(plan);
-    const clientpause::Watch pauses;  // one for the whole run: the Runners' own come and go per statement
+namespace {
+
+// The plan the sessions run: with one SharedLink in every session's RunPlan when they share a link
+// that is in effect; `outcome` says which link was in effect.
+SessionsPlan withLink(const SessionsPlan& asked, SessionsOutcome& outcome) {
+    SessionsPlan plan = asked;
+    const WireSettings wire = resolveWireSettings(asked.plan.wireTap, asked.plan.link, asked.plan.estimateCompression,
+                                                  asked.plan.parameters);
+    if (!wire.tap || !wire.link.emulating()) {
+        outcome.link = asked.sharedLink ? "none (a shared link was asked for, but no link is emulated)" : "";
+        return plan;
+    }
+    const std::string profile = wire.link.describe();
+    const bool limited = wire.link.bandwidthUp != 0 || wire.link.bandwidthDown != 0;
+    if (asked.sharedLink && limited && asked.sessions > 1) {
+        plan.plan.sharedLink = std::make_shared<SharedLink>();
+        outcome.linkShared = true;
+        outcome.link = profile + ", one link shared by all " + std::to_string(asked.sessions) +
+                       " sessions (their bytes queue for its bandwidth, first come first served)";
+        return plan;
+    }
+    outcome.link = profile + ", each session its own link";
+    if (asked.sharedLink) {
+        outcome.link += asked.sessions > 1 ? " (shared link not in effect: it has no bandwidth limit, and latency is "
+                                             "each connection's own)"
+                                           : " (shared link not in effect: one session)";
+    }
+    return plan;
+}
+
+}  // namespace
+
+SessionsOutcome SessionRunner::run(const SessionsPlan& asked, SessionsObserver& observer) {
+    refuseBadPlan(asked);
     SessionsOutcome outcome;
+    const SessionsPlan plan = withLink(asked, outcome);
+    const clientpause::Watch pauses;  // one for the whole run: the Runners' own come and go per statement
     outcome.scenarios = plan.plan.scenarios;
     outcome.openLoop = plan.rate.has_value();
     outcome.rate = plan.rate.value_or(0);

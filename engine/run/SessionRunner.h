@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/run/AggregateLog.h"
 #include "engine/run/LatencyHistogram.h"
 #include "engine/run/Runner.h"
 
@@ -32,6 +33,9 @@ struct SessionsPlan {
     std::optional<double> rate;
     // Statements that start in the first rampUp after every session connected are run, not counted.
     std::chrono::milliseconds rampUp{0};
+    // The plan's emulated link is one link all sessions share (SharedLink, LinkShaper.h) instead of a
+    // link per session; in effect only with a bandwidth limit (latency is each connection's own anyway).
+    bool sharedLink = false;
 };
 
 // What one session counted for one scenario (statements after the ramp-up only).
@@ -82,6 +86,10 @@ struct SessionsOutcome {
     std::chrono::nanoseconds window{0};
     std::uint64_t slotsDue = 0;     // open loop: slots due in the measured window
     std::uint64_t slotsMissed = 0;  // of those, the ones no session had started when the time was up
+    // The emulated link as it was in effect: "" (none), "<profile>, each session its own link",
+    // "<profile>, one link shared by all N sessions", with why a shared link asked for was not in effect.
+    std::string link;
+    bool linkShared = false;  // the sessions shared one link
     // The client itself was stopped or suspended during the run (ClientPause.h): how often, how long.
     std::uint64_t clientPauses = 0;
     std::chrono::nanoseconds clientPaused{0};
@@ -103,6 +111,9 @@ public:
     // `sessions` hold a connection to the server now.
     virtual void allConnected(int /*connected*/, int /*sessions*/) {}
     virtual void sampleReady(int /*session*/, const Sample& /*sample*/, bool /*counted*/) {}
+    // After sampleReady, for each statement that counts (after the ramp-up), with the latency and
+    // lag the run's histograms record: for logs over time (AggregateLog).
+    virtual void statementEnded(int /*session*/, const StatementEnd& /*statement*/) {}
 };
 
 class SessionRunner {

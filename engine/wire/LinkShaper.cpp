@@ -15,7 +15,12 @@ constexpr std::uint64_t kNanosPerSecond = 1'000'000'000;
 void LinkShaper::configure(std::chrono::nanoseconds latency, std::uint64_t bandwidth) {
     m_latency = latency;
     m_bandwidth = bandwidth;
-    m_remainder = 0;
+    m_line.remainder = 0;
+}
+
+void LinkShaper::share(std::shared_ptr<SharedLink> owner, SharedLink::Direction* line) {
+    m_sharedOwner = std::move(owner);
+    m_shared = m_sharedOwner ? line : nullptr;
 }
 
 std::size_t LinkShaper::frameSize() const {
@@ -36,22 +41,29 @@ void LinkShaper::enqueue(std::uint64_t start, std::uint64_t size, Clock::time_po
         m_lastArrival = arrival;
         return;
     }
-    if (m_lineFreeAt <= now) {
+    std::unique_lock<std::mutex> lock;
+    LinkLine* shared = nullptr;
+    if (m_shared != nullptr) {
+        lock = std::unique_lock(m_shared->mutex);
+        shared = &m_shared->line;
+    }
+    LinkLine& line = shared != nullptr ? *shared : m_line;
+    if (line.freeAt <= now) {
         // The line was idle: start afresh so the schedule depends only on what was enqueued when.
-        m_lineFreeAt = now;
-        m_remainder = 0;
+        line.freeAt = now;
+        line.remainder = 0;
     }
     const std::size_t frame = frameSize();
     for (std::uint64_t position = start; position < end;) {
         const std::uint64_t bytes = std::min<std::uint64_t>(frame, end - position);
         // Exact integer time: bytes * 8 bits * 1e9 ns / (bit/s), carrying the remainder forward so
         // a long transfer accumulates no rounding error. bytes <= 256 KiB keeps this below 2^64.
-        const std::uint64_t bitNanos = bytes * 8 * kNanosPerSecond + m_remainder;
-        m_lineFreeAt += std::chrono::nanoseconds(static_cast<std::int64_t>(bitNanos / m_bandwidth));
-        m_remainder = bitNanos % m_bandwidth;
+        const std::uint64_t bitNanos = bytes * 8 * kNanosPerSecond + line.remainder;
+        line.freeAt += std::chrono::nanoseconds(static_cast<std::int64_t>(bitNanos / m_bandwidth));
+        line.remainder = bitNanos % m_bandwidth;
         position += bytes;
-        const Clock::time_point arrival = std::max(m_lineFreeAt + m_latency, m_lastArrival);
-        frames.push_back(LinkFrame{position, m_lineFreeAt, arrival});
+        const Clock::time_point arrival = std::max(line.freeAt + m_latency, m_lastArrival);
+        frames.push_back(LinkFrame{position, line.freeAt, arrival});
         m_lastArrival = arrival;
     }
 }

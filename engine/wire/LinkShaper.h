@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
+#include <mutex>
 
 namespace blobbench {
 
@@ -12,6 +14,25 @@ struct LinkFrame {
     std::uint64_t end = 0;  // stream position just past the frame's last byte
     std::chrono::steady_clock::time_point departAt;
     std::chrono::steady_clock::time_point arriveAt;
+};
+
+// The serialising line of one direction: when it has sent everything scheduled so far.
+struct LinkLine {
+    std::chrono::steady_clock::time_point freeAt{};
+    std::uint64_t remainder = 0;  // bit-nanoseconds not yet worth a whole nanosecond
+};
+
+// One link that several connections share (issue #25: all sessions behind one bandwidth, as behind
+// one DSL line or one VPN tunnel): each direction is one line, and the frames of every connection
+// leave it one after the other in the order they were enqueued (a FIFO bottleneck; each connection
+// keeps its own latency). Thread-safe: each connection's relay thread enqueues on it.
+class SharedLink {
+public:
+    struct Direction {
+        std::mutex mutex;
+        LinkLine line;  // guarded by mutex
+    };
+    Direction up, down;
 };
 
 // One direction of an emulated link: a serialising line with a queue in front of it. A frame
@@ -26,6 +47,10 @@ public:
 
     // Applies to bytes enqueued from now on; frames already scheduled keep their times.
     void configure(std::chrono::nanoseconds latency, std::uint64_t bandwidth);
+    // Sends on `line` (one direction of a SharedLink, kept alive by `owner`) instead of a line of its
+    // own; null: its own line again.
+    void share(std::shared_ptr<SharedLink> owner, SharedLink::Direction* line);
+    bool shared() const { return m_shared != nullptr; }
 
     bool shaping() const { return m_latency.count() != 0 || m_bandwidth != 0; }
     std::chrono::nanoseconds latency() const { return m_latency; }
@@ -46,8 +71,9 @@ public:
 private:
     std::chrono::nanoseconds m_latency{0};
     std::uint64_t m_bandwidth = 0;
-    Clock::time_point m_lineFreeAt{};   // when the line has sent everything scheduled so far
-    std::uint64_t m_remainder = 0;      // bit-nanoseconds not yet worth a whole nanosecond
+    LinkLine m_line;                    // its own line, when it shares none
+    std::shared_ptr<SharedLink> m_sharedOwner;
+    SharedLink::Direction* m_shared = nullptr;
     Clock::time_point m_lastArrival{};  // arrivals never overtake, even after a profile change
 };
 

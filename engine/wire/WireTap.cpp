@@ -62,6 +62,7 @@ void closeSocket(int fd, bool withReset) {
 WireTap::Relay::Relay(std::string host, std::uint16_t port, const LinkProfile& profile, const WireTapOptions& options) {
     profile.validate();
     m_profile = m_activeProfile = profile;
+    m_sharedLink = options.sharedLink;
     m_upstreamLabel = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
     if (port == 0) {
         throw Error(ErrorKind::Connect, "wire tap: upstream " + m_upstreamLabel + ": port 0 is not a server port");
@@ -331,6 +332,10 @@ void WireTap::Relay::acceptAll() {
         c->lastServerActivity = Clock::now();
         c->flows[kUp].shaper.configure(m_activeProfile.latencyUp, m_activeProfile.bandwidthUp);
         c->flows[kDown].shaper.configure(m_activeProfile.latencyDown, m_activeProfile.bandwidthDown);
+        if (m_sharedLink) {
+            c->flows[kUp].shaper.share(m_sharedLink, &m_sharedLink->up);
+            c->flows[kDown].shaper.share(m_sharedLink, &m_sharedLink->down);
+        }
         applyFaults(*c, m_activeFaults);
         c->flows[kUp].copyOnly = c->flows[kDown].copyOnly = m_compressor != nullptr;
         // Optimistic readiness: EAGAIN corrects it, and an edge may have passed before registration.

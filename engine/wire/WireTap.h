@@ -9,6 +9,7 @@
 #include "engine/core/Sample.h"
 #include "engine/wire/ExchangeRecorder.h"
 #include "engine/wire/LinkProfile.h"
+#include "engine/wire/LinkShaper.h"
 
 namespace blobbench {
 
@@ -49,6 +50,9 @@ struct WireTapOptions {
     // thread of the tap's own and report the compressed sizes in WireCounters::compressed. Costs
     // CPU, turns off splice(), and slows the relay to the compressors' pace when they fall behind.
     bool estimateCompression = false;
+    // Every connection's shaped bytes leave on this link's lines instead of a line of their own, so
+    // taps that share it (one per session) share its bandwidth (LinkShaper.h). Null: a link per connection.
+    std::shared_ptr<SharedLink> sharedLink;
 };
 
 // A TCP relay on 127.0.0.1 in front of a real server. A driver connects to port() instead of

@@ -338,6 +338,7 @@ private:
     std::priority_queue<TimerEntry, std::vector<TimerEntry>, std::greater<>> m_timers;
     std::optional<Clock::time_point> m_armedAt;
 
+    std::shared_ptr<SharedLink> m_sharedLink;         // WireTapOptions::sharedLink
     std::unique_ptr<CompressionWorker> m_compressor;  // when estimating; outlives the relay thread
     std::thread m_thread;                             // last: starts after everything above exists
 };

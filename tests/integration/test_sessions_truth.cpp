@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -530,6 +531,61 @@ TEST(SessionsTruth, PostgresCancelledStatementsAreInTheConnectionTotals) {
         const double total = number(object(session, "connectionWire"), "recvBytes");
         EXPECT_GE(total, moved) << "the connection's total leaves out the statement the cancel ended";
     }
+}
+
+// Issue #25: --shared-link puts every session behind one bandwidth (one DSL line, one VPN tunnel),
+// where by default each session has a link of its own. What the sessions carried in the measured
+// window is compared with the line's capacity; the pgbench-style aggregate log counts the same
+// statements as the JSON.
+TEST(SessionsTruth, PostgresSharedLinkCarriesOneBandwidthForAllSessions) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    OwnPgDatabase db(conninfo, "sharedlink");
+    ASSERT_TRUE(db.prepared());
+    TempDir dir;
+    constexpr double kLineBytesPerS = 4e6 / 8;  // --bandwidth 4M, each direction
+    const auto carried = [&](bool shared) {
+        const std::string json = dir.file(shared ? "shared.json" : "own.json");
+        const std::string log = dir.file(shared ? "shared.log" : "own.log");
+        std::vector<std::string> args = pgRun(db, {"--sessions", "4", "--duration", "4", "--bandwidth", "4M", "--json",
+                                                   json, "--aggregate-log", log, "-q"});
+        if (shared) {
+            args.push_back("--shared-link");
+        }
+        const ProcessResult r = CliProcess(args, db.env()).wait(120s);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        const QJsonObject out = jsonOf(json);
+        EXPECT_EQ(out[QStringLiteral("linkShared")].toBool(), shared);
+        EXPECT_NE(out[QStringLiteral("link")].toString().indexOf(shared ? QStringLiteral("shared by all 4 sessions")
+                                                                        : QStringLiteral("each session its own link")),
+                  -1)
+            << out[QStringLiteral("link")].toString().toStdString();
+        const QJsonObject all = object(object(out, "all"), "combined");
+        const double statements = number(all, "statements");
+        EXPECT_GT(statements, 0);
+        // The log's num_transactions (column 2) and failures (column 14) add up to the JSON's.
+        std::istringstream lines(blobbench::test::readFile(log));
+        double logged = 0;
+        double failures = 0;
+        for (std::string line; std::getline(lines, line);) {
+            std::istringstream columns(line);
+            std::vector<double> c{std::istream_iterator<double>(columns), std::istream_iterator<double>()};
+            EXPECT_EQ(c.size(), 16u) << line;
+            if (c.size() == 16) {
+                logged += c[1];
+                failures += c[13];
+            }
+        }
+        EXPECT_EQ(logged, statements);
+        EXPECT_EQ(failures, 0);
+        return number(all, "wireBytes") / (number(out, "windowNs") / 1e9);
+    };
+    const double shared = carried(true);
+    const double own = carried(false);
+    // Everything the sessions read passed one 4 Mbit/s line; the queries went up on the other.
+    EXPECT_LE(shared, kLineBytesPerS * 1.10) << "bytes/s over the window with one shared line";
+    EXPECT_GE(shared, kLineBytesPerS * 0.5) << "the line was kept busy";
+    // Four lines of their own carry more than one can (the server sends far faster than 0.5 MB/s).
+    EXPECT_GE(own, kLineBytesPerS * 2) << "bytes/s over the window with a line per session";
 }
 
 }  // namespace

@@ -52,12 +52,20 @@ TEST_F(CliSessions, BadValuesAreOneLineAndExitTwo) {
         {{"--sessions", "2", "--duration", "1", "--warmup", "1"}, "--warmup counts repetitions"},
         {{"--sessions", "2", "--verify-content"}, "--verify-content (-P verify_content) is not available"},
         {{"--sessions", "2", "--sessions", "3"}, "--sessions is given twice"},
+        {{"--shared-link"}, "--shared-link is for a run of many sessions"},
+        {{"--aggregate-log", "a.log"}, "--aggregate-log is for a run of many sessions"},
+        {{"--sessions", "2", "--aggregate-interval", "5"}, "--aggregate-interval needs --aggregate-log"},
+        {{"--sessions", "2", "--aggregate-log", "a.log", "--aggregate-interval", "0"}, "--aggregate-interval: '0'"},
+        {{"--sessions", "2", "--aggregate-log", "a.log", "--aggregate-interval", "90000"}, "is over 86400 s"},
+        {{"--sessions", "2", "--aggregate-log", "/nonexistent-dir/a.log"}, "cannot write the aggregate log"},
+        {{"--sessions", "2", "--shared-link"}, "'load_shared_link'"},
     };
     for (const auto& [options, expected] : cases) {
         std::vector<std::string> args = {"run", db};
         args.insert(args.end(), options.begin(), options.end());
         const auto r = runCli(args);
-        EXPECT_EQ(r.exitCode, 2) << expected << ": " << r.err;
+        const int code = expected.starts_with("cannot write") ? 1 : 2;
+        EXPECT_EQ(r.exitCode, code) << expected << ": " << r.err;
         EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         EXPECT_EQ(r.out, "");

@@ -179,3 +179,46 @@ TEST(WireLinkShaper, FrameSizeFollowsTheLine) {
     // Enough queue to keep a 10 Mbit/s, 40 ms line busy: more than its bandwidth-delay product.
     EXPECT_GT(LinkShaper(40ms, 10'000'000).queueLimit(), 10'000'000u / 8 * 40 / 1000);
 }
+
+// Issue #25's shared link: two connections' shapers on one SharedLink serialise on one line, each
+// keeping its own latency; on lines of their own they overlap.
+TEST(WireLinkShaper, ConnectionsOnASharedLinkWaitForEachOther) {
+    auto link = std::make_shared<SharedLink>();
+    LinkShaper a(10ms, 8'000'000);  // 1 byte per microsecond
+    LinkShaper b(30ms, 8'000'000);
+    a.share(link, &link->down);
+    b.share(link, &link->down);
+    EXPECT_TRUE(a.shared());
+    std::deque<LinkFrame> fa, fb;
+    a.enqueue(0, 1000, kStart, fa);
+    b.enqueue(0, 1000, kStart + 100us, fb);  // while a's frame is on the line
+    ASSERT_EQ(fb.size(), 1u);
+    EXPECT_EQ(fa[0].departAt - kStart, 1000us);
+    EXPECT_EQ(fb[0].departAt - kStart, 2000us);          // after a's, on the one line
+    EXPECT_EQ(fb[0].arriveAt - kStart, 2000us + 30ms);  // with b's own latency
+    // Two connections moving 1 MB each at once take twice as long as one: 16 s at 1 Mbit/s.
+    auto slow = std::make_shared<SharedLink>();
+    LinkShaper c(0ns, 1'000'000), d(0ns, 1'000'000);
+    c.share(slow, &slow->down);
+    d.share(slow, &slow->down);
+    std::deque<LinkFrame> fc, fd;
+    c.enqueue(0, 1'000'000, kStart, fc);
+    d.enqueue(0, 1'000'000, kStart, fd);
+    EXPECT_EQ(fd.back().departAt - kStart, 16s);
+    // The other direction is a line of its own.
+    LinkShaper up(0ns, 1'000'000);
+    up.share(slow, &slow->up);
+    std::deque<LinkFrame> fu;
+    up.enqueue(0, 1000, kStart, fu);
+    EXPECT_EQ(fu[0].departAt - kStart, 8ms);
+}
+
+TEST(WireLinkShaper, ConnectionsWithLinesOfTheirOwnOverlap) {
+    LinkShaper c(0ns, 1'000'000), d(0ns, 1'000'000);
+    std::deque<LinkFrame> fc, fd;
+    c.enqueue(0, 1'000'000, kStart, fc);
+    d.enqueue(0, 1'000'000, kStart, fd);
+    EXPECT_FALSE(c.shared());
+    EXPECT_EQ(fc.back().departAt - kStart, 8s);
+    EXPECT_EQ(fd.back().departAt - kStart, 8s);
+}

@@ -642,7 +642,9 @@ std::vector<ParameterSpec> buildSqliteParameters() {
     specs.push_back(mode);
     // Sessions at once (connections on one file): applied by the run (SessionRunner), never by this driver.
     for (auto& spec : loadParameters()) {
-        specs.push_back(std::move(spec));
+        if (spec.id != loadparam::SharedLink) {  // no link to share: the file is on this machine
+            specs.push_back(std::move(spec));
+        }
     }
     return specs;
 }

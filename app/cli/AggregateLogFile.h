@@ -1,0 +1,37 @@
+#pragma once
+
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "engine/run/AggregateLog.h"
+
+namespace blobbench::cli {
+
+// --aggregate-log FILE [--aggregate-interval S]: pgbench's aggregate log of a sessions run
+// (engine/run/AggregateLog.h), FILE for one run, FILE.1, FILE.2 ... for the points of a sweep.
+class AggregateLogFile {
+public:
+    AggregateLogFile(std::string path, int intervalS);
+    bool active() const { return !m_path.empty(); }
+    // Opens (truncates) the file of a point (nullopt: the run has one); Error(Io) naming it when it
+    // cannot be written, before the point's sessions connect.
+    void begin(std::optional<std::size_t> point);
+    void record(const StatementEnd& statement);  // thread-safe; nothing when no file is open
+    // Writes the last intervals and closes the file; "" or one line saying what failed.
+    std::string end();
+    const std::string& path() const { return m_path; }
+    std::string written() const;  // "FILE" or "FILE.1 .. FILE.4", "" when nothing was opened
+
+private:
+    std::string m_path;
+    int m_intervalS;
+    std::string m_current;
+    std::size_t m_files = 0;
+    bool m_numbered = false;
+    std::ofstream m_out;
+    std::unique_ptr<AggregateLog> m_log;
+};
+
+}  // namespace blobbench::cli
