@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 
 #include "engine/core/Error.h"
 
@@ -21,7 +22,7 @@ void AggregateLogFile::begin(std::optional<std::size_t> point) {
         const int error = errno;
         throw Error(ErrorKind::Io, "cannot write the aggregate log " + m_current + ": " + std::strerror(error));
     }
-    ++m_files;
+    m_files = std::max(m_files, point.value_or(0) + 1);  // the check before the run opens FILE.1 again
     m_log = std::make_unique<AggregateLog>(m_out, std::chrono::seconds(m_intervalS));
 }
 

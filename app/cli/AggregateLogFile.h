@@ -28,7 +28,7 @@ private:
     std::string m_path;
     int m_intervalS;
     std::string m_current;
-    std::size_t m_files = 0;
+    std::size_t m_files = 0;  // files named so far: FILE.1 .. FILE.<m_files>
     bool m_numbered = false;
     std::ofstream m_out;
     std::unique_ptr<AggregateLog> m_log;

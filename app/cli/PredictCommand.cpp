@@ -31,7 +31,16 @@ struct Input {
     std::vector<Sample> samples;
     std::map<std::string, std::string> current;  // a project's tunable values, for the advice
     std::string currentConnection;               // and its current connection's label
+    std::size_t loadPoints = 0;                  // of runs of many sessions: never predicted
 };
+
+// Load points are figures of many sessions at once: the model replays one session's exchanges and
+// cannot tell how sessions share the server, the client or a link (issue #25).
+std::string loadPointsNote(std::size_t count) {
+    return std::to_string(count) +
+           " load point(s) of runs of many sessions: not predicted (the model replays one session's exchanges "
+           "and cannot tell how sessions share the server, the client or a link)";
+}
 
 Input readInput(const std::string& path) {
     // A FIFO or /dev/zero hung predict (in the open, or reading for ever).
@@ -47,6 +56,7 @@ Input readInput(const std::string& path) {
         const Project project = loadProject(name);
         for (const RunRecord& run : project.history) {
             in.samples.insert(in.samples.end(), run.samples.begin(), run.samples.end());
+            in.loadPoints += run.loads.size();
         }
         if (const ConnectionProfile* c = project.current()) {
             in.currentConnection = c->toSpec().label();
@@ -307,7 +317,8 @@ int commandPredict(const CliOptions& o) {
     if (rows.empty()) {
         throw Error(ErrorKind::Usage,
                     "predict: " + o.database + " has no sample with an exchange trace (they come " +
-                        "from networked engines measured with the wire tap on, by this version or later)");
+                        "from networked engines measured with the wire tap on, by this version or later)" +
+                        (in.loadPoints != 0 ? "; " + loadPointsNote(in.loadPoints) : std::string()));
     }
     const std::vector<ScenarioAdvice> advice =
         !o.advise         ? std::vector<ScenarioAdvice>{}
@@ -319,6 +330,9 @@ int commandPredict(const CliOptions& o) {
     }
     if (outOfRange != 0) {
         say("\n%s\n", rangeNote.c_str());
+    }
+    if (in.loadPoints != 0) {
+        say("\n%s\n", loadPointsNote(in.loadPoints).c_str());
     }
     // Until here a signal ends predict by its default action: nothing is written yet. From here a
     // first one waits for the file in progress (a signal inside the write left its temporary file,

@@ -336,6 +336,32 @@ TEST_F(LoadPoints, AProjectsRunOfManySessionsKeepsItsPointsInTheHistoryAndExport
     const auto fraction = runCli({"run", path, "--sessions", "2", "--duration", "0.5", "-q"});
     EXPECT_EQ(fraction.exitCode, 2);
     EXPECT_NE(fraction.err.find("--duration takes whole seconds"), std::string::npos) << fraction.err;
+
+    // pgbench's aggregate log: a file per point of a sweep, its counts those of the point.
+    const std::string log = work.file("agg.log");
+    const auto logged = runCli({"run", path, "--sweep", "sessions", "--aggregate-log", log, "-q", "--no-save"});
+    ASSERT_EQ(logged.exitCode, 0) << logged.err;
+    EXPECT_NE(logged.out.find("Aggregate log: " + log + ".1 .. " + log + ".2"), std::string::npos) << logged.out;
+    for (const auto& [file, statements] : {std::pair{log + ".1", 2.0}, std::pair{log + ".2", 4.0}}) {
+        QFile f(q(file));
+        ASSERT_TRUE(f.open(QIODevice::ReadOnly)) << file;
+        double counted = 0;
+        for (const QByteArray& line : f.readAll().trimmed().split('\n')) {
+            const QList<QByteArray> columns = line.split(' ');
+            ASSERT_EQ(columns.size(), 16) << line.toStdString();
+            counted += columns[1].toDouble();
+        }
+        EXPECT_EQ(counted, statements) << file;
+    }
+    // A run of one session has nothing to log, and --shared-link nothing to share: said, not ignored.
+    const auto single = runCli({"run", path, "--aggregate-log", log, "-q", "--no-save"});
+    EXPECT_EQ(single.exitCode, 2);
+    EXPECT_NE(single.err.find("--aggregate-log: this run is of one session"), std::string::npos) << single.err;
+    // predict says why the load points are not predicted.
+    const auto predicted = runCli({"predict", path, "--latency", "20"});
+    EXPECT_EQ(predicted.exitCode, 2);
+    EXPECT_NE(predicted.err.find("load point(s) of runs of many sessions: not predicted"), std::string::npos)
+        << predicted.err;
 }
 
 TEST(LoadJournal, APointInTheJournalIsRecoveredIntoItsRun) {
