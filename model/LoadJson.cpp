@@ -149,7 +149,7 @@ QJsonObject loadPointToJson(const LoadPoint& p) {
 LoadPoint loadPointFromJson(const QJsonObject& o, const QString& path) {
     const Fields f(
         o, path, {"scenario",      "title",         "point",      "parameters", "startedAt", "engine",   "connection",
-                  "serverVersion", "clientVersion", "wireMethod", "sessions",   "mode",      "rate",     "slotsDue",
+                  "serverVersion", "clientVersion", "wireMethod", "link", "sessions",   "mode",      "rate",     "slotsDue",
                   "slotsMissed",   "windowNs",      "rampUpNs",   "excluded",   "error",     "combined", "perSession"},
         {"scenario", "sessions", "mode", "windowNs", "combined", "perSession"});
     LoadPoint p;

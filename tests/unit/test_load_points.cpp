@@ -155,9 +155,11 @@ TEST(LoadParameters, EveryDriverDeclaresThemAndBadValuesAreOneLine) {
 }
 
 TEST(LoadJsonTest, APointReadsBackAsWrittenAndABadHistogramIsNamed) {
-    const LoadPoint p = fullPoint();
+    LoadPoint p = fullPoint();
+    p.link = "up 4 Mbit/s + 0 ms, down 4 Mbit/s + 0 ms, one link shared by all 2 sessions";
     const QJsonObject json = loadPointToJson(p);
     const LoadPoint back = loadPointFromJson(json, QStringLiteral("history[0].loads[0]"));
+    EXPECT_EQ(back.link, p.link);  // the link in effect, read back (an unknown key would refuse the project)
     EXPECT_EQ(back.scenarioId, p.scenarioId);
     EXPECT_EQ(back.point, p.point);
     EXPECT_EQ(back.parameters, p.parameters);

@@ -294,12 +294,12 @@ private:
         y->setTitleText(axisTitle(m_metric));
         y->setRange(0, std::max(1e-9, yMax * 1.1));
         y->applyNiceNumbers();
-        y->setLabelFormat(QStringLiteral("%.4g"));
+        y->setLabelFormat(QStringLiteral("%.6g"));
         auto* p99 = new QValueAxis;
         p99->setTitleText(tr("p99 ms"));
         p99->setRange(0, std::max(1e-6, pMax * 1.1));
         p99->applyNiceNumbers();
-        p99->setLabelFormat(QStringLiteral("%.4g"));
+        p99->setLabelFormat(QStringLiteral("%.6g"));
         chart->addAxis(x, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
         chart->addAxis(p99, Qt::AlignRight);
