@@ -588,4 +588,31 @@ TEST(SessionsTruth, PostgresSharedLinkCarriesOneBandwidthForAllSessions) {
     EXPECT_GE(own, kLineBytesPerS * 2) << "bytes/s over the window with a line per session";
 }
 
+// Hostile round 5i L10: an open loop whose every session lost its connection early (backends
+// terminated at 1.5 s of 6) counted its window and slots to the planned end: "6.00 s measured, 60 slots
+// due, 45 missed" for a run that ended at 1.45 s, and its rate read 2.2/s for a 10/s schedule. The
+// schedule ends where the last session stopped.
+TEST(SessionsTruth, PostgresOpenLoopEndedByTheServerCountsItsScheduleToTheEnd) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    OwnPgDatabase db(conninfo, "killedopen");
+    ASSERT_TRUE(db.prepared());
+    TempDir dir;
+    const std::string json = dir.file("open.json");
+    CliProcess run(pgRun(db, {"--sessions", "2", "--duration", "20", "--rate", "10", "--json", json, "-q"}), db.env());
+    ASSERT_TRUE(db.waitForBackends(2, run)) << run.wait(1s).err;
+    std::this_thread::sleep_for(2s);
+    ASSERT_TRUE(run.running());
+    EXPECT_EQ(db.terminateAll(), 2);
+    const ProcessResult r = run.wait(30s);
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    const QJsonObject out = jsonOf(json);
+    ASSERT_FALSE(out.isEmpty()) << r.err;
+    const double window = number(out, "windowNs") / 1e9;
+    EXPECT_LT(window, 10.0) << "the window ran on to the planned 20 s";
+    const double due = number(out, "slotsDue");
+    EXPECT_LE(due, window * 10 + 1);
+    const double missed = number(out, "slotsMissed");
+    EXPECT_LE(missed, 3) << "slots after the sessions ended counted as missed (" << due << " due)";
+}
+
 }  // namespace

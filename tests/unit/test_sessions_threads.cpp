@@ -251,6 +251,33 @@ TEST_F(SessionRunnerThreads, AnOpenLoopsRatesAreOfItsSchedule) {
     EXPECT_LE(f.all.rates.statementsPerS, 5.0 * 1.000001) << "a rate above the schedule's";
 }
 
+// Hostile round 5i L11: slots at k * round(1e9 / rate) drifted, so at 3/s slot 3 fell at 0.999999999 s,
+// inside a 1 s run: 4 due and 1 "missed" for 3 statements; with a 1 s ramp-up it was left out of the
+// figures as a ramp-up statement. Slot k is at k / rate s, rounded once.
+TEST_F(SessionRunnerThreads, SlotsOfARateWithoutAnExactPeriodFallOnTheirTimes) {
+    for (const double rate : {3.0, 30.0, 90.0}) {
+        SessionsPlan p = plan(1, {"short-blobs"});
+        p.duration = 1000ms;
+        p.rate = rate;
+        Counting observer;
+        SessionRunner runner;
+        const SessionsOutcome outcome = runner.run(p, observer);
+        ASSERT_TRUE(outcome.ok) << outcome.error;
+        EXPECT_EQ(outcome.slotsDue, static_cast<std::uint64_t>(rate)) << rate;
+    }
+    SessionsPlan p = plan(1, {"short-blobs"});
+    p.duration = 2000ms;
+    p.rampUp = 1000ms;
+    p.rate = 3;
+    Counting observer;
+    SessionRunner runner;
+    const SessionsOutcome outcome = runner.run(p, observer);
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+    EXPECT_EQ(outcome.slotsDue, 6u);
+    ASSERT_EQ(outcome.sessions.size(), 1u);
+    EXPECT_EQ(outcome.sessions[0].excluded, 3u) << "slots 0, 1 and 2 are the ramp-up's";
+}
+
 // Hostile round 5g C4: an open loop stopped early counted the slots of its whole planned duration as
 // due, and those that never came as missed (200 due, 170 missed after 3 s of a 20 s run, every
 // statement on time). Only the slots up to the stop came due.
