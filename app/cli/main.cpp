@@ -24,6 +24,7 @@
 #include "app/cli/ReproduceCommand.h"
 #include "app/cli/RunKept.h"
 #include "app/cli/SessionsCommand.h"
+#include "app/cli/ScrubArguments.h"
 #include "app/cli/Signals.h"
 #include "app/cli/StallGuard.h"
 #include "app/cli/StorageCommand.h"
@@ -513,6 +514,7 @@ int main(int argc, char** argv) {
     QCoreApplication::setApplicationName(QStringLiteral("blobbench"));
     QCoreApplication::setApplicationVersion(QStringLiteral(BLOBBENCH_VERSION));
     const std::vector<std::string> args(argv + 1, argv + argc);
+    scrubArguments(argc, argv);  // copied: ps and /proc/PID/cmdline no longer show a password
     // Every command: a closed stdout or a full disk behind it is said once everything else is
     // written, exit 1 (a failure or a signal keeps its own code, which says more).
     auto checked = [](int code, int error) {

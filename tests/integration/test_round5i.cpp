@@ -1,0 +1,69 @@
+// Hostile round 5i (docs/hostile-round-5i-2026-12-06.md): a password given on the command line was
+// visible to every user in `ps` for the whole run (P1); `?pwd=` and `?passwd=` were echoed in clear
+// when refused (M3). The open loop's slot and window counts (L10, L11) are tested in
+// test_sessions_threads.cpp and test_sessions_truth.cpp.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/PgSupport.h"
+#include "support/TestSupport.h"
+
+using namespace blobbench;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string commandLineOf(pid_t pid) {
+    std::string line = test::readFile("/proc/" + std::to_string(pid) + "/cmdline");
+    for (char& c : line) {
+        c = c == '\0' ? ' ' : c;
+    }
+    return line;
+}
+
+}  // namespace
+
+// P1: mysql and isql-fb blank a password argument; BlobBench left -p VALUE and user:VALUE@ in its
+// command line, which /proc/PID/cmdline shows to every user while the run lasts.
+TEST(Round5i, APasswordOnTheCommandLineIsBlankedWhileTheRunLasts) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    ASSERT_FALSE(pg.password.empty());
+    const std::string uri = "postgresql://" + pg.user + ":" + pg.password + "@" + pg.host + ":" + pg.port + "/" +
+                            pg.dbname;
+    const std::string plain = "postgresql://" + pg.user + "@" + pg.host + ":" + pg.port + "/" + pg.dbname;
+    for (const std::vector<std::string>& given :
+         {std::vector<std::string>{"run", uri}, std::vector<std::string>{"run", plain, "-p", pg.password},
+          std::vector<std::string>{"run", plain, "--password=" + pg.password}}) {
+        std::vector<std::string> args = given;
+        for (const char* more : {"-s", "short-blobs", "--sessions", "2", "--duration", "3", "-q", "--no-tap"}) {
+            args.emplace_back(more);
+        }
+        test::CliProcess run(args, {"PGPASSWORD="});
+        std::this_thread::sleep_for(1s);
+        ASSERT_TRUE(run.running()) << run.wait(1s).err;
+        const std::string seen = commandLineOf(run.pid());
+        EXPECT_EQ(seen.find(":" + pg.password + "@"), std::string::npos) << seen;
+        EXPECT_EQ(seen.find(" " + pg.password + " "), std::string::npos) << seen;
+        EXPECT_EQ(seen.find("=" + pg.password), std::string::npos) << seen;
+        EXPECT_NE(seen.find("short-blobs"), std::string::npos) << "the rest of the command line is left: " << seen;
+        const test::ProcessResult r = run.wait(60s);
+        EXPECT_EQ(r.exitCode, 0) << "the password still reached the server: " << r.err;
+    }
+}
+
+// M3: ODBC's and MySQL tools' spellings of the password option were refused with the value in clear,
+// twice in one line.
+TEST(Round5i, PwdAndPasswdAreMaskedWhenRefused) {
+    for (const std::string option : {"pwd", "passwd", "PWD"}) {
+        const auto r = test::runCli({"run", "mariadb://bb@127.0.0.1:1/h5i?" + option + "=MyS3cretH5i", "-r", "1"});
+        EXPECT_NE(r.exitCode, 0);
+        EXPECT_EQ(r.err.find("MyS3cretH5i"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(option + "=***"), std::string::npos) << r.err;
+    }
+}
