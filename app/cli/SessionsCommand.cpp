@@ -1,6 +1,12 @@
 #include "app/cli/SessionsCommand.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <mutex>
 
@@ -94,6 +100,31 @@ std::string writeOutputs(const CliOptions& o, const RunPlan& plan, const Session
     return failed + "; the report is printed above" + (written.empty() ? "" : " and written to " + written);
 }
 
+// An export that cannot be written (no such folder, no permission, a read-only file system) is said
+// before any session connects: a sessions run measured for its whole duration and only then said
+// "cannot write nodir/x.json", its histograms in no file (hostile round 5i D6). Special files (a FIFO,
+// /dev/stdout) are left to the writer, as before.
+void refuseUnwritable(const std::string& flag, const std::string& path) {
+    if (path.empty()) {
+        return;
+    }
+    struct stat st {};
+    const bool existed = ::stat(path.c_str(), &st) == 0;
+    if (existed && !S_ISREG(st.st_mode)) {
+        return;
+    }
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        const int error = errno;
+        throw Error(ErrorKind::Io, "cannot write " + path + " (" + flag + "): " + std::strerror(error) +
+                                       "; nothing was measured");
+    }
+    ::close(fd);
+    if (!existed) {
+        ::unlink(path.c_str());
+    }
+}
+
 }  // namespace
 
 void applySessionsFlags(const CliOptions& o, ParameterValues& parameters) {
@@ -141,6 +172,8 @@ int commandRunSessions(const CliOptions& o, const RunPlan& plan, SignalCancel& i
     sessions.rate = o.rate;
     sessions.rampUp = millisecondsOf(o.rampUpS.value_or(0));
     sessions.sharedLink = o.sharedLink || resolveLoadSettings(plan.parameters).sharedLink;
+    refuseUnwritable("--json", o.jsonPath);
+    refuseUnwritable("--csv", o.csvPath);
     AggregateLogFile log(o.aggregateLog, o.aggregateIntervalS.value_or(1));
     log.begin(std::nullopt);  // an unwritable log is refused before anything connects
     CliSessionsObserver observer(o, plan.connection.target, notes, interrupt, log);

@@ -59,6 +59,10 @@ TEST_F(CliSessions, BadValuesAreOneLineAndExitTwo) {
         {{"--sessions", "2", "--aggregate-log", "a.log", "--aggregate-interval", "90000"}, "is over 86400 s"},
         {{"--sessions", "2", "--aggregate-log", "/nonexistent-dir/a.log"}, "cannot write the aggregate log"},
         {{"--sessions", "2", "--shared-link"}, "'load_shared_link'"},
+        // Hostile round 5i D6: said after the whole duration was measured, the histograms in no file.
+        {{"--sessions", "2", "--duration", "30", "--json", "/nonexistent-dir/x.json"},
+         "cannot write /nonexistent-dir/x.json (--json): No such file or directory; nothing was measured"},
+        {{"--sessions", "2", "--duration", "30", "--csv", "/nonexistent-dir/x.csv"}, "cannot write /nonexistent-dir/x.csv"},
     };
     for (const auto& [options, expected] : cases) {
         std::vector<std::string> args = {"run", db};
