@@ -70,6 +70,9 @@ public:
     // How many samples (and load points) the journal holds (appended whole, since it was created).
     std::size_t samplesHeld() const { return m_samples; }
     const QString& path() const { return m_path; }
+    // Whether the journal written is still the file at path(): not deleted (its folder with it) or
+    // replaced by another program since it was opened.
+    bool stillAtItsPath() const;
     // Syncs what was appended without a sync.
     void sync();
     // Removes the journal: call after the project file holding the whole run has been saved.

@@ -138,6 +138,15 @@ void RunJournal::write(const QByteArray& bytes, bool sync) {
     }
 }
 
+bool RunJournal::stillAtItsPath() const {
+    struct stat open {}, named {};
+    if (m_fd < 0 || ::fstat(m_fd, &open) != 0 || open.st_nlink == 0) {
+        return false;
+    }
+    const QByteArray path = QFile::encodeName(m_path);
+    return ::stat(path.constData(), &named) == 0 && named.st_dev == open.st_dev && named.st_ino == open.st_ino;
+}
+
 void RunJournal::discard() {
     if (m_fd >= 0) {
         QFile::remove(m_path);  // while locked: no other process takes it over in between

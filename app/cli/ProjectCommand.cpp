@@ -316,8 +316,15 @@ public:
                     m_journal->beginRun(finished);  // a failed write leaves the journal whole
                 } catch (const Error&) {
                 }
-                k.journal = m_journal->path().toStdString();
-                k.inJournal = m_journal->samplesHeld();
+                // A journal deleted under the run (its folder removed) holds nothing any more: the samples
+                // go to a rescue file instead of a line that names a file that is gone (hostile round 5i D4).
+                if (m_journal->stillAtItsPath()) {
+                    k.journal = m_journal->path().toStdString();
+                    k.inJournal = m_journal->samplesHeld();
+                } else {
+                    k.projectError += "; its run journal " + m_journal->path().toStdString() +
+                                      " was deleted or replaced during the run";
+                }
             }
         }
         finishExports(k);

@@ -293,6 +293,33 @@ TEST_F(RunSaveFaults, ProjectReplacedDuringTheRunGetsTheRunMergedIn) {
     EXPECT_FALSE(QFile::exists(journalPathFor(q(project))));
 }
 
+// Hostile round 5i D4: the project's folder is deleted during the run (journal and project with it).
+// The line said "its 2000 samples are in the run journal ...; the next run recovers them" of a file
+// that was gone, and no rescue file was written: the samples were in no file.
+TEST_F(RunSaveFaults, AJournalDeletedDuringTheRunIsNotNamedAndTheSamplesAreRescued) {
+    TempDir local;
+    std::filesystem::create_directory(local.path() / "d4");
+    std::filesystem::create_directory(local.path() / "tmp");
+    const std::string project = writeProject((local.path() / "d4" / "P.blobbench.json").string());
+    CliProcess run({"run", project, "-s", "all-blobs", "-r", "1000", "-q"}, {"TMPDIR=" + local.file("tmp")});
+    ASSERT_TRUE(journalHolds(project, 2, run)) << run.errSoFar();
+    std::filesystem::remove_all(local.path() / "d4");
+    ASSERT_TRUE(run.running()) << "the run ended before the folder was deleted: nothing tested";
+    run.signal(SIGINT);
+    const auto r = run.wait(60s);
+    EXPECT_EQ(r.exitCode, 130) << r.err;
+    const std::vector<std::string> lines = cliLines(r.err);
+    ASSERT_EQ(lines.size(), 1u) << r.err;
+    EXPECT_NE(lines[0].find("was deleted or replaced during the run"), std::string::npos) << lines[0];
+    EXPECT_EQ(lines[0].find("the next run of this project recovers them"), std::string::npos) << lines[0];
+    std::smatch where;
+    ASSERT_TRUE(std::regex_search(lines[0], where,
+                                  std::regex("its ([0-9]+) samples are in (\\S+/tmp/blobbench-run-\\S+\\.samples\\.json)")))
+        << lines[0];
+    EXPECT_EQ(samplesInJsonFile(where[2]), std::stoi(where[1])) << where[2];
+    EXPECT_GE(std::stoi(where[1]), 2);
+}
+
 // The new version does not load: it is not overwritten, the run stays in the journal, one line.
 TEST_F(RunSaveFaults, ProjectReplacedByAnUnreadableFileIsNotOverwritten) {
     TempDir local;
