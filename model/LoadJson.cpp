@@ -122,6 +122,9 @@ QJsonObject loadPointToJson(const LoadPoint& p) {
     if (!p.link.empty()) {
         o[L("link")] = qs(p.link);
     }
+    if (!p.sql.empty()) {
+        o[L("sql")] = qs(p.sql);
+    }
     o[L("sessions")] = p.sessions;
     o[L("mode")] = p.openLoop ? L("open") : L("closed");
     if (p.openLoop) {
@@ -149,7 +152,7 @@ QJsonObject loadPointToJson(const LoadPoint& p) {
 LoadPoint loadPointFromJson(const QJsonObject& o, const QString& path) {
     const Fields f(
         o, path, {"scenario",      "title",         "point",      "parameters", "startedAt", "engine",   "connection",
-                  "serverVersion", "clientVersion", "wireMethod", "link", "sessions",   "mode",      "rate",     "slotsDue",
+                  "serverVersion", "clientVersion", "wireMethod", "link", "sql", "sessions",   "mode",      "rate",     "slotsDue",
                   "slotsMissed",   "windowNs",      "rampUpNs",   "excluded",   "error",     "combined", "perSession"},
         {"scenario", "sessions", "mode", "windowNs", "combined", "perSession"});
     LoadPoint p;
@@ -168,6 +171,7 @@ LoadPoint loadPointFromJson(const QJsonObject& o, const QString& path) {
     p.clientVersion = f.text("clientVersion").toStdString();
     p.wireMethod = f.text("wireMethod").toStdString();
     p.link = f.text("link").toStdString();
+    p.sql = f.text("sql", kMaxTextLength).toStdString();
     p.error = f.text("error", kMaxTextLength).toStdString();
     p.sessions = static_cast<int>(f.whole("sessions", 1, kMaxSessions, 1));
     p.openLoop = oneOf(f["mode"], f.path("mode"), {"closed", "open"}) == L("open");

@@ -44,6 +44,11 @@ std::vector<LoadPoint> loadPointsOf(const SessionsOutcome& outcome, const LoadCo
         LoadPoint p = base;
         p.scenarioId = f.id;
         p.scenarioTitle = f.title;
+        for (const Scenario& s : outcome.scenarios) {
+            if (s.id == f.id) {
+                p.sql = s.setupSql.empty() ? s.sql : s.setupSql + ";\n" + s.sql;
+            }
+        }
         p.combined = f.combined;
         p.perSession = f.perSession;
         points.push_back(std::move(p));

@@ -127,8 +127,9 @@ struct Statement {
 // Turns one session's Runner callbacks into its tallies.
 class SessionTallies final : public RunObserver {
 public:
-    SessionTallies(int index, SessionsObserver& outer, SessionResult& result, std::chrono::nanoseconds period)
-        : m_index(index), m_outer(outer), m_result(result), m_period(period) {}
+    SessionTallies(int index, SessionsObserver& outer, SessionResult& result, std::chrono::nanoseconds period,
+                   std::string connection)
+        : m_index(index), m_outer(outer), m_result(result), m_period(period), m_connection(std::move(connection)) {}
 
     Statement current;
 
@@ -153,7 +154,8 @@ public:
         const auto now = Clock::now();
         m_outer.sampleReady(m_index, sample, current.counted);
         if (sample.status == SampleStatus::Failed && m_result.firstSampleError.empty()) {
-            m_result.firstSampleError = sample.error;
+            // Named as a run of one session names it (hostile round 5i L16: "session 1: database is locked").
+            m_result.firstSampleError = m_connection + ": " + sample.scenarioTitle + ": " + sample.error;
         }
         // A cancelled statement is kept as a failed one is: its time, rows and bytes up to the cancel
         // (partial) are what was measured, and a Stop or a signal must not drop them.
@@ -206,6 +208,7 @@ private:
     SessionsObserver& m_outer;
     SessionResult& m_result;
     std::chrono::nanoseconds m_period;
+    std::string m_connection;  // its label, passwords masked
 };
 
 // One session, on its own thread: connect, wait for the others, then its statements.
@@ -217,7 +220,7 @@ public:
           m_runner(runner),
           m_shared(shared),
           m_result(result),
-          m_tallies(index, observer, result, shared.period) {
+          m_tallies(index, observer, result, shared.period, plan.plan.connection.label()) {
         for (const Scenario& scenario : plan.plan.scenarios) {
             RunPlan one = plan.plan;
             one.scenarios = {scenario};

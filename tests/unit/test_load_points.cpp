@@ -157,9 +157,11 @@ TEST(LoadParameters, EveryDriverDeclaresThemAndBadValuesAreOneLine) {
 TEST(LoadJsonTest, APointReadsBackAsWrittenAndABadHistogramIsNamed) {
     LoadPoint p = fullPoint();
     p.link = "up 4 Mbit/s + 0 ms, down 4 Mbit/s + 0 ms, one link shared by all 2 sessions";
+    p.sql = "SELECT ID, CONTENT FROM BLOB_TEST WHERE SHORT_BLOB = 1";
     const QJsonObject json = loadPointToJson(p);
     const LoadPoint back = loadPointFromJson(json, QStringLiteral("history[0].loads[0]"));
     EXPECT_EQ(back.link, p.link);  // the link in effect, read back (an unknown key would refuse the project)
+    EXPECT_EQ(back.sql, p.sql);
     EXPECT_EQ(back.scenarioId, p.scenarioId);
     EXPECT_EQ(back.point, p.point);
     EXPECT_EQ(back.parameters, p.parameters);
@@ -313,6 +315,9 @@ TEST_F(LoadPoints, AProjectsRunOfManySessionsKeepsItsPointsInTheHistoryAndExport
     EXPECT_EQ(run.loads[0].sessions, 1);
     EXPECT_EQ(run.loads[1].sessions, 2);
     EXPECT_EQ(run.loads[1].combined.statements, 4u);  // two repetitions on each of two sessions
+    // The statement that ran is kept with its figures (hostile round 5i D7: an edit of the project during
+    // the run put them under the new SQL).
+    EXPECT_NE(run.loads[1].sql.find("FROM BLOB_TEST"), std::string::npos) << run.loads[1].sql;
     EXPECT_EQ(run.outcome, QStringLiteral("complete"));
     QFile json(q(work.file("l.json")));
     ASSERT_TRUE(json.open(QIODevice::ReadOnly));

@@ -339,3 +339,19 @@ TEST_F(SessionRunnerThreads, ACancelledStatementIsKeptWithWhatItRead) {
 }
 
 }  // namespace
+
+// Hostile round 5i L16: a statement that failed in a session was reported as "session 1: database is
+// locked", without the connection or the scenario a run of one session names.
+TEST_F(SessionRunnerThreads, AFailedStatementIsNamedWithItsConnectionAndScenario) {
+    SessionsPlan p = plan(2, {"short-blobs"});
+    p.plan.scenarios.front().sql = "SELECT * FROM NO_SUCH_TABLE";
+    Counting observer;
+    SessionRunner runner;
+    const SessionsOutcome outcome = runner.run(p, observer);
+    ASSERT_FALSE(outcome.ok);
+    EXPECT_TRUE(outcome.error.starts_with("session ")) << outcome.error;
+    EXPECT_NE(outcome.error.find(p.plan.connection.label() + ": " + p.plan.scenarios.front().title + ": "),
+              std::string::npos)
+        << outcome.error;
+    EXPECT_NE(outcome.error.find("NO_SUCH_TABLE"), std::string::npos) << outcome.error;
+}
