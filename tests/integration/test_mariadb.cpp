@@ -5,8 +5,15 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <map>
+#include <thread>
 
 #include "engine/data/PrepareDataset.h"
 #include "engine/data/ReferenceSuite.h"
@@ -14,6 +21,7 @@
 #include "engine/drivers/Registry.h"
 #include "engine/drivers/mariadb/MariadbConnectionString.h"
 #include "engine/run/Runner.h"
+#include "support/SocketSupport.h"
 #include "support/TestSupport.h"
 
 namespace blobbench {
@@ -493,6 +501,94 @@ TEST_F(MariadbTest, AValueAboveMaxAllowedPacketIsOneClearLine) {
     insert->bindBytes(0, std::string(1024 * 1024, 'y'));
     EXPECT_NO_THROW(insert->execute());
     session->execute("DROP TABLE BB_PACKET");
+}
+
+
+// Issue #26's "a killed server and a cancelled statement end cleanly with samples kept". The shared
+// server is not killed (other tests use it): its connections to this run are, by the server (KILL
+// CONNECTION from the mariadb client, as an administrator ends a session), found by the run's own
+// client ports. The cancel is the user's SIGINT in a fetch slowed by a 2 Mbit/s link.
+QJsonObject jsonFile(const std::string& path) {
+    QFile f(QString::fromStdString(path));
+    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+}
+
+std::vector<std::string> mariadbClientArgs(const mariadb::MariadbTarget& t) {
+    return {"-h", t.host.empty() ? "127.0.0.1" : t.host, "-P", std::to_string(t.tcpPort()), "-u", t.user, "-N", "-B"};
+}
+
+TEST_F(MariadbTest, ACancelledFetchEndsCleanlyWithItsPartialSampleKept) {
+    test::TempDir dir;
+    const std::string json = dir.file("cancel.json");
+    // all-blobs is 3.8 MB: about 15 s at 2 Mbit/s, so the signal lands in the fetch.
+    test::CliProcess run({"run", m_url, "-s", "all-blobs", "--bandwidth", "2M", "--json", json, "-q"});
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    ASSERT_TRUE(run.running()) << run.wait(std::chrono::seconds(1)).err;
+    const auto cancelledAt = std::chrono::steady_clock::now();
+    run.signal(SIGINT);
+    const test::ProcessResult r = run.wait(std::chrono::seconds(60));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - cancelledAt).count();
+    EXPECT_EQ(r.exitCode, 130) << r.err;
+    EXPECT_LT(seconds, 6.0) << "the cancel took the rest of the fetch: " << r.err;
+    const QJsonArray samples = jsonFile(json)[QStringLiteral("samples")].toArray();
+    ASSERT_FALSE(samples.isEmpty()) << "no sample kept: " << r.err;
+    const QJsonObject last = samples.last().toObject();
+    EXPECT_EQ(last[QStringLiteral("status")].toString(), QStringLiteral("cancelled"));
+    EXPECT_GT(last[QStringLiteral("rows")].toDouble(), 0) << "the rows read before the cancel";
+    EXPECT_GT(last[QStringLiteral("contentBytes")].toDouble(), 100'000) << "3 s at 2 Mbit/s read about 700 kB";
+}
+
+TEST_F(MariadbTest, SessionsWhoseConnectionsTheServerKillsEndWithTheirStatementsKept) {
+    const mariadb::MariadbTarget target = mariadb::parseMariadbTarget(m_url);
+    const std::vector<std::string> env = {"MYSQL_PWD=" + target.password};
+    test::TempDir dir;
+    const std::string json = dir.file("killed.json");
+    test::CliProcess run({"run", m_url, "-s", "short-blobs", "--sessions", "2", "--duration", "30", "--json", json, "-q"});
+    std::set<int> ports;
+    for (int i = 0; i < 200 && ports.size() < 2 && run.running(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        ports = test::processPortsTo(run.pid(), target.tcpPort());
+    }
+    ASSERT_GE(ports.size(), 2u) << run.wait(std::chrono::seconds(1)).err;
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    ASSERT_TRUE(run.running());
+    std::vector<std::string> query = mariadbClientArgs(target);
+    query.push_back("-e");
+    query.push_back("SELECT ID, HOST FROM information_schema.PROCESSLIST");
+    const test::ProcessResult list = test::runProgram("/usr/bin/mariadb", query, env);
+    ASSERT_EQ(list.exitCode, 0) << list.err;
+    std::istringstream lines(list.out);
+    int killed = 0;
+    for (std::string id, host; lines >> id >> host;) {
+        const auto colon = host.rfind(':');
+        if (colon != std::string::npos && ports.contains(std::atoi(host.c_str() + colon + 1))) {
+            std::vector<std::string> kill = mariadbClientArgs(target);
+            kill.push_back("-e");
+            kill.push_back("KILL CONNECTION " + id);
+            EXPECT_EQ(test::runProgram("/usr/bin/mariadb", kill, env).exitCode, 0);
+            ++killed;
+        }
+    }
+    ASSERT_GE(killed, 2) << list.out;
+    const auto killedAt = std::chrono::steady_clock::now();
+    const test::ProcessResult r = run.wait(std::chrono::seconds(30));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - killedAt).count();
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_LT(seconds, 10.0) << "the run had 25 s to go: the server's kill should have ended it";
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.err.starts_with("blobbench-cli: session ")) << r.err;
+    const QJsonObject out = jsonFile(json);
+    ASSERT_FALSE(out.isEmpty()) << "no JSON written: " << r.err;
+    const QJsonArray sessions = out[QStringLiteral("perSession")].toArray();
+    ASSERT_EQ(sessions.size(), 2);
+    for (const auto& value : sessions) {
+        const QJsonObject session = value.toObject();
+        EXPECT_FALSE(session[QStringLiteral("ok")].toBool(true)) << "each session ended on the kill";
+    }
+    EXPECT_GT(out[QStringLiteral("all")].toObject()[QStringLiteral("combined")].toObject()[QStringLiteral("statements")]
+                  .toDouble(),
+              0)
+        << "the statements before the kill were lost";
 }
 
 }  // namespace

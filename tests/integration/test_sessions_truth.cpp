@@ -29,10 +29,12 @@
 #include "support/CaptureSupport.h"
 #include "support/FirebirdSupport.h"
 #include "support/PgSupport.h"
+#include "support/SocketSupport.h"
 #include "support/TestSupport.h"
 
 using namespace std::chrono_literals;
 using blobbench::test::CliProcess;
+using blobbench::test::processPortsTo;
 using blobbench::test::ProcessResult;
 using blobbench::test::TempDir;
 using Clock = std::chrono::steady_clock;
@@ -82,46 +84,6 @@ std::vector<long> csvAllRows(const std::string& path) {
         }
     }
     return statements;
-}
-
-// The local ports of `pid`'s TCP connections to `serverPort` (IPv4 and IPv6), from /proc.
-std::set<int> processPortsTo(pid_t pid, int serverPort) {
-    std::set<std::string> inodes;
-    const std::string fds = "/proc/" + std::to_string(pid) + "/fd";
-    if (DIR* dir = ::opendir(fds.c_str())) {
-        while (const dirent* e = ::readdir(dir)) {
-            char target[128];
-            const ssize_t n = ::readlink((fds + "/" + e->d_name).c_str(), target, sizeof target - 1);
-            if (n > 0) {
-                const std::string link(target, static_cast<std::size_t>(n));
-                if (link.rfind("socket:[", 0) == 0) {
-                    inodes.insert(link.substr(8, link.size() - 9));
-                }
-            }
-        }
-        ::closedir(dir);
-    }
-    std::set<int> ports;
-    for (const char* table : {"tcp", "tcp6"}) {
-        std::ifstream in("/proc/" + std::to_string(pid) + "/net/" + table);
-        std::string line;
-        std::getline(in, line);  // the header
-        while (std::getline(in, line)) {
-            std::istringstream f(line);
-            std::string slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode;
-            if (!(f >> slot >> local >> remote >> state >> queues >> timer >> retransmits >> uid >> timeout >> inode) ||
-                !inodes.contains(inode)) {
-                continue;
-            }
-            const auto port = [](const std::string& address) {
-                return static_cast<int>(std::stoul(address.substr(address.find(':') + 1), nullptr, 16));
-            };
-            if (port(remote) == serverPort) {
-                ports.insert(port(local));
-            }
-        }
-    }
-    return ports;
 }
 
 // Every local port a running process connected from to `serverPort`, polled every few milliseconds

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -53,6 +54,10 @@ int countThreads();
 Socket connectTo(std::uint16_t port);
 
 bool writeAll(int fd, std::string_view data);
+
+// The local ports of process `pid`'s TCP connections to `serverPort` (IPv4 and IPv6), from /proc: which
+// connections to a shared server are a given run's.
+std::set<int> processPortsTo(int pid, int serverPort);
 
 // Up to `count` bytes; fewer when the peer closes or resets first.
 std::string readUpTo(int fd, std::size_t count);
