@@ -61,6 +61,25 @@ std::vector<ParameterSpec> buildMariadbParameters() {
     timeout.help =
         "MYSQL_OPT_CONNECT_TIMEOUT; a connect_timeout in the connection string wins; 0 leaves it to libmariadb.";
     specs.push_back(timeout);
+    specs.push_back(enumSpec(param::InsertMethod, "Insert method", {"binary", "text-hex", "long-data"},
+                             "How inserts send values (the data set's load, the insert study): binary: a prepared "
+                             "statement, each value whole in COM_STMT_EXECUTE; text-hex: COM_QUERY with each BLOB "
+                             "as an X'...' literal (twice its size on the wire) and text escaped; long-data: a "
+                             "prepared statement whose BLOB and text values go first in COM_STMT_SEND_LONG_DATA "
+                             "chunks (no reply per chunk), then COM_STMT_EXECUTE without them.",
+                             true));
+    ParameterSpec chunk;
+    chunk.id = param::LongDataChunk;
+    chunk.label = "Long-data chunk";
+    chunk.type = ParameterType::Integer;
+    chunk.defaultValue = "65536";
+    chunk.minimum = 1024;
+    chunk.maximum = 16 * 1024 * 1024;
+    chunk.unit = "B";
+    chunk.scale = ParameterScale::PowerOfTwo;
+    chunk.perStatement = true;
+    chunk.help = "Bytes per COM_STMT_SEND_LONG_DATA packet with insert_method=long-data.";
+    specs.push_back(chunk);
     for (const auto& spec : wireParameters()) {
         specs.push_back(spec);
     }

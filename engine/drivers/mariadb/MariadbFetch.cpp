@@ -1,5 +1,7 @@
 #include "engine/drivers/mariadb/MariadbFetch.h"
 
+#include "engine/drivers/mariadb/MariadbDriver.h"
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -291,8 +293,48 @@ void fetch(MariadbSession& session, const FetchPlan& plan, RowSink& sink, QueryS
 
 }  // namespace mariadb
 
+namespace {
+
+// The SQL around its '?' placeholders (outside quoted strings, identifiers and comments are not
+// expected in an INSERT the tool writes).
+std::vector<std::string> placeholderParts(const std::string& sql) {
+    std::vector<std::string> parts(1);
+    char quote = 0;
+    for (std::size_t i = 0; i < sql.size(); ++i) {
+        const char c = sql[i];
+        if (quote != 0) {
+            parts.back() += c;
+            if (c == '\\' && i + 1 < sql.size()) {
+                parts.back() += sql[++i];
+            } else if (c == quote) {
+                quote = 0;
+            }
+        } else if (c == '\'' || c == '"' || c == '`') {
+            quote = c;
+            parts.back() += c;
+        } else if (c == '?') {
+            parts.emplace_back();
+        } else {
+            parts.back() += c;
+        }
+    }
+    return parts;
+}
+
+}  // namespace
+
 MariadbInsert::MariadbInsert(MariadbSession& session, std::string sql)
-    : m_session(session), m_sql(std::move(sql)), m_stmt(mysql_stmt_init(session.connection())) {
+    : m_session(session),
+      m_sql(std::move(sql)),
+      m_method(textValue(session.m_values, mariadbparam::InsertMethod)),
+      m_chunk(static_cast<std::size_t>(integerValue(session.m_values, mariadbparam::LongDataChunk))) {
+    if (m_method == "text-hex") {
+        m_sqlParts = placeholderParts(m_sql);
+        m_values.resize(m_sqlParts.size() - 1);
+        ++m_session.m_liveInserts;
+        return;
+    }
+    m_stmt = mysql_stmt_init(session.connection());
     if (!m_stmt) {
         throw session.connectionError("prepare insert");
     }
@@ -307,7 +349,9 @@ MariadbInsert::MariadbInsert(MariadbSession& session, std::string sql)
 
 MariadbInsert::~MariadbInsert() {
     --m_session.m_liveInserts;
-    mysql_stmt_close(m_stmt);
+    if (m_stmt) {
+        mysql_stmt_close(m_stmt);
+    }
 }
 
 MariadbInsert::Value& MariadbInsert::at(std::size_t index) {
@@ -334,7 +378,55 @@ void MariadbInsert::bindBytes(std::size_t index, std::string_view bytes) {
     at(index) = Value{MYSQL_TYPE_BLOB, 0, std::string(bytes)};
 }
 
+void MariadbInsert::executeText() {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string sql = m_sqlParts.front();
+    for (std::size_t i = 0; i < m_values.size(); ++i) {
+        const Value& v = m_values[i];
+        if (v.type == MYSQL_TYPE_NULL) {
+            sql += "NULL";
+        } else if (v.type == MYSQL_TYPE_LONGLONG) {
+            sql += std::to_string(v.integer);
+        } else if (v.type == MYSQL_TYPE_BLOB) {
+            sql.reserve(sql.size() + 2 * v.bytes.size() + 3);
+            sql += "X'";
+            for (const unsigned char c : v.bytes) {
+                sql += kHex[c >> 4];
+                sql += kHex[c & 15];
+            }
+            sql += '\'';
+        } else {
+            std::string escaped(2 * v.bytes.size() + 1, '\0');
+            escaped.resize(mysql_real_escape_string(m_session.connection(), escaped.data(), v.bytes.data(),
+                                                    static_cast<unsigned long>(v.bytes.size())));
+            sql += '\'' + escaped + '\'';
+        }
+        sql += m_sqlParts[i + 1];
+    }
+    if (mysql_real_query(m_session.connection(), sql.data(), sql.size()) != 0) {
+        Error e = m_session.connectionError("insert");
+        // The server closes the connection on a statement above its max_allowed_packet and the client
+        // says only "Server has gone away (2006)": the size is the reason.
+        const auto limit = m_session.m_info.negotiated.find("max_allowed_packet");
+        std::uint64_t packet = 0;
+        if (limit != m_session.m_info.negotiated.end() &&
+            std::from_chars(limit->second.data(), limit->second.data() + limit->second.size(), packet).ec ==
+                std::errc() &&
+            sql.size() > packet) {
+            e = Error(e.kind(), std::string(e.what()) + " (the statement was " + std::to_string(sql.size()) +
+                                    " B of SQL, the BLOBs as hex: above the server's max_allowed_packet " +
+                                    limit->second + " B)");
+        }
+        throw e;
+    }
+}
+
 void MariadbInsert::execute() {
+    if (m_method == "text-hex") {
+        executeText();
+        return;
+    }
+    const bool longData = m_method == "long-data";
     std::vector<MYSQL_BIND> binds(m_values.size());
     std::vector<unsigned long> lengths(m_values.size());
     for (std::size_t i = 0; i < m_values.size(); ++i) {
@@ -351,7 +443,29 @@ void MariadbInsert::execute() {
             b.length = &lengths[i];
         }
     }
-    if (mysql_stmt_bind_param(m_stmt, binds.data()) != 0 || mysql_stmt_execute(m_stmt) != 0) {
+    if (mysql_stmt_bind_param(m_stmt, binds.data()) != 0) {
+        throw m_session.statementError("insert", m_stmt);
+    }
+    if (longData) {
+        // No reply per chunk: the server gathers the parameter and answers at COM_STMT_EXECUTE, which then
+        // carries no value for it. A value of 0 bytes is sent as one empty chunk (NULL otherwise).
+        for (std::size_t i = 0; i < m_values.size(); ++i) {
+            const Value& v = m_values[i];
+            if (v.type != MYSQL_TYPE_BLOB && v.type != MYSQL_TYPE_STRING) {
+                continue;
+            }
+            std::size_t at = 0;
+            do {
+                const std::size_t n = std::min(m_chunk, v.bytes.size() - at);
+                if (mysql_stmt_send_long_data(m_stmt, static_cast<unsigned>(i), v.bytes.data() + at,
+                                              static_cast<unsigned long>(n)) != 0) {
+                    throw m_session.statementError("insert (send long data)", m_stmt);
+                }
+                at += n;
+            } while (at < v.bytes.size());
+        }
+    }
+    if (mysql_stmt_execute(m_stmt) != 0) {
         throw m_session.statementError("insert", m_stmt);
     }
 }

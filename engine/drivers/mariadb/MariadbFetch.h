@@ -8,7 +8,11 @@
 
 namespace blobbench {
 
-// A prepared INSERT (COM_STMT_PREPARE), its parameters bound in their binary form and sent whole.
+// An INSERT as insert_method says: binary (COM_STMT_PREPARE, its parameters bound in their binary form
+// and sent whole in COM_STMT_EXECUTE), long-data (prepared, BLOB and text parameters sent first in
+// COM_STMT_SEND_LONG_DATA chunks of long_data_chunk bytes), or text-hex (no prepare: COM_QUERY with each
+// '?' replaced by a literal, BLOBs as X'...', text escaped by mysql_real_escape_string; a '?' inside a
+// quoted string of the SQL is left alone).
 class MariadbInsert final : public InsertStatement {
 public:
     MariadbInsert(MariadbSession& session, std::string sql);
@@ -31,8 +35,13 @@ private:
     };
     Value& at(std::size_t index);
 
+    void executeText();
+
     MariadbSession& m_session;
     std::string m_sql;
+    std::string m_method;           // binary | text-hex | long-data
+    std::size_t m_chunk = 65536;    // long-data
+    std::vector<std::string> m_sqlParts;  // text-hex: the SQL around its placeholders
     MYSQL_STMT* m_stmt = nullptr;
     std::vector<Value> m_values;
 };

@@ -175,6 +175,15 @@ void MariadbSession::start() {
     effects.push_back(compress);
     effects.push_back(effect(param::ConnectTimeout, std::to_string(integerValue(m_values, param::ConnectTimeout)),
                              std::to_string(m_params.connectTimeout)));
+    const std::string method = textValue(m_values, param::InsertMethod);
+    effects.push_back(effect(param::InsertMethod, method, method));
+    ParameterEffect chunk = effect(param::LongDataChunk, std::to_string(integerValue(m_values, param::LongDataChunk)),
+                                   std::to_string(integerValue(m_values, param::LongDataChunk)));
+    if (method != "long-data") {
+        chunk.inEffect = false;
+        chunk.reason = "insert_method is " + method + ", not long-data";
+    }
+    effects.push_back(chunk);
 }
 
 void MariadbSession::run(const std::string& sql, const char* what) {
