@@ -697,5 +697,28 @@ TEST_F(MariadbTest, LongDataDoesNotEscapeMaxAllowedPacket) {
         << by["long-data"].error;
 }
 
+// The preset "MariaDB: text vs binary protocol" runs as shipped on the reference server.
+TEST_F(MariadbTest, TheTextVsBinaryPresetRuns) {
+    const mariadb::MariadbTarget target = mariadb::parseMariadbTarget(m_url);
+    test::TempDir dir;
+    const std::string project = dir.file("m.blobbench.json");
+    std::string text = test::readFile(BLOBBENCH_SOURCE_DIR "/resources/presets/mariadb-text-vs-binary.blobbench.json");
+    ASSERT_FALSE(text.empty());
+    // The preset names the reference server's address; the test's server is the one in the URL.
+    const std::string shipped = "mariadb://blobbench@127.0.0.1:3307/blob_test";
+    for (std::size_t at = text.find(shipped); at != std::string::npos; at = text.find(shipped, at + 1)) {
+        text.replace(at, shipped.size(),
+                     "mariadb://" + target.user + "@127.0.0.1:" + std::to_string(target.tcpPort()) + "/" + target.database);
+    }
+    test::writeFile(project, text);
+    const auto r = test::runCli({"run", project, "--sweep", "protocol", "-r", "1", "--warmup", "0", "-s", "short-blobs",
+                                 "--json", dir.file("m.json"), "-q"},
+                                {"MYSQL_PWD=" + target.password});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const QJsonArray samples = jsonFile(dir.file("m.json"))[QStringLiteral("samples")].toArray();
+    ASSERT_EQ(samples.size(), 2);
+    EXPECT_EQ(samples[0].toObject()[QStringLiteral("contentBytes")], samples[1].toObject()[QStringLiteral("contentBytes")]);
+}
+
 }  // namespace
 }  // namespace blobbench

@@ -294,6 +294,12 @@ TEST(ProjectFile, PresetsHoldWhatTheyPromise) {
     const Project pg = loadProject(dir + QStringLiteral("postgres-bytea-text-vs-binary.blobbench.json"));
     EXPECT_EQ(pg.current()->target, QStringLiteral("postgresql://postgres@127.0.0.1:5432/blob_test"));
     EXPECT_EQ(pg.sweeps.front().axes.front().parameter, QStringLiteral("result_format"));
+    const Project my = loadProject(dir + QStringLiteral("mariadb-text-vs-binary.blobbench.json"));
+    EXPECT_EQ(my.current()->target, QStringLiteral("mariadb://blobbench@127.0.0.1:3307/blob_test"));
+    ASSERT_EQ(my.connections.size(), 2u);
+    EXPECT_EQ(my.connections[1].link.bandwidthDownBits, 2000000);
+    ASSERT_EQ(my.sweeps.size(), 3u);
+    EXPECT_EQ(my.sweeps.front().axes.front().parameter, QStringLiteral("protocol"));
     const Project sq = loadProject(dir + QStringLiteral("sqlite-reference.blobbench.json"));
     EXPECT_EQ(sq.sweeps.front().axes.size(), 2u);
     // ${DATA} expands to the data directory at connect time.
