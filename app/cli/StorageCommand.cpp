@@ -442,7 +442,7 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
                                       : "commit every " + std::to_string(o.insert.commitEvery) + " rows")
         << "\n\n";
     char line[512];
-    std::snprintf(line, sizeof line, "%-9s %-15s %9s %11s %9s %11s %14s  %s\n", "engine", "variant", "rows",
+    std::snprintf(line, sizeof line, "%-9s %-18s %9s %11s %9s %11s %14s  %s\n", "engine", "variant", "rows",
                   "inserts/s", "MB/s", "ms/commit", "storage bytes", "check");
     out << line;
     Json json(o.jsonPath);
@@ -460,10 +460,10 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
         }
         all.push_back(r);
         if (!r.inEffect) {
-            std::snprintf(line, sizeof line, "%-9s %-15s  not in effect: %s\n", r.engine.c_str(), r.variant.c_str(),
+            std::snprintf(line, sizeof line, "%-9s %-18s  not in effect: %s\n", r.engine.c_str(), r.variant.c_str(),
                           r.reason.c_str());
         } else {
-            std::snprintf(line, sizeof line, "%-9s %-15s %9llu %11.0f %9.1f %11.2f %14s  %s%s\n", r.engine.c_str(),
+            std::snprintf(line, sizeof line, "%-9s %-18s %9llu %11.0f %9.1f %11.2f %14s  %s%s\n", r.engine.c_str(),
                           r.variant.c_str(), static_cast<unsigned long long>(r.rows), r.insertsPerSecond(),
                           r.megabytesPerSecond(), r.millisPerCommit(),
                           r.storageBytes ? std::to_string(*r.storageBytes).c_str() : "-", r.check.c_str(),
@@ -626,7 +626,8 @@ std::string storageUsage() {
   --fb-page-size N       insert: page size of the Firebird databases the variants create (driver default)
   --variant NAME         insert: run only these variants (repeatable); sqlite: bind zeroblob;
                          postgres: bytea-pglz bytea-lz4 bytea-external bytea-main bytea-copy bytea-pipeline text
-                         large-object; firebird: blob varchar ibatch
+                         large-object; firebird: blob varchar ibatch; mariadb: longblob-binary
+                         longblob-text-hex longblob-long-data
   -u USER, --client-library PATH, -P NAME=VALUE   connection (password: ISC_PASSWORD or the conninfo)
   --json FILE            the results as JSON (written after every variant)
 )";

@@ -72,7 +72,7 @@ void checkVariants(const InsertOptions& o, const std::string& engine) {
         if (std::find(known.begin(), known.end(), v) == known.end()) {
             // A name of another engine is fine when several engines run; unknown everywhere is not.
             bool elsewhere = false;
-            for (const char* other : {"sqlite", "postgres", "firebird"}) {
+            for (const char* other : {"sqlite", "postgres", "firebird", "mariadb"}) {
                 const auto names = insertVariants(other);
                 elsewhere = elsewhere || std::find(names.begin(), names.end(), v) != names.end();
             }
@@ -336,6 +336,24 @@ std::vector<ServerVariant> firebirdVariants(Session& probe, const InsertOptions&
     return v;
 }
 
+// MariaDB (issue #26): the three ways a value reaches the server, each its own variant.
+std::vector<ServerVariant> mariadbVariants(const InsertOptions& o) {
+    const std::string column = o.text ? "LONGTEXT" : "LONGBLOB";
+    return {
+        {"longblob-binary", "prepared statement, each value whole in COM_STMT_EXECUTE, " + column, column,
+         {{"insert_method", "binary"}}, "", false},
+        {"longblob-text-hex",
+         "COM_QUERY, " + std::string(o.text ? "text escaped (mysql_real_escape_string)" : "BLOBs as X'...' hex") +
+             ", " + column,
+         column,
+         {{"insert_method", "text-hex"}},
+         "",
+         false},
+        {"longblob-long-data", "prepared statement, values in COM_STMT_SEND_LONG_DATA chunks of 64 KiB, " + column,
+         column, {{"insert_method", "long-data"}}, "", false},
+    };
+}
+
 std::string serverStorage(Session& s, const std::string& engine, std::string& how, std::uint64_t loBefore,
                           bool largeObject) {
     if (engine == "postgres") {
@@ -347,6 +365,15 @@ std::string serverStorage(Session& s, const std::string& engine, std::string& ho
             how += " + growth of pg_largeobject";
         }
         return std::to_string(bytes);
+    }
+    if (engine == "mariadb") {
+        // InnoDB's statistics are updated in the background: ANALYZE TABLE makes them the table's now.
+        s.execute(std::string("ANALYZE TABLE ") + kTable);
+        how = "information_schema.TABLES DATA_LENGTH + INDEX_LENGTH after ANALYZE TABLE (InnoDB pages of the table, "
+              "its off-page BLOB pages included)";
+        return queryOne(s, std::string("SELECT DATA_LENGTH + INDEX_LENGTH FROM information_schema.TABLES WHERE "
+                                       "TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '") +
+                               kTable + "'");
     }
     how =
         "growth of a fresh database of its own (MON$PAGES x MON$PAGE_SIZE after the inserts, less before "
@@ -414,6 +441,17 @@ bool postgresTableIsTheStudys(Session& s) {
     return queryOne(s, std::string("SELECT obj_description('") + kTable + "'::regclass, 'pg_class')") == kStudyMark;
 }
 
+bool mariadbTableIsTheStudys(Session& s) {
+    return queryOne(s, std::string("SELECT TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = "
+                                   "DATABASE() AND TABLE_NAME = '") +
+                           kTable + "'") == kStudyMark;
+}
+
+// The study's table in a database it shares (PostgreSQL, MariaDB): bears the study's mark.
+bool tableIsTheStudys(Session& s, const std::string& engine) {
+    return engine == "postgres" ? postgresTableIsTheStudys(s) : engine != "mariadb" || mariadbTableIsTheStudys(s);
+}
+
 ForeignObject foreignTable(const ConnectionSpec& spec) {
     return ForeignObject(spec.label() + " holds a table " + std::string(kTable) +
                          " that the study did not create (it lacks the study's comment): the study drops and "
@@ -459,11 +497,12 @@ std::string leftDatabase(const ConnectionSpec& target) {
 
 // Drops the study's table, its large objects first (they outlive their rows). On PostgreSQL only a
 // table bearing the study's mark; on Firebird the table is in the variant's own database.
-void dropStudyTable(Session& s, bool pg, const ConnectionSpec& spec) {
+void dropStudyTable(Session& s, const std::string& engine, const ConnectionSpec& spec) {
     if (!s.tableExists(kTable)) {
         return;
     }
-    if (pg && !postgresTableIsTheStudys(s)) {
+    const bool pg = engine == "postgres";
+    if (!tableIsTheStudys(s, engine)) {
         throw foreignTable(spec);
     }
     if (pg && queryOne(s, std::string("SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = '") +
@@ -495,7 +534,7 @@ void markFirebirdDatabase(Session& s, const ConnectionSpec& target) {
 }
 
 // The timed inserts, the storage figure and the read-back, on a session of the variant's.
-void measureVariant(Session& s, bool pg, const std::string& engine, const ConnectionSpec& spec, const InsertOptions& o,
+void measureVariant(Session& s, const std::string& engine, const ConnectionSpec& spec, const InsertOptions& o,
                     const std::vector<std::string>& pool, const ServerVariant& v, InsertResult& r) {
     for (const auto& effect : s.info().effects) {
         if (effect.id == "insert_method" && effect.requested == "ibatch") {
@@ -505,12 +544,16 @@ void measureVariant(Session& s, bool pg, const std::string& engine, const Connec
             r.how += "; in effect: IBatch";
         }
     }
-    dropStudyTable(s, pg, spec);
+    const bool pg = engine == "postgres";
+    dropStudyTable(s, engine, spec);
     const std::string idType = pg ? "bigint" : "BIGINT";
     const std::string create =
         std::string("CREATE TABLE ") + kTable + " (id " + idType + " PRIMARY KEY, v " + v.columnType + " NOT NULL)";
     // One statement on PostgreSQL (one transaction): the table never exists without its mark.
-    s.execute(pg ? create + "; COMMENT ON TABLE " + kTable + " IS '" + kStudyMark + "'" : create);
+    // MariaDB: the mark is the table's comment, in its CREATE.
+    s.execute(pg                    ? create + "; COMMENT ON TABLE " + kTable + " IS '" + kStudyMark + "'"
+              : engine == "mariadb" ? create + " ENGINE=InnoDB COMMENT='" + kStudyMark + "'"
+                                    : create);
     const std::uint64_t loBefore =
         pg && v.largeObject ? std::stoull(queryOne(s, "SELECT pg_total_relation_size('pg_largeobject')")) : 0;
     const std::string insertSql =
@@ -552,7 +595,7 @@ void measureVariant(Session& s, bool pg, const std::string& engine, const Connec
         s.query(q, sink, CancelToken());
         r.check = checkWords(sink.count, r.rows, sink.difference);
     }
-    dropStudyTable(s, pg, spec);
+    dropStudyTable(s, engine, spec);
 }
 
 InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, const ParameterValues& base,
@@ -567,12 +610,13 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
         return r;
     }
     const bool pg = driver.id() == "postgres";
+    const bool fb = driver.id() == "firebird";  // a database of the variant's own; else a table in the target's
     ParameterValues requested = base;
     for (const auto& [k, value] : v.parameters) {
         requested[k] = value;
     }
     ConnectionSpec target = spec;
-    if (!pg) {
+    if (fb) {
         target.target = firebirdVariantTarget(spec.target, v.name);
         if (target.target.empty()) {
             r.inEffect = false;
@@ -601,7 +645,7 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
     };
     try {
         session = driver.connect(target, values);
-        if (!pg) {
+        if (fb) {
             ownDatabase = createdNow(*session);
             markFirebirdDatabase(*session, target);
             ownDatabase = true;  // created now, or an earlier run's (it bears the mark)
@@ -609,17 +653,17 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
                 std::stoull(queryOne(*session, "SELECT MON$PAGES * MON$PAGE_SIZE FROM MON$DATABASE"));
             r.how += ", page size " + queryOne(*session, "SELECT MON$PAGE_SIZE FROM MON$DATABASE") + ", database " +
                      target.label();
-            measureVariant(*session, pg, driver.id(), spec, o, pool, v, r);
+            measureVariant(*session, driver.id(), spec, o, pool, v, r);
             *r.storageBytes -= std::min(*r.storageBytes, before);
         } else {
-            measureVariant(*session, pg, driver.id(), spec, o, pool, v, r);
+            measureVariant(*session, driver.id(), spec, o, pool, v, r);
         }
         dropDatabase();
     } catch (const ForeignObject&) {
         session.reset();
         throw;
     } catch (const Error& e) {
-        if (e.kind() == ErrorKind::Usage && r.rows == 0 && !pg) {
+        if (e.kind() == ErrorKind::Usage && r.rows == 0 && fb) {
             r.inEffect = false;
             r.reason = oneLine(e.what());
             dropDatabase();
@@ -637,14 +681,14 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
             r.error.clear();
             r.partial = false;
         }
-        if (!pg && !dropDatabase()) {
+        if (fb && !dropDatabase()) {
             r.left = leftDatabase(target);
         }
-        if (pg && r.cancelled && session) {
+        if (!fb && r.cancelled && session) {
             // A cancel removes what the study made (committed rows and their large objects) while it
             // can: a signal's hard deadline may cut this short, and the line says what is left.
             try {
-                dropStudyTable(*session, pg, spec);
+                dropStudyTable(*session, driver.id(), spec);
             } catch (const Error&) {
                 r.left = leftTable(spec, v.largeObject);
             }
@@ -677,6 +721,9 @@ std::vector<std::string> insertVariants(const std::string& engine) {
     }
     if (engine == "firebird") {
         return {"blob", "varchar", "ibatch"};
+    }
+    if (engine == "mariadb") {
+        return {"longblob-binary", "longblob-text-hex", "longblob-long-data"};
     }
     return {};
 }
@@ -771,15 +818,17 @@ std::vector<InsertResult> runServerInserts(const ConnectionSpec& spec, const Par
                                            const std::function<void(const InsertResult&)>& done) {
     checkInsertOptions(o);
     const Driver& driver = driverById(spec.engine);
-    if (driver.id() != "postgres" && driver.id() != "firebird") {
+    if (driver.id() != "postgres" && driver.id() != "firebird" && driver.id() != "mariadb") {
         throw Error(ErrorKind::Usage, "insert: " + driver.displayName() + " has no server insert study");
     }
     checkVariants(o, driver.id());
     std::vector<ServerVariant> variants;
     {
         auto probe = driver.connect(spec, resolveParameters(driver.parameters(), parameters));
-        variants = driver.id() == "postgres" ? postgresVariants(*probe, o) : firebirdVariants(*probe, o);
-        if (driver.id() == "postgres" && probe->tableExists(kTable) && !postgresTableIsTheStudys(*probe)) {
+        variants = driver.id() == "postgres"  ? postgresVariants(*probe, o)
+                   : driver.id() == "mariadb" ? mariadbVariants(o)
+                                              : firebirdVariants(*probe, o);
+        if (driver.id() != "firebird" && probe->tableExists(kTable) && !tableIsTheStudys(*probe, driver.id())) {
             throw foreignTable(spec);  // before any variant: nothing of someone else's is dropped
         }
     }

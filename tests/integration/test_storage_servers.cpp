@@ -13,8 +13,10 @@
 #include <QUrl>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "engine/core/Error.h"
+#include "engine/drivers/mariadb/MariadbConnectionString.h"
 #include "engine/storage/InsertStudy.h"
 #include "model/Project.h"
 #include "model/ProjectFile.h"
@@ -239,4 +241,40 @@ TEST(StoragePresets, LobInsertProjectRunsReducedOnPostgresAndFirebird) {
         EXPECT_FALSE(saved.contains(QByteArray::fromStdString("password=" + pgPassword)));
         EXPECT_FALSE(saved.contains(QByteArray::fromStdString(":" + pgPassword + "@")));
     }
+}
+
+// Issue #26: the MariaDB scenario of the same preset, reduced, on the real MariaDB 10.11: its three
+// insert methods store the same bytes (read back byte-exact) and the hex one takes longer per row
+// than the binary one only by what it sends (its wire is tested in test_mariadb).
+TEST(StoragePresets, LobInsertProjectRunsReducedOnMariadb) {
+    BLOBBENCH_REQUIRE_ENV(url, "BLOBBENCH_MARIADB_URL");
+    const mariadb::MariadbTarget target = mariadb::parseMariadbTarget(url);
+    TempDir dir;
+    const QString path = QString::fromStdString(dir.file("lob.blobbench.json"));
+    Project p =
+        loadProject(QStringLiteral(BLOBBENCH_SOURCE_DIR "/resources/presets/lob-insert-throughput.blobbench.json"));
+    mariadb::MariadbTarget withoutPassword = target;
+    withoutPassword.password.clear();
+    withoutPassword.hasPassword = false;
+    for (auto& c : p.connections) {
+        if (c.engine == QStringLiteral("mariadb")) {
+            c.target = QString::fromStdString(withoutPassword.toString());
+        }
+    }
+    saveProject(path, p);
+    const auto r = runCli({"run", path.toStdString(), "--limit-rows", "150", "--scenario", "insert-mariadb"},
+                          {"MYSQL_PWD=" + target.password});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    const Project done = loadProject(path);
+    ASSERT_EQ(done.history.size(), 1u);
+    EXPECT_EQ(done.history.front().outcome, QStringLiteral("complete"));
+    std::set<std::string> variants;
+    for (const auto& s : done.history.front().samples) {
+        ASSERT_EQ(s.status, SampleStatus::Complete) << s.error;
+        EXPECT_EQ(s.rows, 150u);
+        EXPECT_EQ(s.negotiated.at("check"), "byte-exact") << s.point.at("variant");
+        EXPECT_GT(std::stod(s.negotiated.at("storageBytes")), 150.0 * 4402) << s.point.at("variant");
+        variants.insert(s.point.at("variant"));
+    }
+    EXPECT_EQ(variants.size(), insertVariants("mariadb").size());
 }

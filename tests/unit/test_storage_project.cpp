@@ -407,7 +407,8 @@ TEST(StudyPresets, HoldWhatTheyPromise) {
         engines.insert(QString::fromStdString(job.connection.engine));
     }
     EXPECT_EQ(engines,
-              (std::set<QString>{QStringLiteral("sqlite"), QStringLiteral("postgres"), QStringLiteral("firebird")}));
+              (std::set<QString>{QStringLiteral("sqlite"), QStringLiteral("postgres"), QStringLiteral("firebird"),
+                                 QStringLiteral("mariadb")}));
 }
 
 // Copies a preset into dir (the run is saved into the project's history) and runs it reduced.
