@@ -124,6 +124,36 @@ TEST_F(MariadbTest, TheReferenceSuiteRunsOnThePreparedData) {
     EXPECT_FALSE(idsOnly->inEffect);
 }
 
+// result_mode=cursor: a read-only server-side cursor sends prefetch_rows rows per COM_STMT_FETCH, one
+// round trip each (and one that says there are no more); the text protocol has no cursor: said.
+TEST_F(MariadbTest, ACursorFetchesPrefetchRowsPerRoundTrip) {
+    const auto chosen = scenarios({"short-blobs"});
+    std::map<int, std::uint64_t> fetchTrips;
+    std::uint64_t rows = 0;
+    for (const int prefetch : {1, 10, 100}) {
+        const RunOutcome out = runPlan(
+            m_url, chosen,
+            {{"protocol", "binary"}, {"result_mode", "cursor"}, {"prefetch_rows", std::to_string(prefetch)}});
+        ASSERT_TRUE(out.ok) << out.error;
+        const Sample& s = out.samples.front();
+        rows = s.rows;
+        fetchTrips[prefetch] = s.tapPhases.at("fetch").roundTrips.value_or(0);
+        const ParameterEffect* e = effectOf(*s.effects, "prefetch_rows");
+        ASSERT_NE(e, nullptr);
+        EXPECT_TRUE(e->inEffect);
+    }
+    ASSERT_GT(rows, 100u);
+    for (const auto& [prefetch, trips] : fetchTrips) {
+        EXPECT_EQ(trips, (rows + prefetch - 1) / prefetch + (rows % prefetch == 0 ? 1 : 0)) << prefetch;
+    }
+    const RunOutcome text = runPlan(m_url, chosen, {{"protocol", "text"}, {"result_mode", "cursor"}});
+    ASSERT_TRUE(text.ok) << text.error;
+    const ParameterEffect* mode = effectOf(*text.samples.front().effects, "result_mode");
+    ASSERT_NE(mode, nullptr);
+    EXPECT_FALSE(mode->inEffect);
+    EXPECT_NE(mode->reason.find("binary protocol"), std::string::npos) << mode->reason;
+}
+
 TEST_F(MariadbTest, BinaryProtocolChangesTheBytesNotTheContent) {
     const auto chosen = scenarios({"all-blobs", "short-blobs"});
     const RunOutcome text = runPlan(m_url, chosen, {{"protocol", "text"}});

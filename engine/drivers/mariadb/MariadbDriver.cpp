@@ -45,11 +45,25 @@ std::vector<ParameterSpec> buildMariadbParameters() {
                              "session runs uncompressed: MariaDB servers compress with zlib only (zstd is "
                              "MySQL 8.0.18+), and Debian 12's libmariadb3 has no zstd.",
                              false));
-    specs.push_back(enumSpec(param::ResultMode, "Result mode", {"streamed", "buffered"},
+    specs.push_back(enumSpec(param::ResultMode, "Result mode", {"streamed", "buffered", "cursor"},
                              "streamed: rows read from the socket as they are fetched (mysql_use_result, a "
                              "statement without mysql_stmt_store_result); buffered: the whole result in client "
-                             "memory before the first row (mysql_store_result, mysql_stmt_store_result).",
+                             "memory before the first row (mysql_store_result, mysql_stmt_store_result); cursor "
+                             "(binary protocol): a read-only server-side cursor, prefetch_rows rows per "
+                             "COM_STMT_FETCH round trip (STMT_ATTR_CURSOR_TYPE, STMT_ATTR_PREFETCH_ROWS).",
                              true));
+    ParameterSpec prefetch;
+    prefetch.id = param::PrefetchRows;
+    prefetch.label = "Prefetch rows";
+    prefetch.type = ParameterType::Integer;
+    prefetch.defaultValue = "1";
+    prefetch.minimum = 1;
+    prefetch.maximum = 1000000;
+    prefetch.unit = "rows";
+    prefetch.scale = ParameterScale::Log;
+    prefetch.perStatement = true;
+    prefetch.help = "Rows the server sends per COM_STMT_FETCH with result_mode=cursor (one round trip each).";
+    specs.push_back(prefetch);
     ParameterSpec timeout;
     timeout.id = param::ConnectTimeout;
     timeout.label = "Connect timeout";

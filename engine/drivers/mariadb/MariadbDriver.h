@@ -24,7 +24,8 @@ public:
 namespace mariadbparam {
 inline constexpr const char* Protocol = "protocol";        // text | binary
 inline constexpr const char* Compression = "compression";  // off | zlib
-inline constexpr const char* ResultMode = "result_mode";   // buffered | streamed
+inline constexpr const char* ResultMode = "result_mode";   // buffered | streamed | cursor
+inline constexpr const char* PrefetchRows = "prefetch_rows";  // cursor: rows per COM_STMT_FETCH
 inline constexpr const char* ConnectTimeout = "connect_timeout";
 inline constexpr const char* InsertMethod = "insert_method";      // binary | text-hex | long-data
 inline constexpr const char* LongDataChunk = "long_data_chunk";  // bytes per COM_STMT_SEND_LONG_DATA

@@ -214,6 +214,14 @@ void fetchBinary(MariadbSession& session, const mariadb::FetchPlan& plan, RowSin
     }
     sink.columns(columns);
 
+    if (plan.prefetchRows > 0) {
+        unsigned long type = CURSOR_TYPE_READ_ONLY;
+        unsigned long rows = plan.prefetchRows;
+        if (mysql_stmt_attr_set(stmt.get(), STMT_ATTR_CURSOR_TYPE, &type) != 0 ||
+            mysql_stmt_attr_set(stmt.get(), STMT_ATTR_PREFETCH_ROWS, &rows) != 0) {
+            throw session.statementError("cursor", stmt.get());
+        }
+    }
     const auto executeStart = Clock::now();
     if (mysql_stmt_execute(stmt.get()) != 0) {
         throw session.statementError("execute", stmt.get());

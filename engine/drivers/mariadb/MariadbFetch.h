@@ -51,6 +51,7 @@ namespace mariadb {
 struct FetchPlan {
     bool binary = false;    // prepared statement (binary protocol) or COM_QUERY (text)
     bool buffered = false;  // store_result before the first row
+    unsigned long prefetchRows = 0;  // binary: a read-only server-side cursor, this many rows per fetch
     const QuerySpec* spec = nullptr;
     std::function<void(QueryPhase)> clientMark;  // called right after the spec's mark
 };

@@ -183,7 +183,10 @@ void MariadbSession::start() {
         chunk.inEffect = false;
         chunk.reason = "insert_method is " + method + ", not long-data";
     }
-    effects.push_back(chunk);
+    // Said only when it was asked for (a chunk size other than the default) or applies.
+    if (chunk.inEffect || integerValue(m_values, param::LongDataChunk) != 65536) {
+        effects.push_back(chunk);
+    }
 }
 
 void MariadbSession::run(const std::string& sql, const char* what) {
@@ -397,6 +400,8 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
     plan.spec = &spec;
     plan.binary = textValue(values, param::Protocol) == "binary";
     plan.buffered = textValue(values, param::ResultMode) == "buffered";
+    const bool cursor = textValue(values, param::ResultMode) == "cursor";
+    plan.prefetchRows = cursor && plan.binary ? static_cast<unsigned long>(integerValue(values, param::PrefetchRows)) : 0;
 
     QueryStats stats;
     std::optional<ClientBytes> atPrepared, atFetched;
@@ -417,8 +422,23 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
 
     stats.statementEffects.push_back(
         effect(param::Protocol, textValue(values, param::Protocol), textValue(values, param::Protocol)));
-    stats.statementEffects.push_back(
-        effect(param::ResultMode, textValue(values, param::ResultMode), textValue(values, param::ResultMode)));
+    ParameterEffect mode =
+        effect(param::ResultMode, textValue(values, param::ResultMode), textValue(values, param::ResultMode));
+    ParameterEffect prefetch = effect(param::PrefetchRows, std::to_string(integerValue(values, param::PrefetchRows)),
+                                      std::to_string(plan.prefetchRows));
+    if (cursor && !plan.binary) {
+        mode.inEffect = false;
+        mode.actual = "streamed";
+        mode.reason = "a server-side cursor needs the binary protocol (protocol=binary): the text protocol streamed";
+    }
+    if (plan.prefetchRows == 0) {
+        prefetch.inEffect = false;
+        prefetch.reason = cursor ? "no cursor with the text protocol" : "result_mode is not cursor";
+    }
+    stats.statementEffects.push_back(mode);
+    if (cursor || integerValue(values, param::PrefetchRows) != 1) {  // said when asked for or in effect
+        stats.statementEffects.push_back(prefetch);
+    }
     if (spec.fetch == FetchMode::IdsOnly) {
         ParameterEffect idsOnly = effect("ids_only", "true", "values received with the row");
         idsOnly.inEffect = false;
