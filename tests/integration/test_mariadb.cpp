@@ -154,6 +154,29 @@ TEST_F(MariadbTest, ACursorFetchesPrefetchRowsPerRoundTrip) {
     EXPECT_NE(mode->reason.find("binary protocol"), std::string::npos) << mode->reason;
 }
 
+// max_allowed_packet and net_buffer_length: MariaDB makes the server's read-only for a session, so the
+// tunables set the client's (read back from libmariadb, the server's named beside them); a row above the
+// client's limit ends the connection, and the line says which limit.
+TEST_F(MariadbTest, TheClientsPacketLimitIsInEffectAndARowAboveItIsNamed) {
+    const RunOutcome small = runPlan(m_url, scenarios({"short-blobs"}),
+                                     {{"max_allowed_packet", "1048576"}, {"net_buffer_length", "4096"}});
+    ASSERT_TRUE(small.ok) << small.error;
+    const Sample& s = small.samples.front();
+    for (const auto& [id, value] : {std::pair{"max_allowed_packet", "1048576"}, std::pair{"net_buffer_length", "4096"}}) {
+        const ParameterEffect* e = effectOf(*s.effects, id);
+        ASSERT_NE(e, nullptr) << id;
+        EXPECT_TRUE(e->inEffect) << id << ": " << e->reason;
+        EXPECT_TRUE(e->actual.starts_with(std::string("client ") + value + ", server ")) << e->actual;
+    }
+    // The longest value of the data set is 77,827 B: above 64 KiB.
+    const RunOutcome tiny = runPlan(m_url, scenarios({"all-blobs"}), {{"max_allowed_packet", "65536"}});
+    ASSERT_FALSE(tiny.ok);
+    EXPECT_NE(tiny.error.find("the client's max_allowed_packet is 65536 B"), std::string::npos) << tiny.error;
+    EXPECT_EQ(tiny.error.find('\n'), std::string::npos) << tiny.error;
+    ASSERT_FALSE(tiny.samples.empty());
+    EXPECT_GT(tiny.samples.back().rows, 0u) << "the rows before the long one are kept";
+}
+
 TEST_F(MariadbTest, BinaryProtocolChangesTheBytesNotTheContent) {
     const auto chosen = scenarios({"all-blobs", "short-blobs"});
     const RunOutcome text = runPlan(m_url, chosen, {{"protocol", "text"}});

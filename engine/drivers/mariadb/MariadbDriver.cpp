@@ -94,6 +94,26 @@ std::vector<ParameterSpec> buildMariadbParameters() {
     chunk.perStatement = true;
     chunk.help = "Bytes per COM_STMT_SEND_LONG_DATA packet with insert_method=long-data.";
     specs.push_back(chunk);
+    for (const auto& [id, label, maximum, help] :
+         {std::tuple{param::MaxAllowedPacket, "Client max_allowed_packet", std::int64_t{1} << 30,
+                     "The client's largest packet (MYSQL_OPT_MAX_ALLOWED_PACKET): a value received above it fails "
+                     "its statement. MariaDB makes the server's session value read-only, so the server keeps its "
+                     "own (shown beside it). 0: libmariadb's default."},
+          std::tuple{param::NetBufferLength, "Client net_buffer_length", std::int64_t{1} << 20,
+                     "The client's network buffer (MYSQL_OPT_NET_BUFFER_LENGTH); the server keeps its own "
+                     "(read-only for a session). 0: libmariadb's default."}}) {
+        ParameterSpec p;
+        p.id = id;
+        p.label = label;
+        p.type = ParameterType::Integer;
+        p.defaultValue = "0";
+        p.minimum = 0;
+        p.maximum = maximum;
+        p.unit = "B";
+        p.scale = ParameterScale::PowerOfTwo;
+        p.help = help;
+        specs.push_back(p);
+    }
     for (const auto& spec : wireParameters()) {
         specs.push_back(spec);
     }
@@ -123,6 +143,8 @@ std::unique_ptr<Session> MariadbDriver::connect(const ConnectionSpec& spec, cons
     params.password = !spec.password.empty() ? spec.password : params.target.password;
     params.compress = textValue(values, mariadbparam::Compression) == "zlib";
     params.connectTimeout = static_cast<unsigned>(integerValue(values, mariadbparam::ConnectTimeout));
+    params.maxAllowedPacket = static_cast<unsigned long>(integerValue(values, mariadbparam::MaxAllowedPacket));
+    params.netBufferLength = static_cast<unsigned long>(integerValue(values, mariadbparam::NetBufferLength));
     if (const auto it = params.target.options.find("connect_timeout"); it != params.target.options.end()) {
         params.connectTimeout = static_cast<unsigned>(std::stoul(it->second));
     }

@@ -29,6 +29,8 @@ inline constexpr const char* PrefetchRows = "prefetch_rows";  // cursor: rows pe
 inline constexpr const char* ConnectTimeout = "connect_timeout";
 inline constexpr const char* InsertMethod = "insert_method";      // binary | text-hex | long-data
 inline constexpr const char* LongDataChunk = "long_data_chunk";  // bytes per COM_STMT_SEND_LONG_DATA
+inline constexpr const char* MaxAllowedPacket = "max_allowed_packet";  // the client's (MYSQL_OPT_MAX_ALLOWED_PACKET)
+inline constexpr const char* NetBufferLength = "net_buffer_length";    // the client's (MYSQL_OPT_NET_BUFFER_LENGTH)
 }  // namespace mariadbparam
 
 }  // namespace blobbench

@@ -1,5 +1,6 @@
 #include "engine/drivers/mariadb/MariadbSession.h"
 
+#include <tuple>
 #include <errmsg.h>
 #include <mysqld_error.h>
 
@@ -61,6 +62,13 @@ Error MariadbSession::error(const std::string& what, unsigned code, const std::s
     }
     // A lost connection ends the run: every later statement would fail on it too.
     const bool lost = code == CR_SERVER_GONE_ERROR || code == CR_SERVER_LOST || code == ER_CONNECTION_KILLED;
+    if (lost && m_params.maxAllowedPacket > 0) {
+        // libmariadb drops the connection on a packet above the client's own limit and says only that it
+        // was lost: the limit the user set is the likely reason.
+        return Error(ErrorKind::Connect, line + " (the client's max_allowed_packet is " +
+                                             std::to_string(m_params.maxAllowedPacket) +
+                                             " B: a row above it ends the connection)");
+    }
     return Error(lost ? ErrorKind::Connect : ErrorKind::Sql, line);
 }
 
@@ -101,6 +109,12 @@ MYSQL* MariadbSession::open(const Params& p) {
     }
     if (p.compress) {
         mysql_optionsv(conn, MYSQL_OPT_COMPRESS, nullptr);
+    }
+    if (p.maxAllowedPacket > 0) {
+        mysql_optionsv(conn, MYSQL_OPT_MAX_ALLOWED_PACKET, &p.maxAllowedPacket);
+    }
+    if (p.netBufferLength > 0) {
+        mysql_optionsv(conn, MYSQL_OPT_NET_BUFFER_LENGTH, &p.netBufferLength);
     }
     const std::string host = p.target.host.empty() ? "localhost" : p.target.host;
     const auto socket = options.find("socket");
@@ -175,6 +189,22 @@ void MariadbSession::start() {
     effects.push_back(compress);
     effects.push_back(effect(param::ConnectTimeout, std::to_string(integerValue(m_values, param::ConnectTimeout)),
                              std::to_string(m_params.connectTimeout)));
+    // MariaDB makes both read-only for a session (SET SESSION max_allowed_packet is refused): the value
+    // given is the client's limit, read back from libmariadb, and the server's own is named beside it.
+    for (const auto& [id, option, server] :
+         {std::tuple{param::MaxAllowedPacket, MYSQL_OPT_MAX_ALLOWED_PACKET, packet.value_or("?")},
+          std::tuple{param::NetBufferLength, MYSQL_OPT_NET_BUFFER_LENGTH, netBuffer.value_or("?")}}) {
+        unsigned long client = 0;
+        mysql_get_optionv(m_conn, option, &client);
+        const std::int64_t asked = integerValue(m_values, id);
+        ParameterEffect e = effect(id, asked == 0 ? "default" : std::to_string(asked),
+                                   "client " + std::to_string(client) + ", server " + server);
+        if (asked != 0 && static_cast<std::uint64_t>(asked) != client) {
+            e.inEffect = false;
+            e.reason = "libmariadb keeps " + std::to_string(client);
+        }
+        effects.push_back(e);
+    }
     const std::string method = textValue(m_values, param::InsertMethod);
     effects.push_back(effect(param::InsertMethod, method, method));
     ParameterEffect chunk = effect(param::LongDataChunk, std::to_string(integerValue(m_values, param::LongDataChunk)),

@@ -24,6 +24,8 @@ public:
         bool hasPassword = false;
         bool compress = false;
         unsigned connectTimeout = 0;
+        unsigned long maxAllowedPacket = 0;  // the client's; 0: libmariadb's default
+        unsigned long netBufferLength = 0;   // the client's; 0: libmariadb's default
     };
 
     MariadbSession(Params params, std::string label, ParameterValues values);
