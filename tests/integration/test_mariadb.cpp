@@ -177,6 +177,20 @@ TEST_F(MariadbTest, TheClientsPacketLimitIsInEffectAndARowAboveItIsNamed) {
     EXPECT_GT(tiny.samples.back().rows, 0u) << "the rows before the long one are kept";
 }
 
+// The keyword form (host=... port=... user=... dbname=...) with --engine mariadb: measured through the
+// relay as a URI is, the password from MYSQL_PWD.
+TEST_F(MariadbTest, TheKeywordFormRunsThroughTheRelay) {
+    const mariadb::MariadbTarget t = mariadb::parseMariadbTarget(m_url);
+    const std::string keywords = "host=127.0.0.1 port=" + std::to_string(t.tcpPort()) + " user=" + t.user +
+                                 " dbname=" + t.database;
+    const auto r = test::runCli({"run", keywords, "--engine", "mariadb", "-s", "short-blobs", "-r", "1", "--latency",
+                                 "1ms", "-q"},
+                                {"MYSQL_PWD=" + t.password});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("Test read short BLOBs"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Wire tap"), std::string::npos) << r.out;
+}
+
 TEST_F(MariadbTest, BinaryProtocolChangesTheBytesNotTheContent) {
     const auto chosen = scenarios({"all-blobs", "short-blobs"});
     const RunOutcome text = runPlan(m_url, chosen, {{"protocol", "text"}});

@@ -89,7 +89,100 @@ bool looksLikeMariadbTarget(std::string_view text) {
     return startsWithNoCase(text, "mariadb://") || startsWithNoCase(text, "mysql://");
 }
 
+namespace {
+
+// "host=127.0.0.1 port=3307 user=me password='a b' database=db socket=... connect_timeout=5": the
+// keyword form of the other engines' conninfo (values in single quotes may hold spaces; a backslash
+// escapes the next character). dbname and db are database's other names.
+MariadbTarget parseKeywords(std::string_view text) {
+    MariadbTarget t;
+    std::size_t i = 0;
+    const auto space = [&] {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])) != 0) {
+            ++i;
+        }
+    };
+    for (space(); i < text.size(); space()) {
+        const std::size_t keyStart = i;
+        while (i < text.size() && text[i] != '=' && std::isspace(static_cast<unsigned char>(text[i])) == 0) {
+            ++i;
+        }
+        const std::string key(text.substr(keyStart, i - keyStart));
+        space();
+        if (i >= text.size() || text[i] != '=') {
+            refuse(text, "'" + key + "' has no value (write " + key + "=...)");
+        }
+        ++i;
+        space();
+        std::string value;
+        if (i < text.size() && text[i] == '\'') {
+            ++i;
+            bool closed = false;
+            for (; i < text.size(); ++i) {
+                if (text[i] == '\\' && i + 1 < text.size()) {
+                    value += text[++i];
+                } else if (text[i] == '\'') {
+                    closed = true;
+                    ++i;
+                    break;
+                } else {
+                    value += text[i];
+                }
+            }
+            if (!closed) {
+                refuse(text, "a quoted value of '" + key + "' has no closing quote");
+            }
+        } else {
+            while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])) == 0) {
+                value += text[i++];
+            }
+        }
+        if (value.find('\0') != std::string::npos) {
+            refuse(text, "a NUL byte in '" + key + "' would cut it short in the client library");
+        }
+        if (key == "host") {
+            t.host = value;
+        } else if (key == "port") {
+            const bool digits = !value.empty() && value.size() <= 5 &&
+                                std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!digits || std::stoul(value) == 0 || std::stoul(value) > 65535) {
+                refuse(text, "port '" + value + "' is not a TCP port (1..65535)");
+            }
+            t.port = static_cast<std::uint16_t>(std::stoul(value));
+        } else if (key == "user") {
+            t.user = value;
+        } else if (key == "password") {
+            t.password = value;
+            t.hasPassword = true;
+        } else if (key == "database" || key == "dbname" || key == "db") {
+            t.database = value;
+        } else if (std::find(std::begin(kQueryKeys), std::end(kQueryKeys), key) != std::end(kQueryKeys)) {
+            if (key == "connect_timeout" &&
+                (value.empty() || value.size() > 6 ||
+                 !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))) {
+                refuse(text, "connect_timeout '" + value + "' is not a number of seconds");
+            }
+            t.options[key] = value;
+        } else {
+            refuse(text, "unknown keyword '" + key +
+                             "' (known: host, port, user, password, database (dbname, db), socket, connect_timeout, "
+                             "read_default_file, read_default_group)");
+        }
+    }
+    return t;
+}
+
+}  // namespace
+
+bool looksLikeMariadbKeywords(std::string_view text) {
+    return !looksLikeMariadbTarget(text) && text.find('=') != std::string_view::npos &&
+           text.find("://") == std::string_view::npos;
+}
+
 MariadbTarget parseMariadbTarget(std::string_view text) {
+    if (looksLikeMariadbKeywords(text)) {
+        return parseKeywords(text);
+    }
     MariadbTarget t;
     std::string_view rest;
     if (startsWithNoCase(text, "mariadb://")) {

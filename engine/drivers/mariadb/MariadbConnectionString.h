@@ -43,8 +43,12 @@ inline constexpr std::string_view kQueryKeys[] = {"socket", "connect_timeout", "
 // Whether the text starts with mariadb:// or mysql:// (any case).
 bool looksLikeMariadbTarget(std::string_view text);
 
-// Splits a target; throws Error(Usage) with one line naming what is wrong and the target with its
-// password masked.
+// Keyword form: "host=... port=... user=... password=... database=..." (no scheme, an '='), read when the
+// engine is named (--engine mariadb, a project's connection): the URI's query keys are keywords too.
+bool looksLikeMariadbKeywords(std::string_view text);
+
+// Splits a target (a URI or the keyword form); throws Error(Usage) with one line naming what is wrong
+// and the target with its password masked.
 MariadbTarget parseMariadbTarget(std::string_view text);
 
 }  // namespace blobbench::mariadb
