@@ -191,6 +191,37 @@ TEST_F(MariadbTest, TheKeywordFormRunsThroughTheRelay) {
     EXPECT_NE(r.out.find("Wire tap"), std::string::npos) << r.out;
 }
 
+// TLS options passed through to libmariadb (issue #26), on the server of scripts/services/start-mariadb
+// (a self-signed certificate for 127.0.0.1, BLOBBENCH_MARIADB_CA): ssl=true is TLS or no connection,
+// verifying the certificate needs its CA, and the session says what was negotiated. Through the relay
+// too: the TLS bytes pass it as they are.
+TEST_F(MariadbTest, TlsOptionsArePassedThroughAndWhatWasNegotiatedIsSaid) {
+    const std::string ca = test::envOrEmpty("BLOBBENCH_MARIADB_CA");
+    if (ca.empty()) {
+        if (test::ciMode()) {
+            FAIL() << "BLOBBENCH_MARIADB_CA is not set (scripts/services/start-mariadb prints it)";
+        }
+        GTEST_SKIP() << "set BLOBBENCH_MARIADB_CA (scripts/test does)";
+    }
+    const std::string sep = m_url.find('?') == std::string::npos ? "?" : "&";
+    const auto negotiatedSsl = [&](const std::string& url, ParameterValues extra) {
+        const RunOutcome out = runPlan(url, scenarios({"short-blobs"}), std::move(extra));
+        EXPECT_TRUE(out.ok) << out.error;
+        return out.ok ? out.session.negotiated.at("ssl") : std::string();
+    };
+    EXPECT_EQ(negotiatedSsl(m_url, {}), "off");
+    EXPECT_TRUE(negotiatedSsl(m_url + sep + "ssl=true", {}).starts_with("on, ")) << "TLS asked for";
+    EXPECT_TRUE(negotiatedSsl(m_url + sep + "ssl=true&ssl_verify_server_cert=true&ssl_ca=" + ca, {}).starts_with("on, "));
+    EXPECT_TRUE(negotiatedSsl(m_url + sep + "ssl=true", {{"link_latency_up_ms", "1"}}).starts_with("on, "))
+        << "through the relay";
+    const RunOutcome unverified =
+        runPlan(m_url + sep + "ssl=true&ssl_verify_server_cert=true", scenarios({"short-blobs"}), {});
+    ASSERT_FALSE(unverified.ok);
+    EXPECT_NE(unverified.error.find("self-signed certificate"), std::string::npos) << unverified.error;
+    EXPECT_EQ(unverified.error.find('\n'), std::string::npos);
+    EXPECT_EQ(unverified.error.find(mariadb::parseMariadbTarget(m_url).password + "@"), std::string::npos);
+}
+
 TEST_F(MariadbTest, BinaryProtocolChangesTheBytesNotTheContent) {
     const auto chosen = scenarios({"all-blobs", "short-blobs"});
     const RunOutcome text = runPlan(m_url, chosen, {{"protocol", "text"}});

@@ -21,6 +21,10 @@ bool startsWithNoCase(std::string_view text, std::string_view prefix) {
     return true;
 }
 
+bool equalsNoCase(std::string_view text, std::string_view word) {
+    return text.size() == word.size() && startsWithNoCase(text, word);
+}
+
 int hexDigit(char c) {
     if (c >= '0' && c <= '9') {
         return c - '0';
@@ -89,7 +93,33 @@ bool looksLikeMariadbTarget(std::string_view text) {
     return startsWithNoCase(text, "mariadb://") || startsWithNoCase(text, "mysql://");
 }
 
+std::optional<bool> optionBoolean(std::string_view value) {
+    for (const char* yes : {"true", "1", "on", "yes"}) {
+        if (equalsNoCase(value, yes)) {
+            return true;
+        }
+    }
+    for (const char* no : {"false", "0", "off", "no"}) {
+        if (equalsNoCase(value, no)) {
+            return false;
+        }
+    }
+    return std::nullopt;
+}
+
 namespace {
+
+// One query key's value, checked: refused with one line naming the key.
+void checkOption(std::string_view text, const std::string& key, const std::string& value) {
+    if (key == "connect_timeout" &&
+        (value.empty() || value.size() > 6 ||
+         !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))) {
+        refuse(text, "connect_timeout '" + value + "' is not a number of seconds");
+    }
+    if ((key == "ssl" || key == "ssl_verify_server_cert") && !optionBoolean(value)) {
+        refuse(text, key + " '" + value + "' is not true or false");
+    }
+}
 
 // "host=127.0.0.1 port=3307 user=me password='a b' database=db socket=... connect_timeout=5": the
 // keyword form of the other engines' conninfo (values in single quotes may hold spaces; a backslash
@@ -157,16 +187,13 @@ MariadbTarget parseKeywords(std::string_view text) {
         } else if (key == "database" || key == "dbname" || key == "db") {
             t.database = value;
         } else if (std::find(std::begin(kQueryKeys), std::end(kQueryKeys), key) != std::end(kQueryKeys)) {
-            if (key == "connect_timeout" &&
-                (value.empty() || value.size() > 6 ||
-                 !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))) {
-                refuse(text, "connect_timeout '" + value + "' is not a number of seconds");
-            }
+            checkOption(text, key, value);
             t.options[key] = value;
         } else {
             refuse(text, "unknown keyword '" + key +
                              "' (known: host, port, user, password, database (dbname, db), socket, connect_timeout, "
-                             "read_default_file, read_default_group)");
+                             "read_default_file, read_default_group, ssl, ssl_ca, ssl_cert, ssl_key, "
+                             "ssl_verify_server_cert, tls_version)");
         }
     }
     return t;
@@ -281,11 +308,7 @@ MariadbTarget parseMariadbTarget(std::string_view text) {
             t.hasPassword = true;
             continue;
         }
-        if (key == "connect_timeout" &&
-            (value.empty() || value.size() > 6 ||
-             !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))) {
-            refuse(text, "connect_timeout '" + value + "' is not a number of seconds");
-        }
+        checkOption(text, key, value);
         t.options[key] = std::move(value);
     }
     return t;

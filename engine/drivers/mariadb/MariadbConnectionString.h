@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -37,8 +38,16 @@ struct MariadbTarget {
 //   read_default_file    an option file (MYSQL_READ_DEFAULT_FILE, e.g. ~/.my.cnf)
 //   read_default_group   its group (MYSQL_READ_DEFAULT_GROUP, e.g. client)
 //   password             the password, when not in the user info
-inline constexpr std::string_view kQueryKeys[] = {"socket", "connect_timeout", "read_default_file",
-                                                  "read_default_group", "password"};
+//   ssl                  true: TLS or no connection (MYSQL_OPT_SSL_ENFORCE); false/absent: as libmariadb does
+//   ssl_ca, ssl_cert, ssl_key   PEM files (MYSQL_OPT_SSL_CA / _CERT / _KEY)
+//   ssl_verify_server_cert      true: the server's certificate must be valid for the host
+//   tls_version          e.g. TLSv1.2,TLSv1.3 (MARIADB_OPT_TLS_VERSION)
+inline constexpr std::string_view kQueryKeys[] = {"socket",  "connect_timeout", "read_default_file",
+                                                  "read_default_group", "password", "ssl", "ssl_ca", "ssl_cert",
+                                                  "ssl_key", "ssl_verify_server_cert", "tls_version"};
+
+// A boolean option's value: true for true/1/on/yes, false for false/0/off/no, nullopt otherwise.
+std::optional<bool> optionBoolean(std::string_view value);
 
 // Whether the text starts with mariadb:// or mysql:// (any case).
 bool looksLikeMariadbTarget(std::string_view text);

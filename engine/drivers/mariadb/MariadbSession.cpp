@@ -110,6 +110,22 @@ MYSQL* MariadbSession::open(const Params& p) {
     if (p.compress) {
         mysql_optionsv(conn, MYSQL_OPT_COMPRESS, nullptr);
     }
+    // TLS, as the target asks (issue #26): passed through to libmariadb.
+    if (const auto it = options.find("ssl"); it != options.end() && mariadb::optionBoolean(it->second).value_or(false)) {
+        const my_bool on = 1;
+        mysql_optionsv(conn, MYSQL_OPT_SSL_ENFORCE, &on);
+    }
+    for (const auto& [key, option] : {std::pair{"ssl_ca", MYSQL_OPT_SSL_CA}, std::pair{"ssl_cert", MYSQL_OPT_SSL_CERT},
+                                      std::pair{"ssl_key", MYSQL_OPT_SSL_KEY},
+                                      std::pair{"tls_version", MARIADB_OPT_TLS_VERSION}}) {
+        if (const auto it = options.find(key); it != options.end()) {
+            mysql_optionsv(conn, option, it->second.c_str());
+        }
+    }
+    if (const auto it = options.find("ssl_verify_server_cert"); it != options.end()) {
+        const my_bool verify = mariadb::optionBoolean(it->second).value_or(false) ? 1 : 0;
+        mysql_optionsv(conn, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
+    }
     if (p.maxAllowedPacket > 0) {
         mysql_optionsv(conn, MYSQL_OPT_MAX_ALLOWED_PACKET, &p.maxAllowedPacket);
     }
