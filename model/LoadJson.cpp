@@ -150,11 +150,11 @@ QJsonObject loadPointToJson(const LoadPoint& p) {
 }
 
 LoadPoint loadPointFromJson(const QJsonObject& o, const QString& path) {
-    const Fields f(
-        o, path, {"scenario",      "title",         "point",      "parameters", "startedAt", "engine",   "connection",
-                  "serverVersion", "clientVersion", "wireMethod", "link", "sql", "sessions",   "mode",      "rate",     "slotsDue",
-                  "slotsMissed",   "windowNs",      "rampUpNs",   "excluded",   "error",     "combined", "perSession"},
-        {"scenario", "sessions", "mode", "windowNs", "combined", "perSession"});
+    const Fields f(o, path, {"scenario",   "title",         "point",         "parameters", "startedAt",   "engine",
+                             "connection", "serverVersion", "clientVersion", "wireMethod", "link",        "sql",
+                             "sessions",   "mode",          "rate",          "slotsDue",   "slotsMissed", "windowNs",
+                             "rampUpNs",   "excluded",      "error",         "combined",   "perSession"},
+                   {"scenario", "sessions", "mode", "windowNs", "combined", "perSession"});
     LoadPoint p;
     p.scenarioId = f.text("scenario").toStdString();
     p.scenarioTitle = f.text("title").toStdString();

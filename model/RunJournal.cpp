@@ -139,7 +139,8 @@ void RunJournal::write(const QByteArray& bytes, bool sync) {
 }
 
 bool RunJournal::stillAtItsPath() const {
-    struct stat open {}, named {};
+    struct stat open {
+    }, named{};
     if (m_fd < 0 || ::fstat(m_fd, &open) != 0 || open.st_nlink == 0) {
         return false;
     }

@@ -1,8 +1,8 @@
 #include "app/cli/AggregateLogFile.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <algorithm>
 
 #include "engine/core/Error.h"
 

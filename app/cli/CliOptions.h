@@ -42,12 +42,12 @@ struct CliOptions {
     bool quiet = false;
     bool verifyContent = false;  // --verify-content: the same as -P verify_content=on
     // many sessions at once (app/cli/SessionsCommand.cpp): any of these makes the run a sessions run
-    std::optional<int> sessions;      // --sessions N
-    std::optional<double> durationS;  // --duration S: closed loop for S seconds
-    std::optional<double> rate;       // --rate R: open loop, R statements/s across the sessions
-    std::optional<double> rampUpS;    // --ramp-up S: left out of every figure
-    bool sharedLink = false;          // --shared-link: the emulated link is one link all sessions share
-    std::string aggregateLog;         // --aggregate-log FILE: pgbench's --aggregate-interval lines
+    std::optional<int> sessions;            // --sessions N
+    std::optional<double> durationS;        // --duration S: closed loop for S seconds
+    std::optional<double> rate;             // --rate R: open loop, R statements/s across the sessions
+    std::optional<double> rampUpS;          // --ramp-up S: left out of every figure
+    bool sharedLink = false;                // --shared-link: the emulated link is one link all sessions share
+    std::string aggregateLog;               // --aggregate-log FILE: pgbench's --aggregate-interval lines
     std::optional<int> aggregateIntervalS;  // --aggregate-interval S (default 1)
     bool sessionsRun() const { return sessions || durationS || rate; }
     // wire tap and link emulation (networked engines)

@@ -812,7 +812,8 @@ int commandRunProject(const CliOptions& o) {
                                 : outcome.errorKind == ErrorKind::Cancelled
                                     ? QStringLiteral("cancelled")
                                     : QStringLiteral("failed: ") + q(oneLine(outcome.error)));
-    if (const std::string failed = observer.aggregateLog().end(); !failed.empty() && observer.aggregateLogError.empty()) {
+    if (const std::string failed = observer.aggregateLog().end();
+        !failed.empty() && observer.aggregateLogError.empty()) {
         observer.aggregateLogError = failed;
     }
     if (!observer.aggregateLogError.empty()) {

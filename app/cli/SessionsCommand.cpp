@@ -48,9 +48,10 @@ public:
     void wireTapReady(int session, const std::string& relay, const LinkProfile& link) override {
         if (session == 1) {
             std::lock_guard lock(m_mutex);
-            m_notes.push_back("Wire tap: each session its own relay (session 1: " + relay + "), link " +
-                              link.describe() + (m_sharedLink && (link.bandwidthUp != 0 || link.bandwidthDown != 0) ? ": one link all sessions share"
-                                                                                         : " on each"));
+            m_notes.push_back(
+                "Wire tap: each session its own relay (session 1: " + relay + "), link " + link.describe() +
+                (m_sharedLink && (link.bandwidthUp != 0 || link.bandwidthDown != 0) ? ": one link all sessions share"
+                                                                                    : " on each"));
         }
     }
     bool m_sharedLink = false;  // set before the run
@@ -116,8 +117,8 @@ void refuseUnwritable(const std::string& flag, const std::string& path) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
     if (fd < 0) {
         const int error = errno;
-        throw Error(ErrorKind::Io, "cannot write " + path + " (" + flag + "): " + std::strerror(error) +
-                                       "; nothing was measured");
+        throw Error(ErrorKind::Io,
+                    "cannot write " + path + " (" + flag + "): " + std::strerror(error) + "; nothing was measured");
     }
     ::close(fd);
     if (!existed) {

@@ -169,7 +169,7 @@ void querySecrets(std::string_view text, std::vector<SecretRange>& out) {
             begin = at + 12;
         } else if (startsWithNoCase(text, at + 1, "passwd=")) {  // ODBC's and MySQL tools' spellings: a
             begin = at + 8;                                      // user who writes them means the password
-        } else if (startsWithNoCase(text, at + 1, "pwd=")) {      // (refused as unknown, never echoed: 5i M3)
+        } else if (startsWithNoCase(text, at + 1, "pwd=")) {     // (refused as unknown, never echoed: 5i M3)
             begin = at + 5;
         } else {
             continue;

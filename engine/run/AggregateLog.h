@@ -11,10 +11,10 @@ namespace blobbench {
 
 // One measured statement of a sessions run as it ended (SessionsObserver::statementEnded).
 struct StatementEnd {
-    bool complete = false;                           // false: failed or cancelled
-    std::chrono::system_clock::time_point end;       // wall clock, for the log's epoch seconds
-    std::uint64_t latencyNs = 0;                     // as the run's histogram has it
-    std::optional<std::uint64_t> lagNs;              // open loop: slot to start
+    bool complete = false;                      // false: failed or cancelled
+    std::chrono::system_clock::time_point end;  // wall clock, for the log's epoch seconds
+    std::uint64_t latencyNs = 0;                // as the run's histogram has it
+    std::optional<std::uint64_t> lagNs;         // open loop: slot to start
 };
 
 // The log pgbench writes with --aggregate-interval, for people who already plot those: one line per
@@ -51,9 +51,9 @@ private:
 
     mutable std::mutex m_mutex;
     std::ostream& m_out;
-    std::int64_t m_interval;                       // seconds
-    std::map<std::int64_t, Interval> m_open;       // by interval index (epoch seconds / interval)
-    std::optional<std::int64_t> m_next;            // the next interval to write
+    std::int64_t m_interval;                  // seconds
+    std::map<std::int64_t, Interval> m_open;  // by interval index (epoch seconds / interval)
+    std::optional<std::int64_t> m_next;       // the next interval to write
     std::uint64_t m_lines = 0;
 };
 

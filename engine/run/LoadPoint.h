@@ -16,8 +16,8 @@ struct LoadPoint {
     std::string runId;
     std::string scenarioId;  // kAllScenarios: every scenario together
     std::string scenarioTitle;
-    std::string sql;  // the statement the sessions ran (setup first, when any): a project edited during the
-                      // run keeps what ran with its figures (hostile round 5i D7); empty for the "all" point
+    std::string sql;             // the statement the sessions ran (setup first, when any): a project edited during the
+                                 // run keeps what ran with its figures (hostile round 5i D7); empty for the "all" point
     ParameterValues point;       // the sweep's values at this point ("sessions" -> "8"); empty outside a sweep
     ParameterValues parameters;  // the run's tunables as resolved (sessions, duration, rate among them)
     std::string startedAt;       // ISO 8601, UTC

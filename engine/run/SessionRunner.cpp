@@ -41,7 +41,8 @@ std::uint64_t firstSlotFrom(std::int64_t atNs, double rate) {
         return 0;
     }
     const long double guess = std::ceil(static_cast<long double>(atNs) * static_cast<long double>(rate) / 1e9L);
-    std::uint64_t k = guess >= 1.8e19L ? std::numeric_limits<std::uint64_t>::max() / 2 : static_cast<std::uint64_t>(guess);
+    std::uint64_t k =
+        guess >= 1.8e19L ? std::numeric_limits<std::uint64_t>::max() / 2 : static_cast<std::uint64_t>(guess);
     while (k > 0 && slotNs(k - 1, rate) >= atNs) {
         --k;
     }
@@ -430,8 +431,8 @@ namespace {
 // that is in effect; `outcome` says which link was in effect.
 SessionsPlan withLink(const SessionsPlan& asked, SessionsOutcome& outcome) {
     SessionsPlan plan = asked;
-    const WireSettings wire = resolveWireSettings(asked.plan.wireTap, asked.plan.link, asked.plan.estimateCompression,
-                                                  asked.plan.parameters);
+    const WireSettings wire =
+        resolveWireSettings(asked.plan.wireTap, asked.plan.link, asked.plan.estimateCompression, asked.plan.parameters);
     if (!wire.tap || !wire.link.emulating()) {
         outcome.link = asked.sharedLink ? "none (a shared link was asked for, but no link is emulated)" : "";
         return plan;

@@ -340,8 +340,12 @@ std::vector<ServerVariant> firebirdVariants(Session& probe, const InsertOptions&
 std::vector<ServerVariant> mariadbVariants(const InsertOptions& o) {
     const std::string column = o.text ? "LONGTEXT" : "LONGBLOB";
     return {
-        {"longblob-binary", "prepared statement, each value whole in COM_STMT_EXECUTE, " + column, column,
-         {{"insert_method", "binary"}}, "", false},
+        {"longblob-binary",
+         "prepared statement, each value whole in COM_STMT_EXECUTE, " + column,
+         column,
+         {{"insert_method", "binary"}},
+         "",
+         false},
         {"longblob-text-hex",
          "COM_QUERY, " + std::string(o.text ? "text escaped (mysql_real_escape_string)" : "BLOBs as X'...' hex") +
              ", " + column,
@@ -349,8 +353,12 @@ std::vector<ServerVariant> mariadbVariants(const InsertOptions& o) {
          {{"insert_method", "text-hex"}},
          "",
          false},
-        {"longblob-long-data", "prepared statement, values in COM_STMT_SEND_LONG_DATA chunks of 64 KiB, " + column,
-         column, {{"insert_method", "long-data"}}, "", false},
+        {"longblob-long-data",
+         "prepared statement, values in COM_STMT_SEND_LONG_DATA chunks of 64 KiB, " + column,
+         column,
+         {{"insert_method", "long-data"}},
+         "",
+         false},
     };
 }
 
@@ -369,8 +377,9 @@ std::string serverStorage(Session& s, const std::string& engine, std::string& ho
     if (engine == "mariadb") {
         // InnoDB's statistics are updated in the background: ANALYZE TABLE makes them the table's now.
         s.execute(std::string("ANALYZE TABLE ") + kTable);
-        how = "information_schema.TABLES DATA_LENGTH + INDEX_LENGTH after ANALYZE TABLE (InnoDB pages of the table, "
-              "its off-page BLOB pages included)";
+        how =
+            "information_schema.TABLES DATA_LENGTH + INDEX_LENGTH after ANALYZE TABLE (InnoDB pages of the table, "
+            "its off-page BLOB pages included)";
         return queryOne(s, std::string("SELECT DATA_LENGTH + INDEX_LENGTH FROM information_schema.TABLES WHERE "
                                        "TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '") +
                                kTable + "'");

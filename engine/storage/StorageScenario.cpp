@@ -261,7 +261,8 @@ StudyPlan parseStudy(const std::string& kind, const StudyOptions& options, std::
             const auto& my = insertVariants("mariadb");
             if (std::find(all.begin(), all.end(), name) == all.end() &&
                 std::find(pg.begin(), pg.end(), name) == pg.end() &&
-                std::find(fb.begin(), fb.end(), name) == fb.end() && std::find(my.begin(), my.end(), name) == my.end()) {
+                std::find(fb.begin(), fb.end(), name) == fb.end() &&
+                std::find(my.begin(), my.end(), name) == my.end()) {
                 throw StudyOptionError("variants", "unknown variant '" + name + "'");
             }
             in.variants.push_back(name);

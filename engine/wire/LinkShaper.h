@@ -71,7 +71,7 @@ public:
 private:
     std::chrono::nanoseconds m_latency{0};
     std::uint64_t m_bandwidth = 0;
-    LinkLine m_line;                    // its own line, when it shares none
+    LinkLine m_line;  // its own line, when it shares none
     std::shared_ptr<SharedLink> m_sharedOwner;
     SharedLink::Direction* m_shared = nullptr;
     Clock::time_point m_lastArrival{};  // arrivals never overtake, even after a profile change

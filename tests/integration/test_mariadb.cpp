@@ -131,9 +131,9 @@ TEST_F(MariadbTest, ACursorFetchesPrefetchRowsPerRoundTrip) {
     std::map<int, std::uint64_t> fetchTrips;
     std::uint64_t rows = 0;
     for (const int prefetch : {1, 10, 100}) {
-        const RunOutcome out = runPlan(
-            m_url, chosen,
-            {{"protocol", "binary"}, {"result_mode", "cursor"}, {"prefetch_rows", std::to_string(prefetch)}});
+        const RunOutcome out =
+            runPlan(m_url, chosen,
+                    {{"protocol", "binary"}, {"result_mode", "cursor"}, {"prefetch_rows", std::to_string(prefetch)}});
         ASSERT_TRUE(out.ok) << out.error;
         const Sample& s = out.samples.front();
         rows = s.rows;
@@ -158,11 +158,12 @@ TEST_F(MariadbTest, ACursorFetchesPrefetchRowsPerRoundTrip) {
 // tunables set the client's (read back from libmariadb, the server's named beside them); a row above the
 // client's limit ends the connection, and the line says which limit.
 TEST_F(MariadbTest, TheClientsPacketLimitIsInEffectAndARowAboveItIsNamed) {
-    const RunOutcome small = runPlan(m_url, scenarios({"short-blobs"}),
-                                     {{"max_allowed_packet", "1048576"}, {"net_buffer_length", "4096"}});
+    const RunOutcome small =
+        runPlan(m_url, scenarios({"short-blobs"}), {{"max_allowed_packet", "1048576"}, {"net_buffer_length", "4096"}});
     ASSERT_TRUE(small.ok) << small.error;
     const Sample& s = small.samples.front();
-    for (const auto& [id, value] : {std::pair{"max_allowed_packet", "1048576"}, std::pair{"net_buffer_length", "4096"}}) {
+    for (const auto& [id, value] :
+         {std::pair{"max_allowed_packet", "1048576"}, std::pair{"net_buffer_length", "4096"}}) {
         const ParameterEffect* e = effectOf(*s.effects, id);
         ASSERT_NE(e, nullptr) << id;
         EXPECT_TRUE(e->inEffect) << id << ": " << e->reason;
@@ -181,11 +182,11 @@ TEST_F(MariadbTest, TheClientsPacketLimitIsInEffectAndARowAboveItIsNamed) {
 // relay as a URI is, the password from MYSQL_PWD.
 TEST_F(MariadbTest, TheKeywordFormRunsThroughTheRelay) {
     const mariadb::MariadbTarget t = mariadb::parseMariadbTarget(m_url);
-    const std::string keywords = "host=127.0.0.1 port=" + std::to_string(t.tcpPort()) + " user=" + t.user +
-                                 " dbname=" + t.database;
-    const auto r = test::runCli({"run", keywords, "--engine", "mariadb", "-s", "short-blobs", "-r", "1", "--latency",
-                                 "1ms", "-q"},
-                                {"MYSQL_PWD=" + t.password});
+    const std::string keywords =
+        "host=127.0.0.1 port=" + std::to_string(t.tcpPort()) + " user=" + t.user + " dbname=" + t.database;
+    const auto r =
+        test::runCli({"run", keywords, "--engine", "mariadb", "-s", "short-blobs", "-r", "1", "--latency", "1ms", "-q"},
+                     {"MYSQL_PWD=" + t.password});
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("Test read short BLOBs"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Wire tap"), std::string::npos) << r.out;
@@ -211,7 +212,8 @@ TEST_F(MariadbTest, TlsOptionsArePassedThroughAndWhatWasNegotiatedIsSaid) {
     };
     EXPECT_EQ(negotiatedSsl(m_url, {}), "off");
     EXPECT_TRUE(negotiatedSsl(m_url + sep + "ssl=true", {}).starts_with("on, ")) << "TLS asked for";
-    EXPECT_TRUE(negotiatedSsl(m_url + sep + "ssl=true&ssl_verify_server_cert=true&ssl_ca=" + ca, {}).starts_with("on, "));
+    EXPECT_TRUE(
+        negotiatedSsl(m_url + sep + "ssl=true&ssl_verify_server_cert=true&ssl_ca=" + ca, {}).starts_with("on, "));
     EXPECT_TRUE(negotiatedSsl(m_url + sep + "ssl=true", {{"link_latency_up_ms", "1"}}).starts_with("on, "))
         << "through the relay";
     const RunOutcome unverified =
@@ -220,6 +222,32 @@ TEST_F(MariadbTest, TlsOptionsArePassedThroughAndWhatWasNegotiatedIsSaid) {
     EXPECT_NE(unverified.error.find("self-signed certificate"), std::string::npos) << unverified.error;
     EXPECT_EQ(unverified.error.find('\n'), std::string::npos);
     EXPECT_EQ(unverified.error.find(mariadb::parseMariadbTarget(m_url).password + "@"), std::string::npos);
+}
+
+// read_piece: a value read whole (a piece above the longest, 77,827 B) or in pieces; the content is the
+// same, and the effect says how many mysql_stmt_fetch_column calls read the rest. The text protocol
+// hands rows whole: not in effect.
+TEST_F(MariadbTest, AValueIsReadWholeOrInPieces) {
+    const auto calls = [&](const char* protocol, const char* piece, std::uint64_t& content) {
+        const RunOutcome out =
+            runPlan(m_url, scenarios({"all-blobs"}), {{"protocol", protocol}, {"read_piece", piece}});
+        EXPECT_TRUE(out.ok) << out.error;
+        const Sample& s = out.samples.front();
+        content = s.contentBytes;
+        const ParameterEffect* e = effectOf(*s.effects, "read_piece");
+        EXPECT_NE(e, nullptr);
+        if (e == nullptr || !e->inEffect) {
+            return std::string("not in effect");
+        }
+        return e->actual.substr(e->actual.find('(') + 1,
+                                e->actual.find(' ', e->actual.find('(')) - e->actual.find('(') - 1);
+    };
+    std::uint64_t whole = 0, pieces = 0, text = 0;
+    EXPECT_EQ(calls("binary", "131072", whole), "0");
+    EXPECT_GT(std::stoull(calls("binary", "1024", pieces)), 1000u);
+    EXPECT_EQ(calls("text", "1024", text), "not in effect");
+    EXPECT_EQ(whole, pieces);
+    EXPECT_EQ(whole, text);
 }
 
 TEST_F(MariadbTest, BinaryProtocolChangesTheBytesNotTheContent) {
@@ -602,7 +630,6 @@ TEST_F(MariadbTest, AValueAboveMaxAllowedPacketIsOneClearLine) {
     session->execute("DROP TABLE BB_PACKET");
 }
 
-
 // Issue #26's "a killed server and a cancelled statement end cleanly with samples kept". The shared
 // server is not killed (other tests use it): its connections to this run are, by the server (KILL
 // CONNECTION from the mariadb client, as an administrator ends a session), found by the run's own
@@ -642,7 +669,8 @@ TEST_F(MariadbTest, SessionsWhoseConnectionsTheServerKillsEndWithTheirStatements
     const std::vector<std::string> env = {"MYSQL_PWD=" + target.password};
     test::TempDir dir;
     const std::string json = dir.file("killed.json");
-    test::CliProcess run({"run", m_url, "-s", "short-blobs", "--sessions", "2", "--duration", "30", "--json", json, "-q"});
+    test::CliProcess run(
+        {"run", m_url, "-s", "short-blobs", "--sessions", "2", "--duration", "30", "--json", json, "-q"});
     std::set<int> ports;
     for (int i = 0; i < 200 && ports.size() < 2 && run.running(); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -684,7 +712,9 @@ TEST_F(MariadbTest, SessionsWhoseConnectionsTheServerKillsEndWithTheirStatements
         const QJsonObject session = value.toObject();
         EXPECT_FALSE(session[QStringLiteral("ok")].toBool(true)) << "each session ended on the kill";
     }
-    EXPECT_GT(out[QStringLiteral("all")].toObject()[QStringLiteral("combined")].toObject()[QStringLiteral("statements")]
+    EXPECT_GT(out[QStringLiteral("all")]
+                  .toObject()[QStringLiteral("combined")]
+                  .toObject()[QStringLiteral("statements")]
                   .toDouble(),
               0)
         << "the statements before the kill were lost";
@@ -701,8 +731,8 @@ struct InsertMeasured {
 InsertMeasured insertOnce(const std::string& url, const std::string& method, const std::string& value,
                           std::int64_t chunk = 65536) {
     const Driver& driver = driverById("mariadb");
-    const ParameterValues values = resolveParameters(
-        driver.parameters(), {{"insert_method", method}, {"long_data_chunk", std::to_string(chunk)}});
+    const ParameterValues values =
+        resolveParameters(driver.parameters(), {{"insert_method", method}, {"long_data_chunk", std::to_string(chunk)}});
     const ConnectionSpec spec = specOf(url);
     const auto endpoint = driver.endpoint(spec);
     WireTap tap(endpoint->host, endpoint->port);
@@ -725,8 +755,8 @@ InsertMeasured insertOnce(const std::string& url, const std::string& method, con
     const mariadb::MariadbTarget target = mariadb::parseMariadbTarget(url);
     const test::ProcessResult r = test::runProgram(
         "/usr/bin/mariadb",
-        {"-h", "127.0.0.1", "-P", std::to_string(target.tcpPort()), "-u", target.user, "-N", "-B", target.database, "-e",
-         "SELECT LENGTH(V), HEX(LEFT(V, 4)), HEX(RIGHT(V, 4)) FROM BB_INSERT_PATHS"},
+        {"-h", "127.0.0.1", "-P", std::to_string(target.tcpPort()), "-u", target.user, "-N", "-B", target.database,
+         "-e", "SELECT LENGTH(V), HEX(LEFT(V, 4)), HEX(RIGHT(V, 4)) FROM BB_INSERT_PATHS"},
         {"MYSQL_PWD=" + target.password});
     m.readBack = r.out;
     // A value the server refused may have ended the connection: a session of its own cleans up.
@@ -805,8 +835,9 @@ TEST_F(MariadbTest, TheTextVsBinaryPresetRuns) {
     // The preset names the reference server's address; the test's server is the one in the URL.
     const std::string shipped = "mariadb://blobbench@127.0.0.1:3307/blob_test";
     for (std::size_t at = text.find(shipped); at != std::string::npos; at = text.find(shipped, at + 1)) {
-        text.replace(at, shipped.size(),
-                     "mariadb://" + target.user + "@127.0.0.1:" + std::to_string(target.tcpPort()) + "/" + target.database);
+        text.replace(
+            at, shipped.size(),
+            "mariadb://" + target.user + "@127.0.0.1:" + std::to_string(target.tcpPort()) + "/" + target.database);
     }
     test::writeFile(project, text);
     const auto r = test::runCli({"run", project, "--sweep", "protocol", "-r", "1", "--warmup", "0", "-s", "short-blobs",
@@ -815,7 +846,8 @@ TEST_F(MariadbTest, TheTextVsBinaryPresetRuns) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const QJsonArray samples = jsonFile(dir.file("m.json"))[QStringLiteral("samples")].toArray();
     ASSERT_EQ(samples.size(), 2);
-    EXPECT_EQ(samples[0].toObject()[QStringLiteral("contentBytes")], samples[1].toObject()[QStringLiteral("contentBytes")]);
+    EXPECT_EQ(samples[0].toObject()[QStringLiteral("contentBytes")],
+              samples[1].toObject()[QStringLiteral("contentBytes")]);
 }
 
 }  // namespace

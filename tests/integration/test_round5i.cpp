@@ -34,8 +34,8 @@ TEST(Round5i, APasswordOnTheCommandLineIsBlankedWhileTheRunLasts) {
     BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
     const test::PgTarget pg = test::pgTarget(conninfo);
     ASSERT_FALSE(pg.password.empty());
-    const std::string uri = "postgresql://" + pg.user + ":" + pg.password + "@" + pg.host + ":" + pg.port + "/" +
-                            pg.dbname;
+    const std::string uri =
+        "postgresql://" + pg.user + ":" + pg.password + "@" + pg.host + ":" + pg.port + "/" + pg.dbname;
     const std::string plain = "postgresql://" + pg.user + "@" + pg.host + ":" + pg.port + "/" + pg.dbname;
     for (const std::vector<std::string>& given :
          {std::vector<std::string>{"run", uri}, std::vector<std::string>{"run", plain, "-p", pg.password},

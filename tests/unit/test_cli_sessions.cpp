@@ -62,7 +62,8 @@ TEST_F(CliSessions, BadValuesAreOneLineAndExitTwo) {
         // Hostile round 5i D6: said after the whole duration was measured, the histograms in no file.
         {{"--sessions", "2", "--duration", "30", "--json", "/nonexistent-dir/x.json"},
          "cannot write /nonexistent-dir/x.json (--json): No such file or directory; nothing was measured"},
-        {{"--sessions", "2", "--duration", "30", "--csv", "/nonexistent-dir/x.csv"}, "cannot write /nonexistent-dir/x.csv"},
+        {{"--sessions", "2", "--duration", "30", "--csv", "/nonexistent-dir/x.csv"},
+         "cannot write /nonexistent-dir/x.csv"},
     };
     for (const auto& [options, expected] : cases) {
         std::vector<std::string> args = {"run", db};

@@ -75,8 +75,8 @@ void expectRefused(const std::string& text, const std::string& words) {
 
 // Issue #26's key=value form, read when the engine is named (--engine mariadb, a project's connection).
 TEST(MariadbTarget, ReadsTheKeywordForm) {
-    const MariadbTarget t = parseMariadbTarget(
-        "host=db.example port=3307 user=me password='a b\\'c' dbname=blob_test connect_timeout=5");
+    const MariadbTarget t =
+        parseMariadbTarget("host=db.example port=3307 user=me password='a b\\'c' dbname=blob_test connect_timeout=5");
     EXPECT_EQ(t.host, "db.example");
     EXPECT_EQ(t.port, 3307);
     EXPECT_EQ(t.user, "me");
@@ -84,15 +84,16 @@ TEST(MariadbTarget, ReadsTheKeywordForm) {
     EXPECT_EQ(t.password, "a b'c");
     EXPECT_EQ(t.database, "blob_test");
     EXPECT_EQ(t.options.at("connect_timeout"), "5");
-    EXPECT_EQ(parseMariadbTarget("db=x socket=/run/mysqld/mysqld.sock").options.at("socket"), "/run/mysqld/mysqld.sock");
+    EXPECT_EQ(parseMariadbTarget("db=x socket=/run/mysqld/mysqld.sock").options.at("socket"),
+              "/run/mysqld/mysqld.sock");
     EXPECT_EQ(parseMariadbTarget("database=x").database, "x");
     // What the relay is given: the same target as a URI.
     EXPECT_EQ(parseMariadbTarget(t.toString()).password, "a b'c");
-    for (const auto& [bad, says] : std::vector<std::pair<std::string, std::string>>{
-             {"host=h nope=1 password=Secret9", "unknown keyword 'nope'"},
-             {"host=h port=99999 password=Secret9", "is not a TCP port"},
-             {"host=h password='Secret9", "has no closing quote"},
-             {"host=h user", "'user' has no value"}}) {
+    for (const auto& [bad, says] :
+         std::vector<std::pair<std::string, std::string>>{{"host=h nope=1 password=Secret9", "unknown keyword 'nope'"},
+                                                          {"host=h port=99999 password=Secret9", "is not a TCP port"},
+                                                          {"host=h password='Secret9", "has no closing quote"},
+                                                          {"host=h user", "'user' has no value"}}) {
         try {
             parseMariadbTarget(bad);
             ADD_FAILURE() << bad;

@@ -313,8 +313,8 @@ TEST_F(RunSaveFaults, AJournalDeletedDuringTheRunIsNotNamedAndTheSamplesAreRescu
     EXPECT_NE(lines[0].find("was deleted or replaced during the run"), std::string::npos) << lines[0];
     EXPECT_EQ(lines[0].find("the next run of this project recovers them"), std::string::npos) << lines[0];
     std::smatch where;
-    ASSERT_TRUE(std::regex_search(lines[0], where,
-                                  std::regex("its ([0-9]+) samples are in (\\S+/tmp/blobbench-run-\\S+\\.samples\\.json)")))
+    ASSERT_TRUE(std::regex_search(
+        lines[0], where, std::regex("its ([0-9]+) samples are in (\\S+/tmp/blobbench-run-\\S+\\.samples\\.json)")))
         << lines[0];
     EXPECT_EQ(samplesInJsonFile(where[2]), std::stoi(where[1])) << where[2];
     EXPECT_GE(std::stoi(where[1]), 2);

@@ -406,9 +406,8 @@ TEST(StudyPresets, HoldWhatTheyPromise) {
         const auto job = studyJob(lob, s, "r");
         engines.insert(QString::fromStdString(job.connection.engine));
     }
-    EXPECT_EQ(engines,
-              (std::set<QString>{QStringLiteral("sqlite"), QStringLiteral("postgres"), QStringLiteral("firebird"),
-                                 QStringLiteral("mariadb")}));
+    EXPECT_EQ(engines, (std::set<QString>{QStringLiteral("sqlite"), QStringLiteral("postgres"),
+                                          QStringLiteral("firebird"), QStringLiteral("mariadb")}));
 }
 
 // Copies a preset into dir (the run is saved into the project's history) and runs it reduced.

@@ -194,7 +194,7 @@ TEST(WireLinkShaper, ConnectionsOnASharedLinkWaitForEachOther) {
     b.enqueue(0, 1000, kStart + 100us, fb);  // while a's frame is on the line
     ASSERT_EQ(fb.size(), 1u);
     EXPECT_EQ(fa[0].departAt - kStart, 1000us);
-    EXPECT_EQ(fb[0].departAt - kStart, 2000us);          // after a's, on the one line
+    EXPECT_EQ(fb[0].departAt - kStart, 2000us);         // after a's, on the one line
     EXPECT_EQ(fb[0].arriveAt - kStart, 2000us + 30ms);  // with b's own latency
     // Two connections moving 1 MB each at once take twice as long as one: 16 s at 1 Mbit/s.
     auto slow = std::make_shared<SharedLink>();

@@ -42,9 +42,9 @@ struct MariadbTarget {
 //   ssl_ca, ssl_cert, ssl_key   PEM files (MYSQL_OPT_SSL_CA / _CERT / _KEY)
 //   ssl_verify_server_cert      true: the server's certificate must be valid for the host
 //   tls_version          e.g. TLSv1.2,TLSv1.3 (MARIADB_OPT_TLS_VERSION)
-inline constexpr std::string_view kQueryKeys[] = {"socket",  "connect_timeout", "read_default_file",
-                                                  "read_default_group", "password", "ssl", "ssl_ca", "ssl_cert",
-                                                  "ssl_key", "ssl_verify_server_cert", "tls_version"};
+inline constexpr std::string_view kQueryKeys[] = {
+    "socket", "connect_timeout", "read_default_file", "read_default_group",     "password",   "ssl",
+    "ssl_ca", "ssl_cert",        "ssl_key",           "ssl_verify_server_cert", "tls_version"};
 
 // A boolean option's value: true for true/1/on/yes, false for false/0/off/no, nullopt otherwise.
 std::optional<bool> optionBoolean(std::string_view value);

@@ -64,6 +64,21 @@ std::vector<ParameterSpec> buildMariadbParameters() {
     prefetch.perStatement = true;
     prefetch.help = "Rows the server sends per COM_STMT_FETCH with result_mode=cursor (one round trip each).";
     specs.push_back(prefetch);
+    ParameterSpec piece;
+    piece.id = param::ReadPiece;
+    piece.label = "Read piece";
+    piece.type = ParameterType::Integer;
+    piece.defaultValue = "65536";
+    piece.minimum = 1024;
+    piece.maximum = 64 * 1024 * 1024;
+    piece.unit = "B";
+    piece.scale = ParameterScale::PowerOfTwo;
+    piece.perStatement = true;
+    piece.help =
+        "Binary protocol: a string or BLOB value is read into a buffer of at most this size (sized from the "
+        "column's length), the rest with mysql_stmt_fetch_column in pieces of this size; a piece as large as "
+        "the longest value reads each whole. The text protocol hands each row whole: not in effect there.";
+    specs.push_back(piece);
     ParameterSpec timeout;
     timeout.id = param::ConnectTimeout;
     timeout.label = "Connect timeout";

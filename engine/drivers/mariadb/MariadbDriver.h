@@ -22,13 +22,14 @@ public:
 
 // Tunable ids, declared in MariadbDriver::parameters().
 namespace mariadbparam {
-inline constexpr const char* Protocol = "protocol";        // text | binary
-inline constexpr const char* Compression = "compression";  // off | zlib
-inline constexpr const char* ResultMode = "result_mode";   // buffered | streamed | cursor
+inline constexpr const char* Protocol = "protocol";           // text | binary
+inline constexpr const char* Compression = "compression";     // off | zlib
+inline constexpr const char* ResultMode = "result_mode";      // buffered | streamed | cursor
 inline constexpr const char* PrefetchRows = "prefetch_rows";  // cursor: rows per COM_STMT_FETCH
+inline constexpr const char* ReadPiece = "read_piece";        // binary: bytes of a value per fetch call
 inline constexpr const char* ConnectTimeout = "connect_timeout";
-inline constexpr const char* InsertMethod = "insert_method";      // binary | text-hex | long-data
-inline constexpr const char* LongDataChunk = "long_data_chunk";  // bytes per COM_STMT_SEND_LONG_DATA
+inline constexpr const char* InsertMethod = "insert_method";           // binary | text-hex | long-data
+inline constexpr const char* LongDataChunk = "long_data_chunk";        // bytes per COM_STMT_SEND_LONG_DATA
 inline constexpr const char* MaxAllowedPacket = "max_allowed_packet";  // the client's (MYSQL_OPT_MAX_ALLOWED_PACKET)
 inline constexpr const char* NetBufferLength = "net_buffer_length";    // the client's (MYSQL_OPT_NET_BUFFER_LENGTH)
 }  // namespace mariadbparam

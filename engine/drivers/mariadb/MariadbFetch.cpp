@@ -205,7 +205,7 @@ void fetchBinary(MariadbSession& session, const mariadb::FetchPlan& plan, RowSin
         } else {
             // Sized from the column's declared length, at most one chunk: a longer value is read in
             // pieces with mysql_stmt_fetch_column.
-            const std::size_t size = std::clamp<std::size_t>(fields[c].length, 1, kChunk);
+            const std::size_t size = std::clamp<std::size_t>(fields[c].length, 1, plan.piece);
             buffers[c].resize(size);
             b.buffer_type = columns[c].kind == ColumnKind::Binary ? MYSQL_TYPE_BLOB : MYSQL_TYPE_STRING;
             b.buffer = buffers[c].data();
@@ -235,7 +235,8 @@ void fetchBinary(MariadbSession& session, const mariadb::FetchPlan& plan, RowSin
     if (count > 0 && plan.buffered && mysql_stmt_store_result(stmt.get()) != 0) {
         throw session.statementError("store result", stmt.get());
     }
-    std::vector<char> rest(kChunk);
+    std::vector<char> rest(plan.piece);
+    std::uint64_t pieceCalls = 0;
     std::uint64_t delivered = 0;
     while (count > 0 && !(spec.rowLimit && delivered >= *spec.rowLimit) && !stopHere(session, cancel)) {
         const int rc = mysql_stmt_fetch(stmt.get());
@@ -264,6 +265,7 @@ void fetchBinary(MariadbSession& session, const mariadb::FetchPlan& plan, RowSin
                     piece.buffer = rest.data();
                     piece.buffer_length = rest.size();
                     piece.length = &got;
+                    ++pieceCalls;
                     if (mysql_stmt_fetch_column(stmt.get(), &piece, c, offset) != 0) {
                         throw session.statementError("fetch column", stmt.get());
                     }
@@ -281,6 +283,9 @@ void fetchBinary(MariadbSession& session, const mariadb::FetchPlan& plan, RowSin
     // measured span: a relay would see a send that nothing answers only some time after the client did.
     if (mysql_stmt_free_result(stmt.get()) != 0) {
         throw session.statementError("fetch", stmt.get());
+    }
+    if (plan.pieceCalls != nullptr) {
+        *plan.pieceCalls = pieceCalls;
     }
     stats.fetch = since(fetchStart);
     mark(plan, QueryPhase::Fetched);

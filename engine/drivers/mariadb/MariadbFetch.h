@@ -39,8 +39,8 @@ private:
 
     MariadbSession& m_session;
     std::string m_sql;
-    std::string m_method;           // binary | text-hex | long-data
-    std::size_t m_chunk = 65536;    // long-data
+    std::string m_method;                 // binary | text-hex | long-data
+    std::size_t m_chunk = 65536;          // long-data
     std::vector<std::string> m_sqlParts;  // text-hex: the SQL around its placeholders
     MYSQL_STMT* m_stmt = nullptr;
     std::vector<Value> m_values;
@@ -49,9 +49,11 @@ private:
 namespace mariadb {
 
 struct FetchPlan {
-    bool binary = false;    // prepared statement (binary protocol) or COM_QUERY (text)
-    bool buffered = false;  // store_result before the first row
+    bool binary = false;             // prepared statement (binary protocol) or COM_QUERY (text)
+    bool buffered = false;           // store_result before the first row
     unsigned long prefetchRows = 0;  // binary: a read-only server-side cursor, this many rows per fetch
+    std::size_t piece = 64 * 1024;   // binary: a value's bytes per buffer (mysql_stmt_fetch_column after the first)
+    std::uint64_t* pieceCalls = nullptr;  // binary: set to the mysql_stmt_fetch_column calls made
     const QuerySpec* spec = nullptr;
     std::function<void(QueryPhase)> clientMark;  // called right after the spec's mark
 };

@@ -1,8 +1,8 @@
 #include "engine/drivers/mariadb/MariadbSession.h"
 
-#include <tuple>
 #include <errmsg.h>
 #include <mysqld_error.h>
+#include <tuple>
 
 #include <algorithm>
 #include <cctype>
@@ -111,13 +111,14 @@ MYSQL* MariadbSession::open(const Params& p) {
         mysql_optionsv(conn, MYSQL_OPT_COMPRESS, nullptr);
     }
     // TLS, as the target asks (issue #26): passed through to libmariadb.
-    if (const auto it = options.find("ssl"); it != options.end() && mariadb::optionBoolean(it->second).value_or(false)) {
+    if (const auto it = options.find("ssl");
+        it != options.end() && mariadb::optionBoolean(it->second).value_or(false)) {
         const my_bool on = 1;
         mysql_optionsv(conn, MYSQL_OPT_SSL_ENFORCE, &on);
     }
-    for (const auto& [key, option] : {std::pair{"ssl_ca", MYSQL_OPT_SSL_CA}, std::pair{"ssl_cert", MYSQL_OPT_SSL_CERT},
-                                      std::pair{"ssl_key", MYSQL_OPT_SSL_KEY},
-                                      std::pair{"tls_version", MARIADB_OPT_TLS_VERSION}}) {
+    for (const auto& [key, option] :
+         {std::pair{"ssl_ca", MYSQL_OPT_SSL_CA}, std::pair{"ssl_cert", MYSQL_OPT_SSL_CERT},
+          std::pair{"ssl_key", MYSQL_OPT_SSL_KEY}, std::pair{"tls_version", MARIADB_OPT_TLS_VERSION}}) {
         if (const auto it = options.find(key); it != options.end()) {
             mysql_optionsv(conn, option, it->second.c_str());
         }
@@ -447,7 +448,11 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
     plan.binary = textValue(values, param::Protocol) == "binary";
     plan.buffered = textValue(values, param::ResultMode) == "buffered";
     const bool cursor = textValue(values, param::ResultMode) == "cursor";
-    plan.prefetchRows = cursor && plan.binary ? static_cast<unsigned long>(integerValue(values, param::PrefetchRows)) : 0;
+    plan.prefetchRows =
+        cursor && plan.binary ? static_cast<unsigned long>(integerValue(values, param::PrefetchRows)) : 0;
+    plan.piece = static_cast<std::size_t>(integerValue(values, param::ReadPiece));
+    std::uint64_t pieceCalls = 0;
+    plan.pieceCalls = &pieceCalls;
 
     QueryStats stats;
     std::optional<ClientBytes> atPrepared, atFetched;
@@ -482,6 +487,16 @@ QueryStats MariadbSession::query(const QuerySpec& spec, RowSink& sink, const Can
         prefetch.reason = cursor ? "no cursor with the text protocol" : "result_mode is not cursor";
     }
     stats.statementEffects.push_back(mode);
+    if (const std::int64_t piece = integerValue(values, param::ReadPiece); piece != 65536 || plan.binary) {
+        ParameterEffect e = effect(param::ReadPiece, std::to_string(piece),
+                                   std::to_string(piece) + " B (" + std::to_string(pieceCalls) +
+                                       " mysql_stmt_fetch_column calls for the rest of longer values)");
+        if (!plan.binary) {
+            e.inEffect = false;
+            e.reason = "the text protocol hands each row whole (protocol=binary reads values in pieces)";
+        }
+        stats.statementEffects.push_back(e);
+    }
     if (cursor || integerValue(values, param::PrefetchRows) != 1) {  // said when asked for or in effect
         stats.statementEffects.push_back(prefetch);
     }
