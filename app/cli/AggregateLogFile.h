@@ -4,6 +4,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/run/AggregateLog.h"
 
@@ -15,6 +17,11 @@ class AggregateLogFile {
 public:
     AggregateLogFile(std::string path, int intervalS);
     bool active() const { return !m_path.empty(); }
+    // Before anything is measured, for a run of `points` files (0: one, FILE itself; else FILE.1 ..
+    // FILE.points): each must be a file the log may replace, none the same file as one of `others`
+    // (flag or role -> path: exports, the project, its journal and lock). Error(Usage) naming the
+    // file; a FIFO, a directory or a device is refused (an open of a FIFO blocks until a reader comes).
+    void check(std::size_t points, const std::vector<std::pair<std::string, std::string>>& others) const;
     // Opens (truncates) the file of a point (nullopt: the run has one); Error(Io) naming it when it
     // cannot be written, before the point's sessions connect.
     void begin(std::optional<std::size_t> point);

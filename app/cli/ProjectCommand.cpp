@@ -175,7 +175,8 @@ public:
     }
     void pointStarted(const SweepPoint& point, std::size_t ordinal, std::size_t count) override {
         try {
-            m_aggregateLog.begin(ordinal);
+            // A run without a sweep is one point: its log is FILE itself, not FILE.1.
+            m_aggregateLog.begin(m_options.sweep.empty() ? std::nullopt : std::optional<std::size_t>(ordinal));
         } catch (const Error& e) {
             aggregateLogError = aggregateLogError.empty() ? e.what() : aggregateLogError;
         }
@@ -754,7 +755,17 @@ int commandRunProject(const CliOptions& o) {
         observer.prepareHint = "run: blobbench-cli prepare " + plan.connection.label();
     }
     observer.stamp = stamp;
-    observer.aggregateLog().begin(o.sweep.empty() ? std::nullopt : std::optional<std::size_t>(0));
+    {
+        const std::string projectPath = doc.filePath().toStdString();
+        observer.aggregateLog().check(o.sweep.empty() ? 0 : points.size(),
+                                      {{"the project", projectPath},
+                                       {"the project's run journal", projectPath + ".journal"},
+                                       {"the project's lock file", projectPath + ".lock"},
+                                       {"--json", o.jsonPath},
+                                       {"--csv", o.csvPath},
+                                       {"--markdown", o.markdownPath}});
+        // Each point's file is opened when the point starts: none is made before then.
+    }
     observer.saveAtStart(record);  // a read-only folder or a full disk shows now, before anything is measured
 
     LoadRun runner;

@@ -176,6 +176,7 @@ int commandRunSessions(const CliOptions& o, const RunPlan& plan, SignalCancel& i
     refuseUnwritable("--json", o.jsonPath);
     refuseUnwritable("--csv", o.csvPath);
     AggregateLogFile log(o.aggregateLog, o.aggregateIntervalS.value_or(1));
+    log.check(0, {});        // the exports and the database were compared with it when the options were read
     log.begin(std::nullopt);  // an unwritable log is refused before anything connects
     CliSessionsObserver observer(o, plan.connection.target, notes, interrupt, log);
     observer.m_sharedLink = sessions.sharedLink;

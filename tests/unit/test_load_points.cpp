@@ -1,9 +1,12 @@
 // Sessions as a tunable (issue #25): the load tunables every driver declares, a plan or sweep of many
 // sessions run by LoadRun on SQLite (a load point a scenario and point), and those points kept in a
 // project's history, its run journal and the CLI's exports.
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <filesystem>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -360,6 +363,31 @@ TEST_F(LoadPoints, AProjectsRunOfManySessionsKeepsItsPointsInTheHistoryAndExport
         }
         EXPECT_EQ(counted, statements) << file;
     }
+    // Hostile round 5j A7-A11: each FILE.N is checked before anything is measured: a FIFO (its open
+    // blocked for ever), a directory, an export or the project itself (through a link) under that name.
+    ASSERT_EQ(::mkfifo(work.file("fifo.log.2").c_str(), 0600), 0);
+    std::filesystem::create_directory(work.file("dir.log.1"));
+    std::filesystem::create_symlink(path, work.file("link.log.2"));
+    const std::string projectBefore = test::readFile(path);
+    for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"--aggregate-log", work.file("fifo.log")}, "not a regular file (a FIFO)"},
+             {{"--aggregate-log", work.file("dir.log")}, "is a directory"},
+             {{"--aggregate-log", work.file("j.log"), "--json", work.file("j.log.2")}, "which --json names too"},
+             {{"--aggregate-log", work.file("link.log")}, "which the project names too"}}) {
+        std::vector<std::string> run = {"run", path, "--sweep", "sessions", "-q"};
+        run.insert(run.end(), args.begin(), args.end());
+        const auto r = runCli(run);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("nothing was measured"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(test::readFile(path), projectBefore) << "the project was written through the link";
+    // A project's run of one point (no sweep) writes FILE itself.
+    const auto one = runCli({"run", path, "--sessions", "2", "-r", "1", "--aggregate-log", work.file("one.log"), "-q",
+                             "--no-save"});
+    ASSERT_EQ(one.exitCode, 0) << one.err;
+    EXPECT_TRUE(std::filesystem::exists(work.file("one.log")));
+    EXPECT_FALSE(std::filesystem::exists(work.file("one.log.1")));
     // A run of one session has nothing to log, and --shared-link nothing to share: said, not ignored.
     const auto single = runCli({"run", path, "--aggregate-log", log, "-q", "--no-save"});
     EXPECT_EQ(single.exitCode, 2);
