@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engine/core/ClientPause.h"
+#include "engine/drivers/Registry.h"
 
 namespace blobbench {
 namespace {
@@ -156,7 +157,13 @@ public:
         m_outer.sampleReady(m_index, sample, current.counted);
         if (sample.status == SampleStatus::Failed && m_result.firstSampleError.empty()) {
             // Named as a run of one session names it (hostile round 5i L16: "session 1: database is locked").
-            m_result.firstSampleError = m_connection + ": " + sample.scenarioTitle + ": " + sample.error;
+            // A driver's error may start with the connection already (PostgreSQL, MariaDB): named once
+            // (hostile round 5j E1).
+            std::string_view error = sample.error;
+            if (error.starts_with(m_connection + ": ")) {
+                error.remove_prefix(m_connection.size() + 2);
+            }
+            m_result.firstSampleError = m_connection + ": " + sample.scenarioTitle + ": " + std::string(error);
         }
         // A cancelled statement is kept as a failed one is: its time, rows and bytes up to the cancel
         // (partial) are what was measured, and a Stop or a signal must not drop them.
@@ -436,6 +443,16 @@ SessionsPlan withLink(const SessionsPlan& asked, SessionsOutcome& outcome) {
     if (!wire.tap || !wire.link.emulating()) {
         outcome.link = asked.sharedLink ? "none (a shared link was asked for, but no link is emulated)" : "";
         return plan;
+    }
+    // A Unix-domain socket (or an embedded engine) has no TCP endpoint for a relay: no link is emulated
+    // there, shared or not (hostile round 5j S16: "one link shared by all 2 sessions" at 633 MB/s).
+    try {
+        if (!driverById(asked.plan.connection.engine).endpoint(asked.plan.connection)) {
+            outcome.link = "none (no TCP endpoint to relay: the link is not emulated)";
+            return plan;
+        }
+    } catch (const Error&) {
+        // An unknown engine or a bad target: the sessions' connects say so.
     }
     const std::string profile = wire.link.describe();
     const bool limited = wire.link.bandwidthUp != 0 || wire.link.bandwidthDown != 0;

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "engine/data/ReferenceSuite.h"
+#include "engine/run/SessionRunner.h"
 #include "support/PgSupport.h"
 #include "support/TestSupport.h"
 
@@ -66,4 +68,28 @@ TEST(Round5i, PwdAndPasswdAreMaskedWhenRefused) {
         EXPECT_EQ(r.err.find("MyS3cretH5i"), std::string::npos) << r.err;
         EXPECT_NE(r.err.find(option + "=***"), std::string::npos) << r.err;
     }
+}
+
+// Round 5j E1: a failed statement of a PostgreSQL session named its connection twice ("session 1:
+// postgres:...: h5g bq: postgres:...: prepare: ERROR ..."), in the line, the JSON and the history.
+TEST(Round5i, ASessionsFailedStatementNamesItsConnectionOnce) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    SessionsPlan p;
+    p.plan.runId = "e1";
+    p.plan.connection = ConnectionSpec{"postgres", conninfo};
+    for (const Scenario& s : referenceSuite(Dialect::PostgreSQL)) {
+        if (s.id == "short-blobs") {
+            p.plan.scenarios.push_back(s);
+        }
+    }
+    ASSERT_EQ(p.plan.scenarios.size(), 1u);
+    p.plan.scenarios.front().sql = "SELECT nosuchcol FROM BLOB_TEST";
+    p.sessions = 2;
+    SessionsObserver observer;
+    SessionRunner runner;
+    const SessionsOutcome out = runner.run(p, observer);
+    ASSERT_FALSE(out.ok);
+    const std::string label = p.plan.connection.label();
+    EXPECT_NE(out.error.find(label + ": " + p.plan.scenarios.front().title + ": "), std::string::npos) << out.error;
+    EXPECT_EQ(out.error.find(label), out.error.rfind(label)) << "named twice: " << out.error;
 }

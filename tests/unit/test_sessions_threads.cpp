@@ -355,3 +355,19 @@ TEST_F(SessionRunnerThreads, AFailedStatementIsNamedWithItsConnectionAndScenario
         << outcome.error;
     EXPECT_NE(outcome.error.find("NO_SUCH_TABLE"), std::string::npos) << outcome.error;
 }
+
+// Hostile round 5j S16: a Unix-domain socket has no TCP endpoint for a relay, so no link is emulated
+// there; the report said "one link shared by all 2 sessions" and the JSON linkShared: true.
+TEST_F(SessionRunnerThreads, NoLinkIsSaidSharedWhereNoneIsEmulated) {
+    SessionsPlan p = plan(2, {"short-blobs"});
+    p.plan.connection = ConnectionSpec{"postgres", "postgresql:///blob_test?host=/nonexistent-socket-dir"};
+    p.plan.wireTap = true;
+    p.plan.link.bandwidthDown = 8'000'000;
+    p.sharedLink = true;
+    Counting observer;
+    SessionRunner runner;
+    const SessionsOutcome outcome = runner.run(p, observer);
+    EXPECT_FALSE(outcome.ok);  // nothing listens there
+    EXPECT_FALSE(outcome.linkShared);
+    EXPECT_TRUE(outcome.link.starts_with("none (no TCP endpoint")) << outcome.link;
+}
