@@ -85,7 +85,7 @@ CheckOptions parse(const std::vector<std::string>& args) {
             o.connection.target = arg.starts_with("-") ? value("--database") : arg;
             databaseGiven = true;
         } else {
-            throw Error(ErrorKind::Usage, "check: unknown option '" + arg + "' (try check --help)");
+            throw Error(ErrorKind::Usage, "check: unknown option '" + shownOption(arg) + "' (try check --help)");
         }
     }
     if (o.connection.target.empty()) {

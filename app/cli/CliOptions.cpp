@@ -6,11 +6,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 
 #include "engine/core/Error.h"
 #include "engine/core/FileKind.h"
+#include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
 #include "engine/drivers/Registry.h"
 #include "engine/drivers/sqlite/SqliteDriver.h"
@@ -495,7 +497,7 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.wireTap = true;
             o.linkSet = true;
         } else if (arg.starts_with("-") && arg.size() > 1) {
-            throw Error(ErrorKind::Usage, "unknown option '" + arg + "' (try --help)");
+            throw Error(ErrorKind::Usage, "unknown option '" + shownOption(arg) + "' (try --help)");
         } else if (!o.databaseGiven) {
             o.database = arg;
             o.databaseGiven = true;
@@ -586,6 +588,18 @@ std::filesystem::path resolvedPath(const std::string& path) {
         p = target.is_absolute() ? target : p.parent_path() / target;
     }
     return p.lexically_normal();
+}
+
+std::string shownOption(const std::string& arg) {
+    if (arg.size() > 2 && arg.starts_with("-p") && arg[2] != '-') {
+        return "-p... (a value glued to -p is not shown; write -p PASSWORD, with a space)";
+    }
+    for (const char* secret : {"--password", "-password", "--passwd", "--pwd"}) {
+        if (arg.starts_with(secret) && arg.size() > std::strlen(secret)) {
+            return std::string(secret) + "... (not shown)";
+        }
+    }
+    return printable(arg);
 }
 
 bool sameFile(const std::string& a, const std::string& b) {

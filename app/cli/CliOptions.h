@@ -79,6 +79,10 @@ std::string usageText();
 std::filesystem::path resolvedPath(const std::string& path);
 // Whether two output paths are one file (the same inode, or the same path once resolved).
 bool sameFile(const std::string& a, const std::string& b);
+
+// An unknown option as a refusal may show it: "-pS3cret" (a password glued to -p) is never echoed
+// (hostile round 5j W1), nor what follows '=' in "--password=..."; anything else as given, printable.
+std::string shownOption(const std::string& arg);
 // Error(Usage) "OPTION PATH: not a regular file (a directory): ..." when the export `path` is a directory or a
 // socket (a FIFO or a device is written in place; writeFileAtomically refuses a FIFO no process reads). For
 // --client-library, the file dlopen would open (whyNotALibraryFile: a bare name is looked up in

@@ -128,7 +128,7 @@ FbCompatOptions parse(const std::vector<std::string>& args) {
             refuseWhatIsNoFile(arg, o.clientLibrary);
         } else if (parseCompatWireOption(arg, take, o.wire)) {
         } else if (arg.starts_with("-") && arg.size() > 1) {
-            throw Error(ErrorKind::Usage, "unknown option '" + arg + "' (try --help)");
+            throw Error(ErrorKind::Usage, "unknown option '" + shownOption(arg) + "' (try --help)");
         } else if (o.database.empty()) {
             o.database = arg;
         } else {

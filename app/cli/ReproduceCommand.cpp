@@ -106,7 +106,7 @@ ReproduceOptions parse(const std::vector<std::string>& args) {
         } else if (a == "-q" || a == "--quiet") {
             o.quiet = true;
         } else if (a.starts_with("-")) {
-            throw Error(ErrorKind::Usage, "reproduce: unknown option '" + a + "' (try reproduce --help)");
+            throw Error(ErrorKind::Usage, "reproduce: unknown option '" + shownOption(a) + "' (try reproduce --help)");
         } else if (o.name.empty()) {
             o.name = a;
         } else if (o.connection.target.empty()) {

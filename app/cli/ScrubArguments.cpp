@@ -29,6 +29,10 @@ void scrubArguments(int argc, char** argv) {
             blank(arg, std::strlen("--password="), text.size());
             continue;
         }
+        if (text.size() > 2 && text.starts_with("-p") && text[2] != '-') {  // "-pSECRET", as mysql takes it
+            blank(arg, 2, text.size());
+            continue;
+        }
         for (const SecretRange& r : targetSecretRanges(text)) {
             blank(arg, r.begin, std::min(r.end, text.size()));
         }

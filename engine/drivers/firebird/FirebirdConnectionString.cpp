@@ -4,6 +4,9 @@
 #include <cctype>
 #include <charconv>
 
+#include "engine/core/Error.h"
+#include "engine/drivers/Driver.h"
+
 namespace blobbench::firebird {
 namespace {
 
@@ -91,13 +94,30 @@ std::string FirebirdTarget::toString() const {
     return path;
 }
 
+namespace {
+
+// user:password@ before the host is no Firebird form: fbclient took "SYSDBA:masterkey@127.0.0.1:3050"
+// for a host name and quoted it, password and all, in its error (hostile round 5j W2).
+void refuseUserInfo(std::string_view whole, std::string_view authority) {
+    if (authority.find('@') != std::string_view::npos) {
+        throw Error(ErrorKind::Usage, "firebird: " + maskTarget(whole) +
+                                          ": user information before the host (user:password@) is not a Firebird "
+                                          "form: give the user with -u (or ISC_USER) and the password with -p (or "
+                                          "ISC_PASSWORD)");
+    }
+}
+
+}  // namespace
+
 FirebirdTarget parseFirebirdTarget(std::string_view text) {
+    const std::string_view whole = text;
     if (startsWith(text, "firebird://")) {
         text.remove_prefix(11);
         FirebirdTarget target;
         target.form = FirebirdTarget::Form::Url;
         target.scheme = "inet";
         const auto slash = text.find('/');
+        refuseUserInfo(whole, text.substr(0, slash));
         splitAuthority(text.substr(0, slash), target);
         target.path = slash == std::string_view::npos ? "" : std::string(text.substr(slash + 1));
         return target;
@@ -113,6 +133,7 @@ FirebirdTarget parseFirebirdTarget(std::string_view text) {
             target.form = FirebirdTarget::Form::Url;
             target.scheme = scheme;
             const auto slash = text.find('/');
+            refuseUserInfo(whole, text.substr(0, slash));
             splitAuthority(text.substr(0, slash), target);
             target.path = slash == std::string_view::npos ? "" : std::string(text.substr(slash + 1));
             return target;
