@@ -354,6 +354,12 @@ QString WhatIfPanel::predictableText() const {
         if (!m_unpredictableReason.isEmpty())
             text += QStringLiteral(" (%1)").arg(m_unpredictableReason);
     }
+    if (m_onALink > 0) {
+        text +=
+            tr("; %n measured through an emulated link, not predicted: the model predicts from a loopback "
+               "measurement",
+               nullptr, static_cast<int>(m_onALink));
+    }
     if (m_loadPoints > 0) {
         text +=
             tr("; %n load point(s) of runs of many sessions not predicted: the model replays one session's "
@@ -379,6 +385,7 @@ void WhatIfPanel::reindex() {
     m_predictable.clear();
     m_sets.clear();
     m_unpredictable = 0;
+    m_onALink = 0;
     m_unpredictableReason.clear();
     appendRows(0, m_results->rowCount() - 1);
 }
@@ -389,6 +396,10 @@ void WhatIfPanel::appendRows(int first, int last) {
         const Sample& s = samples[static_cast<std::size_t>(row)];
         if (s.status != SampleStatus::Complete)
             continue;
+        if (s.trace && measuredOnAnEmulatedLink(s)) {
+            ++m_onALink;  // its time holds the emulated link already (hostile round 5j X2)
+            continue;
+        }
         if (!s.trace) {
             ++m_unpredictable;
             // Why: an embedded engine has no wire; a networked one was counted some other way or

@@ -1,11 +1,11 @@
 #include "app/cli/AggregateLogFile.h"
 
-#include <algorithm>
 #include <unistd.h>
+#include <algorithm>
 
 #include <cerrno>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 
 #include "app/cli/CliOptions.h"
 #include "engine/core/Error.h"

@@ -296,8 +296,13 @@ int commandPredict(const CliOptions& o) {
     const Input in = readInput(o.database);
     std::vector<Row> rows;
     std::size_t outOfRange = 0;
+    std::size_t onALink = 0;
     for (const Sample& s : in.samples) {
         if (s.status != SampleStatus::Complete) {
+            continue;
+        }
+        if (s.trace && measuredOnAnEmulatedLink(s)) {
+            ++onALink;
             continue;
         }
         if (s.trace && !fitsTheModel(s, o.link)) {
@@ -314,10 +319,14 @@ int commandPredict(const CliOptions& o) {
     if (rows.empty() && outOfRange != 0) {
         throw Error(ErrorKind::Usage, "predict: " + o.database + ": " + rangeNote);
     }
+    const std::string linkNote = std::to_string(onALink) + " sample(s) " + kEmulatedLinkReason + ": not predicted";
     if (rows.empty()) {
         throw Error(ErrorKind::Usage,
-                    "predict: " + o.database + " has no sample with an exchange trace (they come " +
-                        "from networked engines measured with the wire tap on, by this version or later)" +
+                    "predict: " + o.database +
+                        " has no sample with an exchange trace measured on loopback (they "
+                        "come from networked engines measured with the wire tap on and no emulated link, by this "
+                        "version or later)" +
+                        (onALink != 0 ? "; " + linkNote : std::string()) +
                         (in.loadPoints != 0 ? "; " + loadPointsNote(in.loadPoints) : std::string()));
     }
     const std::vector<ScenarioAdvice> advice =
@@ -325,7 +334,10 @@ int commandPredict(const CliOptions& o) {
         : outOfRange == 0 ? adviseParameterSets(in.samples, o.link, in.current, in.currentConnection)
                           : adviseParameterSets(fitting(in.samples, o.link), o.link, in.current, in.currentConnection);
     printTable(o.link, rows, advice);
-    if (const std::size_t without = in.samples.size() - rows.size() - outOfRange; without != 0) {
+    if (onALink != 0) {
+        say("\n%s\n", linkNote.c_str());
+    }
+    if (const std::size_t without = in.samples.size() - rows.size() - outOfRange - onALink; without != 0) {
         say("\n%zu sample(s) without an exchange trace or not complete: not predicted\n", without);
     }
     if (outOfRange != 0) {

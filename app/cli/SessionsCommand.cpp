@@ -48,11 +48,12 @@ public:
     void wireTapReady(int session, const std::string& relay, const LinkProfile& link) override {
         if (session == 1) {
             std::lock_guard lock(m_mutex);
-            m_notes.push_back(
-                "Wire tap: each session its own relay (session 1: " + relay + "), link " + link.describe() +
-                (m_sharedLink && m_options.sessions.value_or(1) > 1 && (link.bandwidthUp != 0 || link.bandwidthDown != 0)
-                                  ? ": one link all sessions share"
-                                                                                    : " on each"));
+            m_notes.push_back("Wire tap: each session its own relay (session 1: " + relay + "), link " +
+                              link.describe() +
+                              (m_sharedLink && m_options.sessions.value_or(1) > 1 &&
+                                       (link.bandwidthUp != 0 || link.bandwidthDown != 0)
+                                   ? ": one link all sessions share"
+                                   : " on each"));
         }
     }
     bool m_sharedLink = false;  // set before the run
@@ -178,7 +179,7 @@ int commandRunSessions(const CliOptions& o, const RunPlan& plan, SignalCancel& i
     refuseUnwritable("--json", o.jsonPath);
     refuseUnwritable("--csv", o.csvPath);
     AggregateLogFile log(o.aggregateLog, o.aggregateIntervalS.value_or(1));
-    log.check(0, {});        // the exports and the database were compared with it when the options were read
+    log.check(0, {});         // the exports and the database were compared with it when the options were read
     log.begin(std::nullopt);  // an unwritable log is refused before anything connects
     CliSessionsObserver observer(o, plan.connection.target, notes, interrupt, log);
     observer.m_sharedLink = sessions.sharedLink;

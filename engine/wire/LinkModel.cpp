@@ -81,8 +81,18 @@ LinkPrediction predictElapsed(const ExchangeTrace& trace, std::chrono::nanosecon
     return p;
 }
 
+bool measuredOnAnEmulatedLink(const Sample& sample) {
+    for (const char* id : {"link_latency_up_ms", "link_latency_down_ms", "link_bandwidth_up", "link_bandwidth_down"}) {
+        const auto it = sample.parameters->find(id);
+        if (it != sample.parameters->end() && !it->second.empty() && it->second != "0") {
+            return true;
+        }
+    }
+    return false;
+}
+
 std::optional<LinkPrediction> predictSample(const Sample& sample, const LinkProfile& link) {
-    if (!sample.trace) {
+    if (!sample.trace || measuredOnAnEmulatedLink(sample)) {
         return std::nullopt;
     }
     return predictElapsed(*sample.trace, sample.phases.elapsed(), link);

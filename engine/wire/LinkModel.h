@@ -29,7 +29,15 @@ struct LinkPrediction {
 
 LinkPrediction predictElapsed(const ExchangeTrace& trace, std::chrono::nanoseconds measured, const LinkProfile& link);
 
-// Absent when the sample has no trace (its counts were not ours, or it was saved before traces).
+// Whether the sample was measured through an emulated link (its link_* tunables): the model starts from a
+// loopback measurement, and such a sample's time holds the emulated link already (predicted at the very
+// link it was measured on, it read twice the time: hostile round 5j X2).
+bool measuredOnAnEmulatedLink(const Sample& sample);
+inline constexpr const char* kEmulatedLinkReason =
+    "measured through an emulated link: the model predicts from a loopback measurement";
+
+// Absent when the sample has no trace (its counts were not ours, or it was saved before traces), or was
+// measured through an emulated link.
 std::optional<LinkPrediction> predictSample(const Sample& sample, const LinkProfile& link);
 
 }  // namespace blobbench

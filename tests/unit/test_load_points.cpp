@@ -6,10 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <QFile>
-#include <filesystem>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <filesystem>
 
 #include "engine/core/Error.h"
 #include "engine/core/LoadParameters.h"
@@ -383,8 +383,8 @@ TEST_F(LoadPoints, AProjectsRunOfManySessionsKeepsItsPointsInTheHistoryAndExport
     }
     EXPECT_EQ(test::readFile(path), projectBefore) << "the project was written through the link";
     // A project's run of one point (no sweep) writes FILE itself.
-    const auto one = runCli({"run", path, "--sessions", "2", "-r", "1", "--aggregate-log", work.file("one.log"), "-q",
-                             "--no-save"});
+    const auto one =
+        runCli({"run", path, "--sessions", "2", "-r", "1", "--aggregate-log", work.file("one.log"), "-q", "--no-save"});
     ASSERT_EQ(one.exitCode, 0) << one.err;
     EXPECT_TRUE(std::filesystem::exists(work.file("one.log")));
     EXPECT_FALSE(std::filesystem::exists(work.file("one.log.1")));
