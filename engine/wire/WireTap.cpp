@@ -473,6 +473,10 @@ void WireTap::Relay::close(Connection& c, bool withReset) {
         return;
     }
     c.dead = true;
+    // What was still on its way to the client never reaches it.
+    const std::uint64_t dropped = c.flows[kDown].readTotal - c.flows[kDown].writtenTotal;
+    m_droppedDown.fetch_add(dropped);  // first: a snapshot in between subtracts them twice, never not at all
+    m_undeliveredDown.fetch_sub(dropped);
     closeSocket(c.client, withReset);
     closeSocket(c.server, withReset);
     c.client = c.server = -1;

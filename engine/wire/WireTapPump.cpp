@@ -84,6 +84,9 @@ bool WireTap::Relay::pumpFlow(Connection& c, int direction, Clock::time_point no
                                        SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
             if (n > 0) {
                 const auto size = static_cast<std::uint64_t>(n);
+                if (direction == kDown) {
+                    m_undeliveredDown.fetch_add(size);  // before the count: a snapshot never sees them as delivered
+                }
                 account(c, direction, size, nullptr);
                 f.readTotal += size;
                 f.freeUpTo = f.readTotal;
@@ -119,6 +122,9 @@ bool WireTap::Relay::pumpFlow(Connection& c, int direction, Clock::time_point no
             if (n > 0) {
                 const auto size = static_cast<std::uint64_t>(n);
                 f.pending.commit(size);
+                if (direction == kDown) {
+                    m_undeliveredDown.fetch_add(size);  // before the count: a snapshot never sees them as delivered
+                }
                 account(c, direction, size, into);
                 schedule(f, f.readTotal, size, now);
                 f.readTotal += size;
@@ -140,8 +146,24 @@ bool WireTap::Relay::pumpFlow(Connection& c, int direction, Clock::time_point no
         }
     }
 
+    // The bytes a write hands to the client are no longer undelivered from before the call on: the client
+    // may read them and take its snapshot before this thread runs again. What the write did not take is
+    // added back after it.
+    const auto handing = [&](std::uint64_t count) {
+        if (direction == kDown) {
+            m_undeliveredDown.fetch_sub(count);
+        }
+    };
+    const auto handed = [&](std::uint64_t count, ssize_t n) {
+        if (direction == kDown) {
+            m_undeliveredDown.fetch_add(count - static_cast<std::uint64_t>(std::max<ssize_t>(n, 0)));
+        }
+    };
     if (sinkOpen && f.sinkWritable && f.inPipe > 0) {
+        const std::size_t offered = f.inPipe;
+        handing(offered);
         const ssize_t n = ::splice(f.pipeRead, nullptr, sink, nullptr, f.inPipe, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+        handed(offered, n);
         if (n > 0) {
             f.inPipe -= static_cast<std::size_t>(n);
             f.writtenTotal += static_cast<std::uint64_t>(n);
@@ -154,7 +176,9 @@ bool WireTap::Relay::pumpFlow(Connection& c, int direction, Clock::time_point no
         }
     } else if (sinkOpen && f.sinkWritable && f.freeUpTo > f.writtenTotal) {
         const std::size_t count = f.freeUpTo - f.writtenTotal;
+        handing(count);
         const ssize_t n = ::send(sink, f.pending.data(), count, MSG_NOSIGNAL);
+        handed(count, n);
         if (n > 0) {
             const auto size = static_cast<std::size_t>(n);
             f.pending.consume(size);

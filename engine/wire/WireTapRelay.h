@@ -191,9 +191,23 @@ public:
             if (trace != nullptr) {
                 m_recorder.snapshot(nowNs(), trace);
             }
-            return counters;
+            return delivered(counters);
         }
-        return m_recorder.snapshot(nowNs(), trace);
+        return delivered(m_recorder.snapshot(nowNs(), trace));
+    }
+    // What the client received is what the relay wrote to it: bytes read from the server but still on the
+    // emulated line (or queued before it) are not the client's yet, and a cancel that cuts the connection
+    // drops them. A completed call has none left; a cancelled fetch at 1 Mbit/s counted 290 kB the client
+    // never got (hostile round 5j S7).
+    // Never below an earlier snapshot's: a phase is the difference of two (the counters of the relay
+    // thread move one after the other, so a snapshot between them may see less for an instant).
+    WireCounters delivered(WireCounters counters) const {
+        counters.recvBytes -= std::min(counters.recvBytes, m_undeliveredDown.load() + m_droppedDown.load());
+        std::uint64_t floor = m_recvFloor.load();
+        while (counters.recvBytes > floor && !m_recvFloor.compare_exchange_weak(floor, counters.recvBytes)) {
+        }
+        counters.recvBytes = std::max(counters.recvBytes, floor);
+        return counters;
     }
     ExchangeTrace exchanges(const ExchangeRecorder::Mark& from, const ExchangeRecorder::Mark& to) const {
         return m_recorder.between(from, to);
@@ -338,9 +352,12 @@ private:
     std::priority_queue<TimerEntry, std::vector<TimerEntry>, std::greater<>> m_timers;
     std::optional<Clock::time_point> m_armedAt;
 
-    std::shared_ptr<SharedLink> m_sharedLink;         // WireTapOptions::sharedLink
-    std::unique_ptr<CompressionWorker> m_compressor;  // when estimating; outlives the relay thread
-    std::thread m_thread;                             // last: starts after everything above exists
+    std::shared_ptr<SharedLink> m_sharedLink;           // WireTapOptions::sharedLink
+    std::atomic<std::uint64_t> m_undeliveredDown{0};    // server bytes read, not yet written to the client
+    std::atomic<std::uint64_t> m_droppedDown{0};        // server bytes read that a closed connection never delivered
+    mutable std::atomic<std::uint64_t> m_recvFloor{0};  // the largest recvBytes a snapshot returned
+    std::unique_ptr<CompressionWorker> m_compressor;    // when estimating; outlives the relay thread
+    std::thread m_thread;                               // last: starts after everything above exists
 };
 
 }  // namespace blobbench

@@ -5,7 +5,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <chrono>
+#include <csignal>
 #include <string>
 #include <thread>
 #include <vector>
@@ -92,4 +97,36 @@ TEST(Round5i, ASessionsFailedStatementNamesItsConnectionOnce) {
     const std::string label = p.plan.connection.label();
     EXPECT_NE(out.error.find(label + ": " + p.plan.scenarios.front().title + ": "), std::string::npos) << out.error;
     EXPECT_EQ(out.error.find(label), out.error.rfind(label)) << "named twice: " << out.error;
+}
+
+// Round 5j S7: a cancelled fetch through an emulated 1 Mbit/s link counted the bytes the relay had read
+// from the server but not yet passed down the line (851,036 B where the link had delivered 559,313 B in
+// the sample's 4.47 s). The client's count is what reached it: at most the line's rate over the time.
+TEST(Round5i, ACancelledFetchOnASlowLinkCountsOnlyWhatTheLinkDelivered) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    test::TempDir dir;
+    const std::string json = dir.file("s7.json");
+    test::CliProcess run({"run", "postgresql://" + pg.user + "@" + pg.host + ":" + pg.port + "/" + pg.dbname, "-s",
+                          "all-blobs", "-r", "1", "--bandwidth", "1M", "--json", json, "-q"},
+                         pg.env());
+    std::this_thread::sleep_for(3s);
+    ASSERT_TRUE(run.running()) << run.wait(1s).err;
+    run.signal(SIGINT);
+    const test::ProcessResult r = run.wait(60s);
+    EXPECT_EQ(r.exitCode, 130) << r.err;
+    QFile f(QString::fromStdString(json));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly)) << r.err;
+    const QJsonArray samples = QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("samples")].toArray();
+    ASSERT_FALSE(samples.isEmpty());
+    const QJsonObject last = samples.last().toObject();
+    ASSERT_EQ(last[QStringLiteral("status")].toString(), QStringLiteral("cancelled"));
+    const double seconds = last[QStringLiteral("phases")].toObject()[QStringLiteral("elapsedNs")].toDouble() / 1e9;
+    const double received = last[QStringLiteral("wire")]
+                                .toObject()[QStringLiteral("tap")]
+                                .toObject()[QStringLiteral("recvBytes")]
+                                .toDouble();
+    std::printf("cancelled after %.2f s: %.0f B received (the line carries %.0f B/s)\n", seconds, received, 125000.0);
+    EXPECT_GT(received, 100000) << "what the line carried before the cancel";
+    EXPECT_LE(received, seconds * 125000 * 1.05 + 16384) << "bytes counted that the 1 Mbit/s line never delivered";
 }
