@@ -1,6 +1,7 @@
 #include "engine/run/Runner.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 
@@ -145,6 +146,27 @@ bool judgeContent(Sample& sample, const Scenario& scenario, ContentCheckKind che
 }
 
 // What a session depends on: the connection, the tunables applied at connect time, and the link.
+// A client library's error names the address it connected to: through the relay, the relay's port
+// ("connection to server at \"127.0.0.1\", port 39935 failed"), which the user never gave (hostile round
+// 5j S20). The server's port is named instead.
+Error withServerPort(const Error& e, std::uint16_t relayPort, const std::string& upstream) {
+    const std::string relay = std::to_string(relayPort);
+    const std::string server = upstream.substr(upstream.rfind(':') + 1);
+    std::string message = e.what();
+    for (const std::string& before : {"port " + relay, ":" + relay, "/" + relay}) {
+        const std::string after = before.substr(0, before.size() - relay.size()) + server;
+        for (std::size_t at = message.find(before); at != std::string::npos;
+             at = message.find(before, at + after.size())) {
+            const std::size_t end = at + before.size();
+            if (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end])) != 0) {
+                continue;  // another number that starts with these digits
+            }
+            message.replace(at, before.size(), after);
+        }
+    }
+    return message == e.what() ? e : Error(e.kind(), message);
+}
+
 std::string sessionKey(const RunPlan& plan, const Driver& driver, const ParameterValues& resolved,
                        const WireSettings& wire) {
     const ConnectionSpec& c = plan.connection;
@@ -501,7 +523,7 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         std::lock_guard lock(m_mutex);
         m_tap = nullptr;
         m_counter = nullptr;
-        fail(e, "connect");
+        fail(tap ? withServerPort(e, tap->port(), tap->upstream()) : e, "connect");
         return outcome;
     }
     // Hands a healthy session (and its relay) back for the next run: an SQL error leaves the

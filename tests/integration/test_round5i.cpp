@@ -130,3 +130,16 @@ TEST(Round5i, ACancelledFetchOnASlowLinkCountsOnlyWhatTheLinkDelivered) {
     EXPECT_GT(received, 100000) << "what the line carried before the cancel";
     EXPECT_LE(received, seconds * 125000 * 1.05 + 16384) << "bytes counted that the 1 Mbit/s line never delivered";
 }
+
+// Round 5j S20: through the relay, a connect error named the relay's port ("port 39935 failed"), which the
+// user never gave.
+TEST(Round5i, AConnectErrorThroughTheRelayNamesTheServersPort) {
+    BLOBBENCH_REQUIRE_ENV(conninfo, "BLOBBENCH_PG_CONNINFO");
+    const test::PgTarget pg = test::pgTarget(conninfo);
+    const auto r = test::runCli({"run", "postgresql://" + pg.user + "@" + pg.host + ":" + pg.port + "/bb_no_such_db",
+                                 "-s", "short-blobs", "-r", "1", "--bandwidth", "8M"},
+                                pg.env());
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("port " + pg.port + " failed"), std::string::npos) << r.err;
+}
