@@ -171,6 +171,11 @@ void querySecrets(std::string_view text, std::vector<SecretRange>& out) {
             begin = at + 8;                                      // user who writes them means the password
         } else if (startsWithNoCase(text, at + 1, "pwd=")) {     // (refused as unknown, never echoed: 5i M3)
             begin = at + 5;
+        } else if (const std::size_t eq = text.find('=', at + 1);
+                   eq != std::string_view::npos && eq - at - 1 <= 16 &&
+                   text.substr(at + 1, eq - at - 1).find_first_of("&?'\" ") == std::string_view::npos &&
+                   (startsWithNoCase(text, at + 1, "pas") || startsWithNoCase(text, at + 1, "pw"))) {
+            begin = eq + 1;  // a misspelt password key (pasword=, passwrd=, pw=): its value may well be one (5k K4)
         } else {
             continue;
         }

@@ -168,6 +168,9 @@ public:
 
     // Interrupts the statement running on another thread; it then throws Error(Cancelled).
     virtual void cancel() {}
+    // Why an in-process counter (engine/wire/SocketCounter.h) cannot see this session's bytes (its I/O
+    // runs through a library whose socket calls are not the client library's: TLS), "" when it can.
+    virtual std::string inProcessCountingBlind() const { return {}; }
 };
 
 // An engine: declares its tunables and opens sessions. Stateless; one instance per engine.

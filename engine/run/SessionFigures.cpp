@@ -176,7 +176,8 @@ void writeSessionsReport(std::ostream& out, const SessionsOutcome& outcome, cons
         }
         out << '\n';
     } else {
-        out << "Wire: not counted for every session (embedded, --no-tap, or a session that did not connect)\n";
+        out << "Wire: not counted for every session (embedded, --no-tap, TLS counted in-process, or a session that did "
+               "not connect)\n";
     }
     if (outcome.openLoop) {
         const auto& lag = figures.all.combined.scheduleLag;

@@ -354,7 +354,7 @@ std::vector<ServerVariant> mariadbVariants(const InsertOptions& o) {
          "",
          false},
         {"longblob-long-data",
-         "prepared statement, values in COM_STMT_SEND_LONG_DATA chunks of 64 KiB, " + column,
+         "prepared statement, values in COM_STMT_SEND_LONG_DATA chunks, " + column,
          column,
          {{"insert_method", "long-data"}},
          "",
@@ -645,6 +645,10 @@ InsertResult serverVariant(const Driver& driver, const ConnectionSpec& spec, con
         }
     }
     const ParameterValues values = resolveParameters(driver.parameters(), requested);
+    if (const auto method = values.find("insert_method");
+        driver.id() == "mariadb" && method != values.end() && method->second == "long-data") {
+        r.how += "; chunks of " + values.at("long_data_chunk") + " B (long_data_chunk)";  // as resolved: 5k M3
+    }
     std::unique_ptr<Session> session;
     bool ownDatabase = false;  // Firebird: the variant's database is the study's, and is dropped after it
     // Firebird: the variant's own database goes with it; false when it could not be dropped.

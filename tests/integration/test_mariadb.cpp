@@ -211,6 +211,22 @@ TEST_F(MariadbTest, TlsOptionsArePassedThroughAndWhatWasNegotiatedIsSaid) {
         return out.ok ? out.session.negotiated.at("ssl") : std::string();
     };
     EXPECT_EQ(negotiatedSsl(m_url, {}), "off");
+    // Round 5k T1: with TLS libmariadb's I/O goes through its TLS library, which the in-process counter does
+    // not see: the sample says its wire is not counted (its zeros read as a free wire), the relay counts.
+    for (const char* counting : {"in-process", "relay"}) {
+        const RunOutcome tls =
+            runPlan(m_url + sep + "ssl=true", scenarios({"short-blobs"}), {{"wire_counting", counting}});
+        ASSERT_TRUE(tls.ok) << tls.error;
+        const Sample& s = tls.samples.front();
+        if (std::string(counting) == "in-process") {
+            EXPECT_FALSE(s.tap.available);
+            EXPECT_NE(s.tap.unavailableReason.find("wire_counting=relay"), std::string::npos)
+                << s.tap.unavailableReason;
+        } else {
+            ASSERT_TRUE(s.tap.available);
+            EXPECT_GT(s.tap.counters.recvBytes, s.contentBytes) << "the encrypted bytes, through the relay";
+        }
+    }
     EXPECT_TRUE(negotiatedSsl(m_url + sep + "ssl=true", {}).starts_with("on, ")) << "TLS asked for";
     EXPECT_TRUE(
         negotiatedSsl(m_url + sep + "ssl=true&ssl_verify_server_cert=true&ssl_ca=" + ca, {}).starts_with("on, "));

@@ -277,4 +277,10 @@ TEST(StoragePresets, LobInsertProjectRunsReducedOnMariadb) {
         variants.insert(s.point.at("variant"));
     }
     EXPECT_EQ(variants.size(), insertVariants("mariadb").size());
+    // Round 5k M3: the report said "chunks of 64 KiB" whatever long_data_chunk was.
+    const auto chunked = runCli({"storage", "insert", withoutPassword.toString(), "--variant", "longblob-long-data",
+                                 "-P", "long_data_chunk=1024", "--rows", "2", "--size", "10000"},
+                                {"MYSQL_PWD=" + target.password});
+    ASSERT_EQ(chunked.exitCode, 0) << chunked.err;
+    EXPECT_NE(chunked.out.find("chunks of 1024 B (long_data_chunk)"), std::string::npos) << chunked.out;
 }

@@ -382,6 +382,15 @@ TEST_F(LoadPoints, AProjectsRunOfManySessionsKeepsItsPointsInTheHistoryAndExport
         EXPECT_NE(r.err.find("nothing was measured"), std::string::npos) << r.err;
     }
     EXPECT_EQ(test::readFile(path), projectBefore) << "the project was written through the link";
+    // Round 5k F1: FILE.2 a hard link to the SQLite database truncated it at point 2.
+    const std::string database = p.connections.front().target.toStdString().substr(std::string("sqlite:").size());
+    const std::string databaseBefore = test::readFile(database);
+    std::filesystem::create_hard_link(database, work.file("db.log.2"));
+    const auto intoDatabase =
+        runCli({"run", path, "--sweep", "sessions", "-q", "--aggregate-log", work.file("db.log")});
+    EXPECT_EQ(intoDatabase.exitCode, 2) << intoDatabase.err;
+    EXPECT_NE(intoDatabase.err.find("which the database names too"), std::string::npos) << intoDatabase.err;
+    EXPECT_EQ(test::readFile(database), databaseBefore) << "the database was written through the link";
     // A project's run of one point (no sweep) writes FILE itself.
     const auto one =
         runCli({"run", path, "--sessions", "2", "-r", "1", "--aggregate-log", work.file("one.log"), "-q", "--no-save"});

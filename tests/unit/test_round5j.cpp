@@ -33,3 +33,13 @@ TEST(Round5j, AFirebirdUrlWithUserInformationIsRefusedBeforeConnecting) {
         EXPECT_EQ(r.err.find("network request"), std::string::npos) << "it reached fbclient: " << r.err;
     }
 }
+
+// Round 5k K4: a misspelt password key (?pasword=) was refused with its value in clear, twice.
+TEST(Round5j, AMisspeltPasswordKeyIsNotEchoed) {
+    for (const char* target :
+         {"mariadb://bb@127.0.0.1:1/h5k?pasword=S3cretK4", "postgresql://u@127.0.0.1:1/db?passwrd=S3cretK4"}) {
+        const auto r = runCli({"run", target, "-r", "1"});
+        EXPECT_NE(r.exitCode, 0);
+        EXPECT_EQ(r.err.find("S3cretK4"), std::string::npos) << r.err;
+    }
+}

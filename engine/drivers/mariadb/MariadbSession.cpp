@@ -389,6 +389,13 @@ void MariadbSession::cancel() {
     }
 }
 
+std::string MariadbSession::inProcessCountingBlind() const {
+    return m_conn != nullptr && mysql_get_ssl_cipher(m_conn) != nullptr
+               ? "with TLS, libmariadb reads and writes through its TLS library, whose socket calls the in-process "
+                 "counter does not see"
+               : std::string();
+}
+
 std::unique_ptr<InsertStatement> MariadbSession::prepareInsert(std::string_view sql) {
     setReadOnly(false);
     return std::make_unique<MariadbInsert>(*this, std::string(sql));

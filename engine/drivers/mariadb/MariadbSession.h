@@ -48,6 +48,7 @@ public:
     std::unique_ptr<InsertStatement> prepareInsert(std::string_view sql) override;
     bool tableExists(std::string_view name) override;
     void cancel() override;
+    std::string inProcessCountingBlind() const override;
 
     // For MariadbInsert and the fetchers.
     MYSQL* connection() const { return m_conn; }
