@@ -27,8 +27,18 @@ void fuzzOne(const std::string& text) {
         }
     }
     (void)maskSecrets(text);
-    const auto fb = firebird::parseFirebirdTarget(text);
     (void)firebird::looksLikeFirebirdTarget(text);
+    firebird::FirebirdTarget fb;
+    bool parsed = true;
+    try {
+        fb = firebird::parseFirebirdTarget(text);
+    } catch (const Error& e) {
+        // Refused with one line (user:password@ in a URL, hostile round 5j W2): a usage error, nothing else.
+        if (e.kind() != ErrorKind::Usage) {
+            std::abort();
+        }
+        parsed = false;
+    }
     (void)fb.tcpPort();
     auto wellFormed = [](const std::string& s, const char* extra) {
         for (unsigned char c : s) {
@@ -41,7 +51,7 @@ void fuzzOne(const std::string& text) {
     // A host named "firebird" (in any case: the prefix is read case-insensitively) in host:path form
     // reads back as our engine prefix: toString() is for the client library, which has no prefix,
     // so that one name cannot round-trip.
-    if (fb.networked() && wellFormed(fb.host, "._-:%") && wellFormed(fb.port, "_-") &&
+    if (parsed && fb.networked() && wellFormed(fb.host, "._-:%") && wellFormed(fb.port, "_-") &&
         strcasecmp(fb.host.c_str(), "firebird") != 0) {
         // Splitting what toString() wrote gives the same parts back (a malformed host or port is
         // left for the client library to refuse: it need only not crash, and be redirected below).
