@@ -7,20 +7,6 @@
 namespace blobbench {
 namespace {
 
-ParameterSpec integerSpec(const char* id, const char* label, std::int64_t deflt, std::int64_t minimum,
-                          std::int64_t maximum, const char* unit, const char* help) {
-    ParameterSpec p;
-    p.id = id;
-    p.label = label;
-    p.type = ParameterType::Integer;
-    p.defaultValue = std::to_string(deflt);
-    p.minimum = minimum;
-    p.maximum = maximum;
-    p.unit = unit;
-    p.help = help;
-    return p;
-}
-
 std::int64_t valueOf(const ParameterValues& values, const char* id, const ParameterSpec& spec) {
     const auto it = values.find(id);
     const std::string text = it == values.end() ? spec.defaultValue : normaliseParameter(spec, it->second);

@@ -160,4 +160,19 @@ std::int64_t parseSize(std::string_view text, std::string_view what) {
     return number * factor;
 }
 
+ParameterSpec integerSpec(std::string id, std::string label, std::int64_t def, std::int64_t min, std::int64_t max,
+                          std::string unit, std::string help, ParameterScale scale) {
+    ParameterSpec spec;
+    spec.id = std::move(id);
+    spec.label = std::move(label);
+    spec.type = ParameterType::Integer;
+    spec.defaultValue = std::to_string(def);
+    spec.minimum = min;
+    spec.maximum = max;
+    spec.unit = std::move(unit);
+    spec.help = std::move(help);
+    spec.scale = scale;
+    return spec;
+}
+
 }  // namespace blobbench

@@ -43,6 +43,10 @@ struct ParameterEffect {
 // Normalises one value ("on" -> "true", "0x10" is refused) or throws Error(Usage) naming the parameter.
 std::string normaliseParameter(const ParameterSpec& spec, std::string_view value);
 
+// An integer tunable, as the drivers and the run declare theirs.
+ParameterSpec integerSpec(std::string id, std::string label, std::int64_t def, std::int64_t min, std::int64_t max,
+                          std::string unit, std::string help, ParameterScale scale = ParameterScale::Linear);
+
 // Defaults filled in, every value validated, unknown ids refused (Error(Usage) naming the id).
 ParameterValues resolveParameters(const std::vector<ParameterSpec>& specs, const ParameterValues& given);
 

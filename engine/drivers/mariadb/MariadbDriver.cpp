@@ -52,44 +52,23 @@ std::vector<ParameterSpec> buildMariadbParameters() {
                              "(binary protocol): a read-only server-side cursor, prefetch_rows rows per "
                              "COM_STMT_FETCH round trip (STMT_ATTR_CURSOR_TYPE, STMT_ATTR_PREFETCH_ROWS).",
                              true));
-    ParameterSpec prefetch;
-    prefetch.id = param::PrefetchRows;
-    prefetch.label = "Prefetch rows";
-    prefetch.type = ParameterType::Integer;
-    prefetch.defaultValue = "1";
-    prefetch.minimum = 1;
-    prefetch.maximum = 1000000;
-    prefetch.unit = "rows";
-    prefetch.scale = ParameterScale::Log;
-    prefetch.perStatement = true;
-    prefetch.help = "Rows the server sends per COM_STMT_FETCH with result_mode=cursor (one round trip each).";
-    specs.push_back(prefetch);
-    ParameterSpec piece;
-    piece.id = param::ReadPiece;
-    piece.label = "Read piece";
-    piece.type = ParameterType::Integer;
-    piece.defaultValue = "65536";
-    piece.minimum = 1024;
-    piece.maximum = 64 * 1024 * 1024;
-    piece.unit = "B";
-    piece.scale = ParameterScale::PowerOfTwo;
-    piece.perStatement = true;
-    piece.help =
+    auto perStatement = [](ParameterSpec spec) {
+        spec.perStatement = true;
+        return spec;
+    };
+    specs.push_back(perStatement(
+        integerSpec(param::PrefetchRows, "Prefetch rows", 1, 1, 1000000, "rows",
+                    "Rows the server sends per COM_STMT_FETCH with result_mode=cursor (one round trip each).",
+                    ParameterScale::Log)));
+    specs.push_back(perStatement(integerSpec(
+        param::ReadPiece, "Read piece", 65536, 1024, 64 * 1024 * 1024, "B",
         "Binary protocol: a string or BLOB value is read into a buffer of at most this size (sized from the "
         "column's length), the rest with mysql_stmt_fetch_column in pieces of this size; a piece as large as "
-        "the longest value reads each whole. The text protocol hands each row whole: not in effect there.";
-    specs.push_back(piece);
-    ParameterSpec timeout;
-    timeout.id = param::ConnectTimeout;
-    timeout.label = "Connect timeout";
-    timeout.type = ParameterType::Integer;
-    timeout.defaultValue = "15";
-    timeout.minimum = 0;
-    timeout.maximum = 3600;
-    timeout.unit = "s";
-    timeout.help =
-        "MYSQL_OPT_CONNECT_TIMEOUT; a connect_timeout in the connection string wins; 0 leaves it to libmariadb.";
-    specs.push_back(timeout);
+        "the longest value reads each whole. The text protocol hands each row whole: not in effect there.",
+        ParameterScale::PowerOfTwo)));
+    specs.push_back(integerSpec(
+        param::ConnectTimeout, "Connect timeout", 15, 0, 3600, "s",
+        "MYSQL_OPT_CONNECT_TIMEOUT; a connect_timeout in the connection string wins; 0 leaves it to libmariadb."));
     specs.push_back(enumSpec(param::InsertMethod, "Insert method", {"binary", "text-hex", "long-data"},
                              "How inserts send values (the data set's load, the insert study): binary: a prepared "
                              "statement, each value whole in COM_STMT_EXECUTE; text-hex: COM_QUERY with each BLOB "
@@ -97,18 +76,9 @@ std::vector<ParameterSpec> buildMariadbParameters() {
                              "prepared statement whose BLOB and text values go first in COM_STMT_SEND_LONG_DATA "
                              "chunks (no reply per chunk), then COM_STMT_EXECUTE without them.",
                              true));
-    ParameterSpec chunk;
-    chunk.id = param::LongDataChunk;
-    chunk.label = "Long-data chunk";
-    chunk.type = ParameterType::Integer;
-    chunk.defaultValue = "65536";
-    chunk.minimum = 1024;
-    chunk.maximum = 16 * 1024 * 1024;
-    chunk.unit = "B";
-    chunk.scale = ParameterScale::PowerOfTwo;
-    chunk.perStatement = true;
-    chunk.help = "Bytes per COM_STMT_SEND_LONG_DATA packet with insert_method=long-data.";
-    specs.push_back(chunk);
+    specs.push_back(perStatement(integerSpec(
+        param::LongDataChunk, "Long-data chunk", 65536, 1024, 16 * 1024 * 1024, "B",
+        "Bytes per COM_STMT_SEND_LONG_DATA packet with insert_method=long-data.", ParameterScale::PowerOfTwo)));
     for (const auto& [id, label, maximum, help] :
          {std::tuple{param::MaxAllowedPacket, "Client max_allowed_packet", std::int64_t{1} << 30,
                      "The client's largest packet (MYSQL_OPT_MAX_ALLOWED_PACKET): a value received above it fails "
@@ -117,17 +87,7 @@ std::vector<ParameterSpec> buildMariadbParameters() {
           std::tuple{param::NetBufferLength, "Client net_buffer_length", std::int64_t{1} << 20,
                      "The client's network buffer (MYSQL_OPT_NET_BUFFER_LENGTH); the server keeps its own "
                      "(read-only for a session). 0: libmariadb's default."}}) {
-        ParameterSpec p;
-        p.id = id;
-        p.label = label;
-        p.type = ParameterType::Integer;
-        p.defaultValue = "0";
-        p.minimum = 0;
-        p.maximum = maximum;
-        p.unit = "B";
-        p.scale = ParameterScale::PowerOfTwo;
-        p.help = help;
-        specs.push_back(p);
+        specs.push_back(integerSpec(id, label, 0, 0, maximum, "B", help, ParameterScale::PowerOfTwo));
     }
     for (const auto& spec : wireParameters()) {
         specs.push_back(spec);

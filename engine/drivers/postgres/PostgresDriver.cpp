@@ -32,21 +32,6 @@ ParameterSpec enumSpec(std::string id, std::string label, std::vector<std::strin
     return spec;
 }
 
-ParameterSpec integerSpec(std::string id, std::string label, std::int64_t def, std::int64_t min, std::int64_t max,
-                          std::string unit, std::string help, ParameterScale scale = ParameterScale::Linear) {
-    ParameterSpec spec;
-    spec.id = std::move(id);
-    spec.label = std::move(label);
-    spec.type = ParameterType::Integer;
-    spec.defaultValue = std::to_string(def);
-    spec.minimum = min;
-    spec.maximum = max;
-    spec.unit = std::move(unit);
-    spec.help = std::move(help);
-    spec.scale = scale;
-    return spec;
-}
-
 ParameterSpec booleanSpec(std::string id, std::string label, bool def, std::string help) {
     ParameterSpec spec;
     spec.id = std::move(id);
