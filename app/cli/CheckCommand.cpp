@@ -1,4 +1,5 @@
 #include "app/cli/CheckCommand.h"
+#include "app/cli/ExitCodes.h"
 
 #include <algorithm>
 #include <map>
@@ -16,9 +17,6 @@
 namespace blobbench::cli {
 namespace {
 
-constexpr int kOk = 0;
-constexpr int kFailed = 1;
-constexpr int kUsage = 2;
 constexpr int kDefectSeen = 4;
 
 struct CheckOptions {

@@ -1,4 +1,5 @@
 #include "app/cli/FbCompat.h"
+#include "app/cli/ExitCodes.h"
 
 #include <QString>
 #include <algorithm>
@@ -23,10 +24,6 @@
 
 namespace blobbench::cli {
 namespace {
-
-constexpr int kOk = 0;
-constexpr int kFailed = 1;
-constexpr int kUsage = 2;
 
 // The inline size range of protocol 19, and what the remote client prefetches per fetch batch
 // (Firebird's remote.h: at most 1000 rows and 1 MiB of messages): the BLOB cache must hold the

@@ -23,6 +23,8 @@
 #include <random>
 #include <thread>
 
+#include "app/cli/PrepareCommand.h"
+#include "app/cli/ProgressLine.h"
 #include "app/cli/RunKept.h"
 #include "app/cli/SessionsCommand.h"
 #include "app/cli/Signals.h"
@@ -150,7 +152,7 @@ public:
           m_runId(runId),
           m_options(o),
           m_save(save),
-          m_progress(!o.quiet && isatty(STDERR_FILENO)),
+          m_line(!o.quiet),
           m_aggregateLog(o.aggregateLog, o.aggregateIntervalS.value_or(1)) {}
 
     // --aggregate-log: opened (and so checked) before anything is measured, a file per point of a sweep.
@@ -420,32 +422,14 @@ private:
         std::mutex m_mutex;
     };
 
-    void show(const std::string& text) {
-        if (!m_progress) {
-            return;
-        }
-        const auto now = std::chrono::steady_clock::now();
-        if (now - m_last < std::chrono::milliseconds(100)) {
-            return;
-        }
-        m_last = now;
-        std::cerr << '\r' << printable(text) << "\033[K" << std::flush;
-        m_shown = true;
-    }
-    void clear() {
-        if (m_shown) {
-            std::cerr << "\r\033[K" << std::flush;
-            m_shown = false;
-        }
-    }
+    void show(const std::string& text) { m_line.show(text); }
+    void clear() { m_line.clear(); }
 
     ProjectDocument& m_doc;
     QString m_runId;
     const CliOptions& m_options;
     bool m_save;
-    bool m_progress;
-    bool m_shown = false;
-    std::chrono::steady_clock::time_point m_last{};
+    ProgressLine m_line;
     std::string m_point;
     std::string m_datasetLine;
     SessionInfo m_session;

@@ -1,4 +1,5 @@
 #include "app/cli/ReproduceCommand.h"
+#include "app/cli/ExitCodes.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,10 +24,6 @@ namespace blobbench::cli {
 namespace {
 
 constexpr std::uint64_t kMaxRepeat = 1000;
-
-constexpr int kOk = 0;
-constexpr int kFailed = 1;
-constexpr int kUsage = 2;
 
 std::uint64_t positive(const std::string& option, const std::string& text) {
     std::size_t used = 0;

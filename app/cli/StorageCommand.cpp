@@ -1,4 +1,6 @@
 #include "app/cli/StorageCommand.h"
+#include "app/cli/ExitCodes.h"
+#include "app/cli/ProgressLine.h"
 
 #include <unistd.h>
 
@@ -25,10 +27,6 @@
 
 namespace blobbench::cli {
 namespace {
-
-constexpr int kOk = 0;
-constexpr int kFailed = 1;
-constexpr int kUsage = 2;
 
 struct StorageOptions {
     std::string study;  // keyed-read | insert | footprint
@@ -241,12 +239,8 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
         k.reads = false;
         k.updates = false;
     }
-    const bool progress = !o.quiet && isatty(STDERR_FILENO);
-    k.progress = [&](const std::string& what) {
-        if (progress) {
-            err << "\r" << what << "...\033[K" << std::flush;
-        }
-    };
+    ProgressLine line(err, !o.quiet, isatty(STDERR_FILENO) != 0);
+    k.progress = [&](const std::string& what) { line.show(what + "...", true); };
     storage::StudyJob job;
     job.runId = isoNow();
     job.scenarioId = o.study;
@@ -259,9 +253,7 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
     hooks.progress = k.progress;
     hooks.keyedReport = [&](const storage::KeyedReport& r) { report = r; };
     storage::runStudy(job, hooks);
-    if (progress) {
-        err << "\r\033[K" << std::flush;
-    }
+    line.clear();
     out << "===== Storage: SQLite vs one file per BLOB (" << o.study << ") =====\n\n"
         << "Directory: " << printable(o.target) << '\n'
         << "Values: " << k.count << " x " << k.shape.meanBytes << " +- " << k.shape.spreadBytes << " bytes, "
@@ -427,12 +419,8 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
             refuseOutputOverStudyFiles("--json", o.jsonPath, storage::sqliteInsertFiles(target, o.insert));
         }
     }
-    const bool progress = !o.quiet && isatty(STDERR_FILENO);
-    o.insert.progress = [&](const std::string& what) {
-        if (progress) {
-            err << "\r" << what << "...\033[K" << std::flush;
-        }
-    };
+    ProgressLine progressLine(err, !o.quiet, isatty(STDERR_FILENO) != 0);
+    o.insert.progress = [&](const std::string& what) { progressLine.show(what + "...", true); };
     out << "===== Storage: LOB insert throughput =====\n\n"
         << "Target: " << printable(engine == "sqlite" ? "sqlite:" + target : ConnectionSpec{engine, target}.label())
         << '\n'
@@ -455,9 +443,7 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
     QJsonArray rows;
     std::vector<storage::InsertResult> all;
     auto done = [&](const storage::InsertResult& r) {
-        if (progress) {
-            err << "\r\033[K" << std::flush;
-        }
+        progressLine.clear();
         all.push_back(r);
         if (!r.inEffect) {
             std::snprintf(line, sizeof line, "%-9s %-18s  not in effect: %s\n", r.engine.c_str(), r.variant.c_str(),
