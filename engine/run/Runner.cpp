@@ -342,6 +342,87 @@ bool Runner::ResolvedPlan::sameInputs(const RunPlan& plan) const {
            plan.link == link && plan.estimateCompression == estimateCompression && plan.parameters == given;
 }
 
+// One run()'s state, handed from step to step. The relay outlives the session that talks through
+// it (members die in reverse order: session, counter, tap).
+struct Runner::Attempt {
+    Attempt(std::string connection, const CancelToken& cancel) : where(std::move(connection)), m_cancel(cancel) {}
+
+    RunOutcome outcome;
+    const std::string where;   // the connection as the user gave it
+    std::string sessionLabel;  // the label of the spec the driver connected with (the tap's, when relayed)
+    std::unique_ptr<WireTap> tap;
+    std::unique_ptr<SocketCounter> counter;  // instead of the relay: wire_counting=in-process, unshaped
+    std::unique_ptr<Session> session;
+    ParameterValues resolved;
+    WireSettings wire;
+    std::string key;
+    bool verify = false;
+    Nanos connectTime{0};
+    WireCounters connectWire;
+    std::optional<ContentExpectation> expectation;  // verify_content: what the data set holds
+    SampleContextSharing context;                   // the session's samples hold one copy of its context
+    std::string blindReason;  // why the in-process counter does not see this session's I/O ("" when it does)
+    bool counted = false;     // the relay or the counter counts the samples' wire
+    const char* method = "in-process";
+    std::optional<ErrorKind> firstQueryFailure;  // a content mismatch is none: the run goes on after it
+
+    // The first failure is the one the user needs; later ones are in their samples.
+    void fail(const Error& e, const std::string& context) {
+        if (!outcome.ok) {
+            return;
+        }
+        outcome.ok = false;
+        outcome.errorKind = e.kind();
+        // The line names the connection once, as the user gave it: a driver's message that starts
+        // with its own label (the same, or the redirected one of the tap) loses that prefix.
+        std::string message = withoutLabel(e.what());
+        if (!context.empty() && message.starts_with(context + ": ")) {
+            message.erase(0, context.size() + 2);  // the driver's "connect: ..." under the phase "connect"
+        }
+        outcome.error = context.empty() ? where + ": " + message : where + ": " + context + ": " + message;
+    }
+    // A driver's message that names the spec it connected with (the tap's redirected one, with the
+    // relay's host and port) names the connection as the user gave it instead.
+    std::string asGiven(std::string message) const {
+        if (!sessionLabel.empty() && sessionLabel != where && message.starts_with(sessionLabel + ": ")) {
+            message.replace(0, sessionLabel.size(), where);
+        }
+        return message;
+    }
+    // The relay's own words ("cannot connect to upstream ...", or either's "no data for 30 s (stall
+    // timeout)") explain a driver's bare "connection reset".
+    Error tapContext(const Error& e) const {
+        const std::string last = tap ? tap->stats().lastError : counter ? counter->lastError() : std::string();
+        return last.empty() ? e : Error(e.kind(), std::string(e.what()) + " (" + last + ")");
+    }
+    // A failure after cancel() is the cancel (the tap cut a call the server did not answer).
+    Error cancelledOr(const Error& e) const {
+        if (!m_cancel.cancelled() || std::string_view(e.what()).find("cancelled") != std::string_view::npos) {
+            return e;
+        }
+        std::string message = withoutLabel(e.what());
+        if (message.starts_with("connect: ")) {
+            message.erase(0, 9);
+        }
+        return Error(ErrorKind::Cancelled, "cancelled (" + message + ")");
+    }
+    WireCounters wireNow(ExchangeRecorder::Mark* trace = nullptr) const {
+        return tap ? tap->snapshot(trace) : counter->snapshot(trace);
+    }
+
+private:
+    std::string withoutLabel(std::string message) const {
+        for (const std::string& label : {where, sessionLabel}) {
+            if (!label.empty() && message.starts_with(label + ": ")) {
+                message.erase(0, label.size() + 2);
+                break;
+            }
+        }
+        return message;
+    }
+    const CancelToken& m_cancel;
+};
+
 RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
     const clientpause::Watch pauses;  // a stopped or suspended client is not a server's stall
     {
@@ -353,224 +434,39 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
         Runner* runner;
         ~EndDeadline() { runner->endSocketDeadline(); }
     } endDeadline{this};
-    RunOutcome outcome;
-    const std::string where = plan.connection.label();
-    std::string sessionLabel;  // the label of the spec the driver connected with (the tap's, when relayed)
-    // The first failure is the one the user needs; later ones are in their samples.
-    auto fail = [&](const Error& e, const std::string& context) {
-        if (!outcome.ok) {
-            return;
-        }
-        outcome.ok = false;
-        outcome.errorKind = e.kind();
-        // The line names the connection once, as the user gave it: a driver's message that starts
-        // with its own label (the same, or the redirected one of the tap) loses that prefix.
-        std::string message = e.what();
-        for (const std::string& label : {where, sessionLabel}) {
-            if (!label.empty() && message.starts_with(label + ": ")) {
-                message.erase(0, label.size() + 2);
-                break;
-            }
-        }
-        if (!context.empty() && message.starts_with(context + ": ")) {
-            message.erase(0, context.size() + 2);  // the driver's "connect: ..." under the phase "connect"
-        }
-        outcome.error = context.empty() ? where + ": " + message : where + ": " + context + ": " + message;
-    };
-
-    // A driver's message that names the spec it connected with (the tap's redirected one, with the
-    // relay's host and port) names the connection as the user gave it instead.
-    auto asGiven = [&](std::string message) {
-        if (!sessionLabel.empty() && sessionLabel != where && message.starts_with(sessionLabel + ": ")) {
-            message.replace(0, sessionLabel.size(), where);
-        }
-        return message;
-    };
-
-    // The relay outlives the session that talks through it (members die in reverse order).
-    std::unique_ptr<WireTap> tap;
-    std::unique_ptr<SocketCounter> counter;  // instead of the relay: wire_counting=in-process, unshaped
-    std::unique_ptr<Session> session;
-    ParameterValues resolved;
-    Nanos connectTime{0};
-    WireCounters connectWire;
-    // The relay's own words ("cannot connect to upstream ...", or either's "no data for 30 s (stall
-    // timeout)") explain a driver's bare "connection reset".
-    auto tapContext = [&](const Error& e) {
-        const std::string last = tap ? tap->stats().lastError : counter ? counter->lastError() : std::string();
-        return last.empty() ? e : Error(e.kind(), std::string(e.what()) + " (" + last + ")");
-    };
-    // A failure after cancel() is the cancel (the tap cut a call the server did not answer).
-    auto cancelledOr = [&](const Error& e) {
-        std::string message = e.what();
-        if (!m_cancel.cancelled() || message.find("cancelled") != std::string::npos) {
-            return e;
-        }
-        for (const std::string& label : {where, sessionLabel}) {
-            if (!label.empty() && message.starts_with(label + ": ")) {
-                message.erase(0, label.size() + 2);
-                break;
-            }
-        }
-        if (message.starts_with("connect: ")) {
-            message.erase(0, 9);
-        }
-        return Error(ErrorKind::Cancelled, "cancelled (" + message + ")");
-    };
-    std::string key;
-    WireSettings wire;
-    bool verify = plan.verifyContent;
+    Attempt a(plan.connection.label(), m_cancel);
+    a.verify = plan.verifyContent;
     try {
         const Driver& driver = driverById(plan.connection.engine);
-        if (!m_lastResolved || !m_lastResolved->sameInputs(plan)) {
-            m_lastResolved.reset();  // a plan that does not resolve leaves nothing behind
-            ResolvedPlan r;
-            r.connection = plan.connection;
-            r.given = plan.parameters;
-            r.verifyContent = plan.verifyContent;
-            r.wireTap = plan.wireTap;
-            r.link = plan.link;
-            r.estimateCompression = plan.estimateCompression;
-            ParameterValues given = plan.parameters;
-            r.verify = takeVerifyContent(given, plan.verifyContent);
-            r.resolved = resolveParameters(driver.parameters(), given);
-            r.wire = resolveWireSettings(plan.wireTap, plan.link, plan.estimateCompression, given);
-            storeWireSettings(r.wire, r.resolved);
-            r.key = sessionKey(plan, driver, r.resolved, r.wire);
-            m_lastResolved = std::move(r);
+        resolvePlan(plan, driver, a);
+        openSession(plan, driver, a);
+        if (a.counter) {
+            a.counter->setStallTimeout(a.wire.stallTimeout);  // a kept counter: the timeout may differ between runs
         }
-        verify = m_lastResolved->verify;
-        resolved = m_lastResolved->resolved;
-        wire = m_lastResolved->wire;
-        key = m_lastResolved->key;
-        if (m_keepSession && m_kept && m_keptKey == key) {
-            {
-                std::lock_guard lock(m_deadlineMutex);
-                m_direct = !m_keptTap && !m_keptCounter;
-                m_sessionSockets = m_keptSockets;
-            }
-            session = std::move(m_kept);
-            tap = std::move(m_keptTap);
-            counter = std::move(m_keptCounter);
-            connectTime = m_keptConnectTime;
-            connectWire = m_keptConnectWire;
-            sessionLabel = m_keptSessionLabel;
-        } else {
-            m_kept.reset();  // closed before the new one opens: one connection at a time
-            m_endedWire.reset();
-            m_keptSockets.clear();
-            m_keptTap.reset();
-            m_keptCounter.reset();
-            ConnectionSpec spec = plan.connection;
-            // Without a TCP endpoint (embedded, Unix-domain socket) the tap is not applicable: the
-            // samples' effects say so and the run goes on unshaped.
-            if (const auto endpoint = wire.tap ? driver.endpoint(spec) : std::nullopt; endpoint && wire.inProcess) {
-                counter = std::make_unique<SocketCounter>();
-                counter->setStallTimeout(wire.stallTimeout);
-            } else if (endpoint) {
-                tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, wire.link,
-                                                WireTapOptions{wire.estimateCompression, plan.sharedLink});
-                tap->setStallTimeout(wire.stallTimeout);
-                spec = driver.redirected(spec, Endpoint{"127.0.0.1", tap->port()});
-            }
-            sessionLabel = spec.label();
-            {
-                std::lock_guard lock(m_deadlineMutex);
-                m_direct = !tap && !counter;
-                m_socketsBefore = m_direct ? processSockets() : std::vector<ProcessSocket>{};
-                m_sessionSockets.reset();
-            }
-            const auto t0 = Clock::now();
-            {
-                std::lock_guard lock(m_mutex);
-                m_tap = tap.get();
-                m_counter = counter.get();
-            }
-            try {
-                if (m_cancel.cancelled()) {
-                    throw Error(ErrorKind::Cancelled, "cancelled");
-                }
-                StallWatch watch(tap.get(), counter.get(), m_cancel);
-                std::optional<SocketCounter::Adopting> adopting;
-                if (counter) {
-                    // Every TCP connection the connect opens on this thread, to any port: a connection
-                    // string may name several servers, and the one connected to is not known before.
-                    adopting.emplace(*counter);
-                }
-                session = driver.connect(spec, resolved);
-            } catch (const Error& e) {
-                std::lock_guard lock(m_mutex);
-                m_tap = nullptr;
-                m_counter = nullptr;
-                throw cancelledOr(tapContext(e));
-            }
-            connectTime = Clock::now() - t0;
-            if (!tap && !counter) {
-                std::lock_guard lock(m_deadlineMutex);
-                m_sessionSockets = socketsOpenedSince(m_socketsBefore, processSockets());
-            }
-            if (tap) {
-                connectWire = tap->snapshot();
-            } else if (counter) {
-                connectWire = counter->snapshot();
-            }
-        }
-        if (counter) {
-            counter->setStallTimeout(wire.stallTimeout);  // a kept counter: the timeout may differ between runs
-        }
-        if (tap) {
-            tap->setStallTimeout(wire.stallTimeout);  // a kept tap: the timeout may differ between runs
-            observer.wireTapReady("127.0.0.1:" + std::to_string(tap->port()) + " -> " + tap->upstream(), wire.link);
+        if (a.tap) {
+            a.tap->setStallTimeout(a.wire.stallTimeout);  // a kept tap: the timeout may differ between runs
+            observer.wireTapReady("127.0.0.1:" + std::to_string(a.tap->port()) + " -> " + a.tap->upstream(),
+                                  a.wire.link);
         }
     } catch (const Error& e) {
         std::lock_guard lock(m_mutex);
         m_tap = nullptr;
         m_counter = nullptr;
-        fail(tap ? withServerPort(e, tap->port(), tap->upstream()) : e, "connect");
-        return outcome;
+        a.fail(a.tap ? withServerPort(e, a.tap->port(), a.tap->upstream()) : e, "connect");
+        return std::move(a.outcome);
     }
     // Hands a healthy session (and its relay) back for the next run: an SQL error leaves the
-    // connection usable.
+    // connection usable. Reads only the outcome's ok and errorKind, which a move leaves as they are.
     struct KeepForNextRun {
         Runner* runner;
-        std::unique_ptr<Session>& session;
-        std::unique_ptr<WireTap>& tap;
-        std::unique_ptr<SocketCounter>& counter;
-        const RunOutcome& outcome;
-        const std::string& key;
-        Nanos connectTime;
-        WireCounters connectWire;
-        const std::string& sessionLabel;
-        ~KeepForNextRun() {
-            runner->m_endedWire.reset();
-            if (runner->m_keepSession && !(outcome.ok || outcome.errorKind == ErrorKind::Sql)) {
-                // Let go: what its connection carried, up to here, for keptSessionWire().
-                if (tap) {
-                    runner->m_endedWire = tap->snapshot();
-                    runner->m_endedWireMethod = "relay";
-                } else if (counter && (!session || session->inProcessCountingBlind().empty())) {
-                    runner->m_endedWire = counter->snapshot();
-                    runner->m_endedWireMethod = "in-process";
-                }
-            }
-            if (runner->m_keepSession && (outcome.ok || outcome.errorKind == ErrorKind::Sql)) {
-                runner->m_kept = std::move(session);
-                runner->m_keptTap = std::move(tap);
-                runner->m_keptCounter = std::move(counter);
-                runner->m_keptKey = key;
-                runner->m_keptConnectTime = connectTime;
-                runner->m_keptConnectWire = connectWire;
-                runner->m_keptSessionLabel = sessionLabel;
-                std::lock_guard lock(runner->m_deadlineMutex);
-                runner->m_keptSockets = runner->m_sessionSockets.value_or(std::vector<ProcessSocket>{});
-            }
-        }
-    } keep{this, session, tap, counter, outcome, key, connectTime, connectWire, sessionLabel};
+        Attempt& a;
+        ~KeepForNextRun() { runner->keepForNextRun(a); }
+    } keep{this, a};
     {
         std::lock_guard lock(m_mutex);
-        m_session = session.get();
-        m_tap = tap.get();
-        m_counter = counter.get();
+        m_session = a.session.get();
+        m_tap = a.tap.get();
+        m_counter = a.counter.get();
     }
     struct Detach {
         Runner* runner;
@@ -581,200 +477,343 @@ RunOutcome Runner::run(const RunPlan& plan, RunObserver& observer) {
             runner->m_counter = nullptr;
         }
     } detach{this};
+    if (!startMeasuring(plan, observer, a)) {
+        return std::move(a.outcome);
+    }
+    for (const Scenario& scenario : plan.scenarios) {
+        if (!measureScenario(plan, scenario, observer, a)) {
+            break;
+        }
+    }
+    return std::move(a.outcome);
+}
 
+// The plan's settings resolved, or the last run's when its inputs are the same.
+void Runner::resolvePlan(const RunPlan& plan, const Driver& driver, Attempt& a) {
+    if (!m_lastResolved || !m_lastResolved->sameInputs(plan)) {
+        m_lastResolved.reset();  // a plan that does not resolve leaves nothing behind
+        ResolvedPlan r;
+        r.connection = plan.connection;
+        r.given = plan.parameters;
+        r.verifyContent = plan.verifyContent;
+        r.wireTap = plan.wireTap;
+        r.link = plan.link;
+        r.estimateCompression = plan.estimateCompression;
+        ParameterValues given = plan.parameters;
+        r.verify = takeVerifyContent(given, plan.verifyContent);
+        r.resolved = resolveParameters(driver.parameters(), given);
+        r.wire = resolveWireSettings(plan.wireTap, plan.link, plan.estimateCompression, given);
+        storeWireSettings(r.wire, r.resolved);
+        r.key = sessionKey(plan, driver, r.resolved, r.wire);
+        m_lastResolved = std::move(r);
+    }
+    a.verify = m_lastResolved->verify;
+    a.resolved = m_lastResolved->resolved;
+    a.wire = m_lastResolved->wire;
+    a.key = m_lastResolved->key;
+}
+
+// The kept session when it fits the plan, else a new connection: through the relay, or counted in
+// process, or direct.
+void Runner::openSession(const RunPlan& plan, const Driver& driver, Attempt& a) {
+    if (m_keepSession && m_kept && m_keptKey == a.key) {
+        {
+            std::lock_guard lock(m_deadlineMutex);
+            m_direct = !m_keptTap && !m_keptCounter;
+            m_sessionSockets = m_keptSockets;
+        }
+        a.session = std::move(m_kept);
+        a.tap = std::move(m_keptTap);
+        a.counter = std::move(m_keptCounter);
+        a.connectTime = m_keptConnectTime;
+        a.connectWire = m_keptConnectWire;
+        a.sessionLabel = m_keptSessionLabel;
+    } else {
+        m_kept.reset();  // closed before the new one opens: one connection at a time
+        m_endedWire.reset();
+        m_keptSockets.clear();
+        m_keptTap.reset();
+        m_keptCounter.reset();
+        ConnectionSpec spec = plan.connection;
+        // Without a TCP endpoint (embedded, Unix-domain socket) the tap is not applicable: the
+        // samples' effects say so and the run goes on unshaped.
+        if (const auto endpoint = a.wire.tap ? driver.endpoint(spec) : std::nullopt; endpoint && a.wire.inProcess) {
+            a.counter = std::make_unique<SocketCounter>();
+            a.counter->setStallTimeout(a.wire.stallTimeout);
+        } else if (endpoint) {
+            a.tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, a.wire.link,
+                                              WireTapOptions{a.wire.estimateCompression, plan.sharedLink});
+            a.tap->setStallTimeout(a.wire.stallTimeout);
+            spec = driver.redirected(spec, Endpoint{"127.0.0.1", a.tap->port()});
+        }
+        a.sessionLabel = spec.label();
+        {
+            std::lock_guard lock(m_deadlineMutex);
+            m_direct = !a.tap && !a.counter;
+            m_socketsBefore = m_direct ? processSockets() : std::vector<ProcessSocket>{};
+            m_sessionSockets.reset();
+        }
+        const auto t0 = Clock::now();
+        {
+            std::lock_guard lock(m_mutex);
+            m_tap = a.tap.get();
+            m_counter = a.counter.get();
+        }
+        try {
+            if (m_cancel.cancelled()) {
+                throw Error(ErrorKind::Cancelled, "cancelled");
+            }
+            StallWatch watch(a.tap.get(), a.counter.get(), m_cancel);
+            std::optional<SocketCounter::Adopting> adopting;
+            if (a.counter) {
+                // Every TCP connection the connect opens on this thread, to any port: a connection
+                // string may name several servers, and the one connected to is not known before.
+                adopting.emplace(*a.counter);
+            }
+            a.session = driver.connect(spec, a.resolved);
+        } catch (const Error& e) {
+            std::lock_guard lock(m_mutex);
+            m_tap = nullptr;
+            m_counter = nullptr;
+            throw a.cancelledOr(a.tapContext(e));
+        }
+        a.connectTime = Clock::now() - t0;
+        if (!a.tap && !a.counter) {
+            std::lock_guard lock(m_deadlineMutex);
+            m_sessionSockets = socketsOpenedSince(m_socketsBefore, processSockets());
+        }
+        if (a.tap) {
+            a.connectWire = a.tap->snapshot();
+        } else if (a.counter) {
+            a.connectWire = a.counter->snapshot();
+        }
+    }
+}
+
+void Runner::keepForNextRun(Attempt& a) {
+    m_endedWire.reset();
+    const bool healthy = a.outcome.ok || a.outcome.errorKind == ErrorKind::Sql;
+    if (m_keepSession && !healthy) {
+        // Let go: what its connection carried, up to here, for keptSessionWire().
+        if (a.tap) {
+            m_endedWire = a.tap->snapshot();
+            m_endedWireMethod = "relay";
+        } else if (a.counter && (!a.session || a.session->inProcessCountingBlind().empty())) {
+            m_endedWire = a.counter->snapshot();
+            m_endedWireMethod = "in-process";
+        }
+    }
+    if (m_keepSession && healthy) {
+        m_kept = std::move(a.session);
+        m_keptTap = std::move(a.tap);
+        m_keptCounter = std::move(a.counter);
+        m_keptKey = a.key;
+        m_keptConnectTime = a.connectTime;
+        m_keptConnectWire = a.connectWire;
+        m_keptSessionLabel = a.sessionLabel;
+        std::lock_guard lock(m_deadlineMutex);
+        m_keptSockets = m_sessionSockets.value_or(std::vector<ProcessSocket>{});
+    }
+}
+
+// Before the first sample: the data set checked, verify_content's expectation built, the session's
+// effects (the wire's and verify_content's with the driver's) told to the observer. False: the run
+// ends (a.outcome says why).
+bool Runner::startMeasuring(const RunPlan& plan, RunObserver& observer, Attempt& a) {
     try {
-        StallWatch watch(tap.get(), counter.get(), m_cancel);
-        observer.checkSession(*session);
+        StallWatch watch(a.tap.get(), a.counter.get(), m_cancel);
+        observer.checkSession(*a.session);
     } catch (const Error& e) {
-        fail(cancelledOr(tapContext(e)), "data set");
-        return outcome;
+        a.fail(a.cancelledOr(a.tapContext(e)), "data set");
+        return false;
     }
     // verify_content: what the data set holds, built on this session before anything is measured.
-    std::optional<ContentExpectation> expectation;
-    if (verify) {
+    if (a.verify) {
         try {
-            StallWatch watch(tap.get(), counter.get(), m_cancel);
+            StallWatch watch(a.tap.get(), a.counter.get(), m_cancel);
             if (plan.expectContent) {
-                expectation = plan.expectContent(*session);
+                a.expectation = plan.expectContent(*a.session);
             } else {
-                expectation.emplace();
-                expectation->notInEffect = "this run names no data set to verify against";
+                a.expectation.emplace();
+                a.expectation->notInEffect = "this run names no data set to verify against";
             }
         } catch (const Error& e) {
-            fail(cancelledOr(tapContext(e)), "content check");
-            return outcome;
+            a.fail(a.cancelledOr(a.tapContext(e)), "content check");
+            return false;
         }
-        resolved[kVerifyContentParameter] = "on";
+        a.resolved[kVerifyContentParameter] = "on";
     }
-    outcome.session = session->info();
+    a.outcome.session = a.session->info();
     // The wire tunables are the Runner's, not the driver's: their effects join the session's.
-    for (auto& effect : wireEffects(wire, resolved, wire.tap && !tap && !counter)) {
-        outcome.session.effects.push_back(std::move(effect));
+    for (auto& effect : wireEffects(a.wire, a.resolved, a.wire.tap && !a.tap && !a.counter)) {
+        a.outcome.session.effects.push_back(std::move(effect));
     }
-    if (expectation) {
+    if (a.expectation) {
         ParameterEffect effect;
         effect.id = kVerifyContentParameter;
         effect.requested = "on";
-        effect.inEffect = expectation->notInEffect.empty();
+        effect.inEffect = a.expectation->notInEffect.empty();
         effect.actual = effect.inEffect ? "on" : "off";
-        effect.reason = effect.inEffect ? "" : "not in effect (" + expectation->notInEffect + ")";
-        outcome.session.effects.push_back(std::move(effect));
+        effect.reason = effect.inEffect ? "" : "not in effect (" + a.expectation->notInEffect + ")";
+        a.outcome.session.effects.push_back(std::move(effect));
     }
-    observer.connected(outcome.session);
-    SampleContextSharing context;  // the session's samples hold one copy of its context
+    observer.connected(a.outcome.session);
     // An in-process counter that saw none of the connect's bytes does not see this client's socket calls
     // (libmariadb with TLS reads and writes through its TLS library): its zeros would read as a free
     // wire (hostile round 5k T1: 0 B for 604,545 B on the wire). Said, and the relay offered instead.
-    const std::string blindReason = tap == nullptr && counter != nullptr ? session->inProcessCountingBlind() : "";
-    const bool blind = !blindReason.empty();
-    const bool counted = tap != nullptr || (counter != nullptr && !blind);
-    auto wireNow = [&](ExchangeRecorder::Mark* trace = nullptr) {
-        return tap ? tap->snapshot(trace) : counter->snapshot(trace);
-    };
-    const char* method = tap ? "relay" : "in-process";
+    a.blindReason = a.tap == nullptr && a.counter != nullptr ? a.session->inProcessCountingBlind() : "";
+    a.counted = a.tap != nullptr || (a.counter != nullptr && a.blindReason.empty());
+    a.method = a.tap ? "relay" : "in-process";
+    return true;
+}
 
-    std::optional<ErrorKind> firstQueryFailure;  // a content mismatch is none: the run goes on after it
-    for (const Scenario& scenario : plan.scenarios) {
-        bool scenarioFailed = false;
-        const ContentCheckKind check =
-            expectation ? contentCheckKind(*expectation, scenario.sql, scenario.setupSql, scenario.fetch)
-                        : ContentCheckKind::None;
-        for (int rep = -plan.warmups; rep < std::max(1, plan.repetitions) && !scenarioFailed; ++rep) {
-            if (m_cancel.cancelled()) {
-                fail(Error(ErrorKind::Cancelled, "cancelled"), scenario.title);
-                return outcome;
-            }
-            observer.scenarioStarted(scenario, rep);
-            Sample sample = sampleFor(plan, scenario, outcome.session, resolved, rep, wire, counted);
-            if (blind) {
-                sample.tap = WireStats::unavailable("not counted in-process (" + blindReason +
-                                                    "): -P wire_counting=relay counts them");
-            }
-            sample.phases.connect = connectTime;
-            // Tap snapshots at the session's phase marks, taken on this thread inside query().
-            WireCounters atStart, atPrepared, atExecuted, atFetched;
-            ExchangeRecorder::Mark traceFrom, traceTo;  // the measured span's, for its exchange trace
-            bool prepared = false, executed = false, fetched = false;
-            PhaseClock clock{Clock::now()};
-            const clientpause::Pauses pausesBefore = clientpause::pausesSoFar();
-            MeasuringSink sink(
-                [&](std::uint64_t rows, std::uint64_t bytes) { observer.progress(scenario, rows, bytes); });
-            std::optional<VerifyingSink> verifying;
-            if (check == ContentCheckKind::Rows) {
-                verifying.emplace(sink, *expectation, !plan.rowLimit && readsEveryRow(*expectation, scenario.sql));
-            }
-            RowSink& rowSink = verifying ? static_cast<RowSink&>(*verifying) : sink;
-            bool contentFailed = false;
-            try {
-                StallWatch watch(tap.get(), counter.get(), m_cancel);
-                if (!scenario.setupSql.empty()) {
-                    session->execute(scenario.setupSql);
-                }
-                QuerySpec query{scenario.sql, scenario.fetch, plan.rowLimit};
-                if (counted) {
-                    atStart = wireNow();
-                }
-                query.phaseMark = [&](QueryPhase phase) {
-                    clock.mark(phase);
-                    if (counted) {
-                        switch (phase) {
-                            case QueryPhase::Prepared:
-                                atPrepared = wireNow(&traceFrom);
-                                prepared = true;
-                                break;
-                            case QueryPhase::Executed:
-                                atExecuted = wireNow();
-                                executed = true;
-                                break;
-                            case QueryPhase::Fetched:
-                                atFetched = wireNow(&traceTo);
-                                fetched = true;
-                                break;
-                        }
-                    }
-                };
-                for (const auto& [id, value] : resolved) {
-                    if (!isWireParameter(id) && !isLoadParameter(id) && id != kVerifyContentParameter) {  // the run's
-                        query.statementParameters[id] = value;
-                    }
-                }
-                clock.start = Clock::now();
-                const QueryStats stats = session->query(query, rowSink, m_cancel);
-                applyQueryStats(sample, stats);
-            } catch (const Error& raw) {
-                const Error e = cancelledOr(tapContext(raw));
-                sample.status = e.kind() == ErrorKind::Cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
-                sample.error = oneLine(asGiven(e.what()));
-                sample.partial = true;
-                clock.keepPartial(sample.phases);
-                scenarioFailed = true;
-                firstQueryFailure = firstQueryFailure.value_or(e.kind());
-                fail(e, scenario.title);
-            }
-            if (expectation) {
-                sample.rows = sink.rows();
-                if (verifying && sample.status == SampleStatus::Complete)
-                    verifying->finishEveryRow();
-                contentFailed = judgeContent(sample, scenario, check, *expectation,
-                                             verifying ? &verifying->verdict() : nullptr, sink.firstValue());
-                if (contentFailed) {
-                    scenarioFailed = true;
-                    fail(Error(ErrorKind::Data, sample.error), scenario.title);
-                }
-            }
-            if (counted) {
-                sample.tapPhases["connect"] = connectWire;
-                if (prepared) {
-                    sample.tapPhases["prepare"] = atPrepared - atStart;
-                }
-                if (prepared && executed) {
-                    sample.tapPhases["execute"] = atExecuted - atPrepared;
-                }
-                if (executed && fetched) {
-                    sample.tapPhases["fetch"] = atFetched - atExecuted;
-                }
-                if (prepared && fetched) {
-                    // The measured span, like Elapsed: from opening the cursor to the last fetch.
-                    sample.tap = WireStats::of(atFetched - atPrepared);
-                    sample.trace = tap ? tap->exchanges(traceFrom, traceTo) : counter->exchanges(traceFrom, traceTo);
-                } else if (prepared) {
-                    const WireCounters soFar = wireNow() - atPrepared;
-                    sample.tap = sample.partial ? WireStats::of(soFar)  // up to the failure, as the phases
-                                                : WireStats::unavailable("the driver reported no end of the fetch");
-                    sample.tapPhases["until failure"] = soFar;
-                } else {
-                    sample.tap = WireStats::unavailable("the driver reported no phase marks");
-                }
-                sample.tap.method = method;
-                ExchangeRecorder::Mark done;  // a kept session's recorder holds one sample's runs at most
-                wireNow(&done);
-                if (tap) {
-                    tap->forgetTraceBefore(done);
-                } else {
-                    counter->forgetTraceBefore(done);
-                }
-            }
-            sample.rows = sink.rows();
-            sample.contentBytes = sink.contentBytes();
-            sample.valuesRead = sink.valuesRead();
-            sample.valuesSkipped = sink.valuesSkipped();
-            sample.maxId = sink.maxId();
-            if (scenario.kind == ScenarioKind::Scalar) {
-                sample.scalarLabel = scenario.scalarLabel;
-                sample.scalar = sink.firstValue();
-            }
-            sample.disturbed = disturbance(pausesBefore);
-            if (rep >= 0 || scenarioFailed) {
-                context.share(sample);
-                outcome.samples.push_back(sample);
-                observer.sampleReady(sample);
-            }
-            if (scenarioFailed && !contentFailed && firstQueryFailure != ErrorKind::Sql) {
-                return outcome;
-            }
+// One scenario's warm-ups and repetitions. False: the run ends (a cancel, a lost connection).
+bool Runner::measureScenario(const RunPlan& plan, const Scenario& scenario, RunObserver& observer, Attempt& a) {
+    bool scenarioFailed = false;
+    const ContentCheckKind check =
+        a.expectation ? contentCheckKind(*a.expectation, scenario.sql, scenario.setupSql, scenario.fetch)
+                      : ContentCheckKind::None;
+    for (int rep = -plan.warmups; rep < std::max(1, plan.repetitions) && !scenarioFailed; ++rep) {
+        if (m_cancel.cancelled()) {
+            a.fail(Error(ErrorKind::Cancelled, "cancelled"), scenario.title);
+            return false;
+        }
+        bool contentFailed = false;
+        Sample sample = measureOnce(plan, scenario, check, rep, observer, a, scenarioFailed, contentFailed);
+        if (rep >= 0 || scenarioFailed) {
+            a.context.share(sample);
+            a.outcome.samples.push_back(sample);
+            observer.sampleReady(sample);
+        }
+        if (scenarioFailed && !contentFailed && a.firstQueryFailure != ErrorKind::Sql) {
+            return false;
         }
     }
-    return outcome;
+    return true;
+}
+
+// One execution of a scenario's statement: its phases, wire counters and content, as a sample.
+Sample Runner::measureOnce(const RunPlan& plan, const Scenario& scenario, ContentCheckKind check, int rep,
+                           RunObserver& observer, Attempt& a, bool& scenarioFailed, bool& contentFailed) {
+    observer.scenarioStarted(scenario, rep);
+    Sample sample = sampleFor(plan, scenario, a.outcome.session, a.resolved, rep, a.wire, a.counted);
+    if (!a.blindReason.empty()) {
+        sample.tap = WireStats::unavailable("not counted in-process (" + a.blindReason +
+                                            "): -P wire_counting=relay counts them");
+    }
+    sample.phases.connect = a.connectTime;
+    // Tap snapshots at the session's phase marks, taken on this thread inside query().
+    WireCounters atStart, atPrepared, atExecuted, atFetched;
+    ExchangeRecorder::Mark traceFrom, traceTo;  // the measured span's, for its exchange trace
+    bool prepared = false, executed = false, fetched = false;
+    PhaseClock clock{Clock::now()};
+    const clientpause::Pauses pausesBefore = clientpause::pausesSoFar();
+    MeasuringSink sink([&](std::uint64_t rows, std::uint64_t bytes) { observer.progress(scenario, rows, bytes); });
+    std::optional<VerifyingSink> verifying;
+    if (check == ContentCheckKind::Rows) {
+        verifying.emplace(sink, *a.expectation, !plan.rowLimit && readsEveryRow(*a.expectation, scenario.sql));
+    }
+    RowSink& rowSink = verifying ? static_cast<RowSink&>(*verifying) : sink;
+    try {
+        StallWatch watch(a.tap.get(), a.counter.get(), m_cancel);
+        if (!scenario.setupSql.empty()) {
+            a.session->execute(scenario.setupSql);
+        }
+        QuerySpec query{scenario.sql, scenario.fetch, plan.rowLimit};
+        if (a.counted) {
+            atStart = a.wireNow();
+        }
+        query.phaseMark = [&](QueryPhase phase) {
+            clock.mark(phase);
+            if (a.counted) {
+                switch (phase) {
+                    case QueryPhase::Prepared:
+                        atPrepared = a.wireNow(&traceFrom);
+                        prepared = true;
+                        break;
+                    case QueryPhase::Executed:
+                        atExecuted = a.wireNow();
+                        executed = true;
+                        break;
+                    case QueryPhase::Fetched:
+                        atFetched = a.wireNow(&traceTo);
+                        fetched = true;
+                        break;
+                }
+            }
+        };
+        for (const auto& [id, value] : a.resolved) {
+            if (!isWireParameter(id) && !isLoadParameter(id) && id != kVerifyContentParameter) {  // the run's
+                query.statementParameters[id] = value;
+            }
+        }
+        clock.start = Clock::now();
+        const QueryStats stats = a.session->query(query, rowSink, m_cancel);
+        applyQueryStats(sample, stats);
+    } catch (const Error& raw) {
+        const Error e = a.cancelledOr(a.tapContext(raw));
+        sample.status = e.kind() == ErrorKind::Cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
+        sample.error = oneLine(a.asGiven(e.what()));
+        sample.partial = true;
+        clock.keepPartial(sample.phases);
+        scenarioFailed = true;
+        a.firstQueryFailure = a.firstQueryFailure.value_or(e.kind());
+        a.fail(e, scenario.title);
+    }
+    if (a.expectation) {
+        sample.rows = sink.rows();
+        if (verifying && sample.status == SampleStatus::Complete)
+            verifying->finishEveryRow();
+        contentFailed = judgeContent(sample, scenario, check, *a.expectation,
+                                     verifying ? &verifying->verdict() : nullptr, sink.firstValue());
+        if (contentFailed) {
+            scenarioFailed = true;
+            a.fail(Error(ErrorKind::Data, sample.error), scenario.title);
+        }
+    }
+    if (a.counted) {
+        sample.tapPhases["connect"] = a.connectWire;
+        if (prepared) {
+            sample.tapPhases["prepare"] = atPrepared - atStart;
+        }
+        if (prepared && executed) {
+            sample.tapPhases["execute"] = atExecuted - atPrepared;
+        }
+        if (executed && fetched) {
+            sample.tapPhases["fetch"] = atFetched - atExecuted;
+        }
+        if (prepared && fetched) {
+            // The measured span, like Elapsed: from opening the cursor to the last fetch.
+            sample.tap = WireStats::of(atFetched - atPrepared);
+            sample.trace = a.tap ? a.tap->exchanges(traceFrom, traceTo) : a.counter->exchanges(traceFrom, traceTo);
+        } else if (prepared) {
+            const WireCounters soFar = a.wireNow() - atPrepared;
+            sample.tap = sample.partial ? WireStats::of(soFar)  // up to the failure, as the phases
+                                        : WireStats::unavailable("the driver reported no end of the fetch");
+            sample.tapPhases["until failure"] = soFar;
+        } else {
+            sample.tap = WireStats::unavailable("the driver reported no phase marks");
+        }
+        sample.tap.method = a.method;
+        ExchangeRecorder::Mark done;  // a kept session's recorder holds one sample's runs at most
+        a.wireNow(&done);
+        if (a.tap) {
+            a.tap->forgetTraceBefore(done);
+        } else {
+            a.counter->forgetTraceBefore(done);
+        }
+    }
+    sample.rows = sink.rows();
+    sample.contentBytes = sink.contentBytes();
+    sample.valuesRead = sink.valuesRead();
+    sample.valuesSkipped = sink.valuesSkipped();
+    sample.maxId = sink.maxId();
+    if (scenario.kind == ScenarioKind::Scalar) {
+        sample.scalarLabel = scenario.scalarLabel;
+        sample.scalar = sink.firstValue();
+    }
+    sample.disturbed = disturbance(pausesBefore);
+    return sample;
 }
 
 }  // namespace blobbench

@@ -107,6 +107,16 @@ public:
     const char* keptSessionWireMethod() const;
 
 private:
+    // run()'s steps, on the state of one run (Attempt, in Runner.cpp).
+    struct Attempt;
+    void resolvePlan(const RunPlan& plan, const Driver& driver, Attempt& a);
+    void openSession(const RunPlan& plan, const Driver& driver, Attempt& a);
+    bool startMeasuring(const RunPlan& plan, RunObserver& observer, Attempt& a);
+    bool measureScenario(const RunPlan& plan, const Scenario& scenario, RunObserver& observer, Attempt& a);
+    Sample measureOnce(const RunPlan& plan, const Scenario& scenario, ContentCheckKind check, int rep,
+                       RunObserver& observer, Attempt& a, bool& scenarioFailed, bool& contentFailed);
+    void keepForNextRun(Attempt& a);  // at the end of run(): a healthy session kept, or its wire remembered
+
     // The hard deadline of a cancel for a connection with no relay or counter in front of it.
     void startSocketDeadline();  // from cancel()
     void endSocketDeadline();    // when run() returns: the deadline's thread stops and is joined
