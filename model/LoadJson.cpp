@@ -237,7 +237,7 @@ QByteArray loadPointsCsv(const std::vector<LoadPoint>& points) {
             return line + '\n';
         };
         for (std::size_t i = 0; i < p.perSession.size(); ++i) {
-            csv += row(QByteArray::number(static_cast<qulonglong>(i + 1)), p.perSession[i]);
+            csv += row(QByteArray::number(static_cast<qulonglong>(i) + 1), p.perSession[i]);
         }
         csv += row("all", p.combined);
     }

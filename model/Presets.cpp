@@ -56,7 +56,7 @@ bool isPresetFile(const QString& path) {
 
 QString userCopyOfPreset(const QString& presetPath) {
     const QString dir = QFileInfo(defaultSqlitePath()).dir().filePath(QStringLiteral("projects"));
-    const QString copy = QDir(dir).filePath(QFileInfo(presetPath).fileName());
+    QString copy = QDir(dir).filePath(QFileInfo(presetPath).fileName());
     if (QFileInfo::exists(copy)) {
         return copy;
     }

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <algorithm>
 
 #include "engine/data/ReferenceSuite.h"
 
@@ -44,6 +45,13 @@ QString expandData(QString text) {
         text.replace(QLatin1String("${DATA}"), QFileInfo(defaultSqlitePath()).path());
     }
     return text;
+}
+
+// The last run in the history with the id runId, or nullptr.
+RunRecord* latestRun(std::vector<RunRecord>& history, const QString& runId) {
+    const auto it =
+        std::find_if(history.rbegin(), history.rend(), [&](const RunRecord& r) { return r.runId == runId; });
+    return it == history.rend() ? nullptr : &*it;
 }
 }  // namespace
 
@@ -348,36 +356,27 @@ void ProjectDocument::beginRun(const RunRecord& record) {
 }
 
 void ProjectDocument::appendSample(const QString& runId, const Sample& sample) {
-    for (auto it = m_project.history.rbegin(); it != m_project.history.rend(); ++it) {
-        if (it->runId == runId) {
-            it->samples.push_back(sample);
-            touch();
-            emit sampleAppended(runId, sample);
-            return;
-        }
+    if (RunRecord* run = latestRun(m_project.history, runId)) {
+        run->samples.push_back(sample);
+        touch();
+        emit sampleAppended(runId, sample);
     }
 }
 
 void ProjectDocument::appendLoads(const QString& runId, const std::vector<LoadPoint>& loads) {
-    for (auto it = m_project.history.rbegin(); it != m_project.history.rend(); ++it) {
-        if (it->runId == runId) {
-            it->loads.insert(it->loads.end(), loads.begin(), loads.end());
-            touch();
-            emit loadsAppended(runId);
-            return;
-        }
+    if (RunRecord* run = latestRun(m_project.history, runId)) {
+        run->loads.insert(run->loads.end(), loads.begin(), loads.end());
+        touch();
+        emit loadsAppended(runId);
     }
 }
 
 void ProjectDocument::finishRun(const QString& runId, const QString& outcome) {
-    for (auto it = m_project.history.rbegin(); it != m_project.history.rend(); ++it) {
-        if (it->runId == runId) {
-            it->finishedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-            it->outcome = outcome;
-            touch();
-            emit runFinished(runId);
-            return;
-        }
+    if (RunRecord* run = latestRun(m_project.history, runId)) {
+        run->finishedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+        run->outcome = outcome;
+        touch();
+        emit runFinished(runId);
     }
 }
 

@@ -108,7 +108,7 @@ QJsonArray array(const QJsonValue& v, const QString& path, qsizetype maxSize) {
 }
 
 QString oneOf(const QJsonValue& v, const QString& path, std::initializer_list<const char*> choices) {
-    const QString s = text(v, path, kMaxShortText);
+    QString s = text(v, path, kMaxShortText);
     QStringList names;
     for (const char* c : choices) {
         if (s == QLatin1String(c)) {

@@ -183,12 +183,8 @@ const RunRecord* findRun(const Project& project, const QString& idOrIndex) {
     if (isNumber && index < 0) {
         return -index <= static_cast<int>(h.size()) ? &h[h.size() - static_cast<std::size_t>(-index)] : nullptr;
     }
-    for (auto it = h.rbegin(); it != h.rend(); ++it) {
-        if (it->runId == idOrIndex) {
-            return &*it;
-        }
-    }
-    return nullptr;
+    const auto it = std::find_if(h.rbegin(), h.rend(), [&](const RunRecord& r) { return r.runId == idOrIndex; });
+    return it == h.rend() ? nullptr : &*it;
 }
 
 }  // namespace blobbench

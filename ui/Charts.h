@@ -96,6 +96,7 @@ public:
     virtual void setBytesAxis(BytesAxis /*axis*/) {}
     virtual BytesAxis bytesAxis() const { return BytesAxis::Content; }
     // Called when the user picks another x axis in the chart's box (the project keeps the choice).
+    // NOLINTNEXTLINE(performance-unnecessary-value-param): a sink parameter, which the overrides move from.
     virtual void onBytesAxisChosen(std::function<void(BytesAxis)> /*handler*/) {}
 };
 

@@ -206,13 +206,13 @@ void ConnectionController::testConnection(const ParameterValues& values) {
 }
 
 QString ConnectionController::passwordFor(const ConnectionProfile& profile) {
-    const QString password = lookUpPassword(profile);
+    QString password = lookUpPassword(profile);
     m_lastGiven[profile.name] = password;
     return password;
 }
 
 QString ConnectionController::lookUpPassword(const ConnectionProfile& profile) {
-    const QString session = m_passwords.value(profile.name);
+    QString session = m_passwords.value(profile.name);
     if (!session.isEmpty())
         return session;
     const Driver* driver = nullptr;

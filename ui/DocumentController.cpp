@@ -305,7 +305,7 @@ void DocumentController::refreshRecentFilesMenu() {
         return;
     }
     for (int i = 0; i < recent.size(); ++i) {
-        const QString path = recent[i];
+        const QString& path = recent[i];
         QAction* action =
             m_recentFilesMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this,
                                          [this, path] { openRecentProject(path); });

@@ -159,6 +159,7 @@ void HistoryPanel::updateRow(int index) {
 void HistoryPanel::updateSettings() {
     const auto& history = m_document->project().history;
     std::vector<const std::vector<Sample>*> runs;
+    runs.reserve(history.size());
     for (const RunRecord& run : history)
         runs.push_back(&run.samples);
     // The connection has a column of its own: here only what differs among a connection's runs.

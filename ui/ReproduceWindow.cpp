@@ -161,7 +161,7 @@ ReproduceWindow::~ReproduceWindow() {
 }
 
 QString ReproduceWindow::cliProgram() {
-    if (const QString env = qEnvironmentVariable("BLOBBENCH_CLI"); !env.isEmpty())
+    if (QString env = qEnvironmentVariable("BLOBBENCH_CLI"); !env.isEmpty())
         return env;
     const QString dir = QCoreApplication::applicationDirPath();
     // Installed side by side; in the build tree the window is app/gui/blobbench, the CLI app/blobbench-cli.
@@ -309,7 +309,7 @@ bool ReproduceWindow::loadResult(const QString& path) {
         findPublication(root.value(QStringLiteral("publication")).toString().toStdString());
     m_table->setRowCount(0);
     std::vector<VerdictPoint> points;
-    for (const QJsonValue& value : cells) {
+    for (const auto& value : cells) {
         const QJsonObject cell = value.toObject();
         const int row = m_table->rowCount();
         m_table->insertRow(row);

@@ -172,12 +172,13 @@ QWidget* makeStoragePanel(ProjectDocument* document) {
 
 void StorageChart::showLatestRun() {
     const auto& history = m_document->project().history;
-    for (auto it = history.rbegin(); it != history.rend(); ++it) {
-        if (std::any_of(it->samples.begin(), it->samples.end(), isStudySample)) {
-            m_runId = it->runId;
-            setSamples(it->samples);
-            return;
-        }
+    const auto latest = std::find_if(history.rbegin(), history.rend(), [](const RunRecord& run) {
+        return std::any_of(run.samples.begin(), run.samples.end(), isStudySample);
+    });
+    if (latest != history.rend()) {
+        m_runId = latest->runId;
+        setSamples(latest->samples);
+        return;
     }
     clear();
 }

@@ -52,7 +52,7 @@ public:
         // verify_content=on and in effect (else the header's not-in-effect line says why not).
         for (const ParameterEffect& e : info.effects) {
             if (e.id == kVerifyContentParameter && e.inEffect) {
-                m_notes.push_back(
+                m_notes.emplace_back(
                     "Content: every value read is compared with the data set's (verify_content=on; the hashing "
                     "time is taken out of each fetch time)");
             }

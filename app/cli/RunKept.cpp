@@ -58,7 +58,7 @@ std::string runKeptLine(const RunKept& k, bool always) {
     const std::size_t plain = k.samples - std::min(k.loadPoints, k.samples);
     const std::string count = "its " + measuredCount(plain, k.samples - plain);
     if (k.samples == 0) {
-        parts.push_back("it measured no sample");
+        parts.emplace_back("it measured no sample");
     } else if (!whole.empty()) {
         parts.push_back(count + (k.samples == 1 ? " is in " : " are in ") + listed(whole));
     } else {

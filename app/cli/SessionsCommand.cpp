@@ -25,7 +25,7 @@ namespace blobbench::cli {
 namespace {
 
 std::chrono::milliseconds millisecondsOf(double seconds) {
-    return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000 + 0.5));
+    return std::chrono::milliseconds(std::llround(seconds * 1000));  // seconds >= 0 (parseDecimal)
 }
 
 // Session 1 checks the data set and gives the report its header; the others are like it.

@@ -11,7 +11,7 @@ std::string prefixedOnce(const std::string& context, const std::string& message)
     return context + ": " + message;
 }
 
-std::string oneLine(std::string text) {
+std::string oneLine(const std::string& text) {
     std::string out;
     out.reserve(text.size());
     bool pendingSpace = false;

@@ -35,6 +35,6 @@ private:
 };
 
 // Collapses a multi-line server message into one line for the user.
-std::string oneLine(std::string text);
+std::string oneLine(const std::string& text);
 
 }  // namespace blobbench

@@ -158,7 +158,7 @@ SyntheticSource::SyntheticSource(const SyntheticProfile& profile) : m_profile(pr
 
 std::string SyntheticSource::fileNameOf(std::uint64_t row) const {
     char name[40];
-    std::snprintf(name, sizeof name, "synthetic/src%05llu.cpp", static_cast<unsigned long long>(row + 1));
+    std::snprintf(name, sizeof name, "synthetic/src%05llu.cpp", static_cast<unsigned long long>(row) + 1);
     return name;
 }
 

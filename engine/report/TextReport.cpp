@@ -95,6 +95,7 @@ const Sample& medianSample(const std::vector<Sample>& samples) {
         throw Error(ErrorKind::Internal, "median of no samples");
     }
     std::vector<const Sample*> sorted;
+    sorted.reserve(samples.size());
     for (const auto& s : samples) {
         sorted.push_back(&s);
     }

@@ -59,7 +59,7 @@ void AggregateLog::writeUpTo(std::int64_t index) {
         }
         char line[320];
         std::snprintf(line, sizeof line, "%lld %llu %.0f %.0f %llu %llu %.0f %.0f %llu %llu 0 0 0 %llu 0 0\n",
-                      static_cast<long long>(*m_next * m_interval), static_cast<unsigned long long>(at.count),
+                      static_cast<long long>(*m_next) * m_interval, static_cast<unsigned long long>(at.count),
                       at.sumLatency, at.sumLatency2, static_cast<unsigned long long>(at.minLatency),
                       static_cast<unsigned long long>(at.maxLatency), at.sumLag, at.sumLag2,
                       static_cast<unsigned long long>(at.minLag), static_cast<unsigned long long>(at.maxLag),

@@ -200,7 +200,7 @@ private:
         std::string expected;
         for (std::uint64_t key = 1; key <= m_o.count; ++key) {
             valueFor(shape, key, expected);
-            const std::string diff = compareValue(key, expected, read(key));
+            std::string diff = compareValue(key, expected, read(key));
             if (!diff.empty()) {
                 return diff;
             }
@@ -240,7 +240,7 @@ private:
                 r.values = key;
             }
         }
-        m_report.notes.push_back("write times include generating the values; sync(2) after the writes, untimed");
+        m_report.notes.emplace_back("write times include generating the values; sync(2) after the writes, untimed");
     }
 
     void footprintPhase(SqliteStore& db, FileStore& files) {

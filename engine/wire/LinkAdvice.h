@@ -53,6 +53,7 @@ struct ParameterSetKey {
     std::map<std::string, std::string> settings;
     std::string measuredOver;
     friend bool operator==(const ParameterSetKey&, const ParameterSetKey&) = default;
+    // NOLINTNEXTLINE(modernize-use-nullptr): a false positive of clang-tidy 14 on a defaulted <=>.
     friend auto operator<=>(const ParameterSetKey&, const ParameterSetKey&) = default;
 };
 ParameterSetKey parameterSetKey(const Sample& sample);

@@ -5,7 +5,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
-#include <signal.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
@@ -17,6 +16,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -59,7 +59,8 @@ void closeSocket(int fd, bool withReset) {
 
 }  // namespace
 
-WireTap::Relay::Relay(std::string host, std::uint16_t port, const LinkProfile& profile, const WireTapOptions& options) {
+WireTap::Relay::Relay(const std::string& host, std::uint16_t port, const LinkProfile& profile,
+                      const WireTapOptions& options) {
     profile.validate();
     m_profile = m_activeProfile = profile;
     m_sharedLink = options.sharedLink;
@@ -495,8 +496,9 @@ void WireTap::Relay::reap() {
 
 // ---------------------------------------------------------------------------------------------
 
-WireTap::WireTap(std::string upstreamHost, std::uint16_t upstreamPort, LinkProfile profile, WireTapOptions options)
-    : m_relay(std::make_unique<Relay>(std::move(upstreamHost), upstreamPort, profile, options)) {}
+WireTap::WireTap(const std::string& upstreamHost, std::uint16_t upstreamPort, LinkProfile profile,
+                 const WireTapOptions& options)
+    : m_relay(std::make_unique<Relay>(upstreamHost, upstreamPort, profile, options)) {}
 
 WireTap::~WireTap() = default;
 

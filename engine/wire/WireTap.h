@@ -63,8 +63,8 @@ class WireTap {
 public:
     // Starts listening on an ephemeral port. Throws Error(Connect) when the upstream host cannot
     // be resolved, Error(Io) when no socket or thread can be had, Error(Usage) for a bad profile.
-    WireTap(std::string upstreamHost, std::uint16_t upstreamPort, LinkProfile profile = {},
-            WireTapOptions options = {});
+    WireTap(const std::string& upstreamHost, std::uint16_t upstreamPort, LinkProfile profile = {},
+            const WireTapOptions& options = {});
     ~WireTap();  // stops the relay thread, closes every socket
 
     WireTap(const WireTap&) = delete;

@@ -175,7 +175,7 @@ using namespace wiretap;
 
 class WireTap::Relay {
 public:
-    Relay(std::string host, std::uint16_t port, const LinkProfile& profile, const WireTapOptions& options);
+    Relay(const std::string& host, std::uint16_t port, const LinkProfile& profile, const WireTapOptions& options);
     ~Relay();
 
     std::uint16_t port() const { return m_port; }

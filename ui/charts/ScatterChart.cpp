@@ -185,6 +185,7 @@ public:
         }
         std::sort(drawnPoints.begin(), drawnPoints.end());
         std::vector<double> out;
+        out.reserve(drawnPoints.size());
         for (const auto& p : drawnPoints)
             out.push_back(p.second);
         return out;

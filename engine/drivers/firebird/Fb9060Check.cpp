@@ -113,7 +113,7 @@ void runSequence(FirebirdSession& session, const std::string& table, Fb9060Outco
     session.begin();
     session.execute("INSERT INTO " + table + " (ID, NAME, B) VALUES (1, 'one', 'AAA-first')");
     session.execute("INSERT INTO " + table + " (ID, NAME, B) VALUES (2, 'two', NULL)");
-    out.steps.push_back("INSERT rows 1 (B = 'AAA-first') and 2 (B = NULL), one transaction from here on");
+    out.steps.emplace_back("INSERT rows 1 (B = 'AAA-first') and 2 (B = NULL), one transaction from here on");
 
     OpenCursor probe1(session, "SELECT FIRST 1 NAME, B FROM " + table + " WHERE ID = 1");
     if (const ISC_QUAD* id = probe1.blobId(1)) {
@@ -122,12 +122,12 @@ void runSequence(FirebirdSession& session, const std::string& table, Fb9060Outco
     out.steps.push_back("SELECT FIRST 1 NAME, B ... WHERE ID = 1: fetched (BLOB id " + out.freedBlobId +
                         ", not opened), cursor left open");
     session.execute("UPDATE " + table + " SET NAME = 'one-b', B = NULL WHERE ID = 1");
-    out.steps.push_back("UPDATE ... SET B = NULL WHERE ID = 1: row 1's BLOB is freed");
+    out.steps.emplace_back("UPDATE ... SET B = NULL WHERE ID = 1: row 1's BLOB is freed");
 
     OpenCursor probe2(session, "SELECT FIRST 1 NAME, B FROM " + table + " WHERE ID = 2");
-    out.steps.push_back("SELECT FIRST 1 NAME, B ... WHERE ID = 2: fetched, cursor left open");
+    out.steps.emplace_back("SELECT FIRST 1 NAME, B ... WHERE ID = 2: fetched, cursor left open");
     session.execute("UPDATE " + table + " SET NAME = 'two-b', B = 'BBB-second' WHERE ID = 2");
-    out.steps.push_back("UPDATE ... SET B = 'BBB-second' WHERE ID = 2: a new BLOB");
+    out.steps.emplace_back("UPDATE ... SET B = 'BBB-second' WHERE ID = 2: a new BLOB");
 
     out.got = reread(session, table, &out.newBlobId);
     out.steps.push_back("SELECT B ... WHERE ID = 2 (BLOB id " + out.newBlobId + (out.blobIdReused() ? ", reused" : "") +

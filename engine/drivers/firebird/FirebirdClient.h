@@ -16,6 +16,7 @@ struct FbVersion {
     int major = 0;
     int minor = 0;
     int patch = 0;
+    // NOLINTNEXTLINE(modernize-use-nullptr): a false positive of clang-tidy 14 on a defaulted <=>.
     auto operator<=>(const FbVersion&) const = default;
     std::string toString() const;
 };

@@ -459,6 +459,7 @@ QueryStats FirebirdSession::query(const QuerySpec& spec, RowSink& sink, const Ca
         stats.prepare = since(t0);
 
         std::vector<ColumnInfo> infos;
+        infos.reserve(columns.size());
         for (const auto& c : columns) {
             infos.push_back(c.info);
         }

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <map>
@@ -336,15 +337,9 @@ const std::vector<ParameterSpec>& PostgresDriver::parameters() const {
 
 bool PostgresDriver::accepts(std::string_view target) const {
     auto startsWith = [&](std::string_view prefix) {
-        if (target.size() < prefix.size()) {
-            return false;
-        }
-        for (std::size_t i = 0; i < prefix.size(); ++i) {
-            if (std::tolower(static_cast<unsigned char>(target[i])) != prefix[i]) {
-                return false;
-            }
-        }
-        return true;
+        return target.size() >= prefix.size() &&
+               std::equal(prefix.begin(), prefix.end(), target.begin(),
+                          [](char p, char t) { return std::tolower(static_cast<unsigned char>(t)) == p; });
     };
     if (startsWith("postgresql://") || startsWith("postgres://")) {
         return true;

@@ -467,7 +467,7 @@ private:
         }
         if (any && !uniqueNames) {
             any = false;
-            notVia.push_back("all columns (result column names are not unique)");
+            notVia.emplace_back("all columns (result column names are not unique)");
         }
         if (booleanValue(m_values, "blob_api")) {
             std::string reason;
