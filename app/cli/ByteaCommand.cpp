@@ -157,6 +157,11 @@ int commandBytea(const CliOptions& o) {
     for (const auto& t : trials) {
         std::cout << "  " << t.path << ": " << t.how << '\n';
     }
+    for (const auto& t : trials) {
+        if (!t.disturbed.empty()) {
+            std::cout << "Disturbed: " << t.path << ": " << t.disturbed << '\n';
+        }
+    }
     const std::vector<Sample> samples =
         traces ? traces->samples(trials, connection, options.documentBytes) : std::vector<Sample>{};
     if (o.predictAt) {

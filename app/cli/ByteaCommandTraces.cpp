@@ -110,6 +110,7 @@ std::vector<Sample> ByteaTraces::samples(const std::vector<ByteaTrial>& trials, 
                     s.phases = t.selects[r];
                 }
                 s.contentBytes = insert ? t.sentBytes : t.receivedBytes;
+                s.disturbed = t.disturbed;
                 withWire(s, m_spans[static_cast<int>(span)][at]);
                 out.push_back(std::move(s));
             }

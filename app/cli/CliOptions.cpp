@@ -218,6 +218,8 @@ prepare:
       --seed N                      seed of the synthetic data (default 20251129)
       --binary                      incompressible bytes instead of source-like text
       --batch N                     rows per transaction (default 1000)
+      --replace                     replace BLOB_TEST / BLOB_SAMPLE even when BlobBench did
+                                    not make them (else prepare refuses to drop their rows)
 
 run:
   -s, --scenario ID                 run only this scenario (repeatable): warm-up, short-blobs,
@@ -409,6 +411,8 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.predictAt = parsePredictAt(take(arg));
         } else if (arg == "--binary") {
             o.binary = true;
+        } else if (arg == "--replace") {
+            o.replaceTables = true;
         } else if (arg == "--batch") {
             o.batchRows = parseCount(arg, take(arg), 1);
         } else if (arg == "-s" || arg == "--scenario") {
@@ -522,6 +526,9 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
         throw Error(ErrorKind::Usage,
                     "--predict-at is an option of bytea (for other runs: blobbench-cli predict SAMPLES.json --latency "
                     "MS --bandwidth RATE)");
+    }
+    if (o.replaceTables && o.command != Command::Prepare) {
+        throw Error(ErrorKind::Usage, "--replace is an option of prepare (it replaces tables BlobBench did not make)");
     }
     if (o.noTap && o.wireTap) {
         throw Error(

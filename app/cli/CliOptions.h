@@ -29,6 +29,7 @@ struct CliOptions {
     std::optional<std::uint64_t> rows;
     std::optional<std::uint64_t> seed;
     bool binary = false;
+    bool replaceTables = false;                // --replace: drop reference tables BlobBench did not make
     std::optional<std::int64_t> documentSize;  // bytea: --size
     std::optional<LinkProfile> predictAt;      // bytea: --predict-at DOWN/UP[/LATENCY]
     std::uint64_t batchRows = 1000;

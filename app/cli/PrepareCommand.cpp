@@ -72,6 +72,7 @@ DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o, const 
     ProgressLine line(!o.quiet);
     PrepareOptions options;
     options.batchRows = o.batchRows;
+    options.replaceForeignTables = o.replaceTables;
     options.cancel = cancel;
     options.connected = connected;
     options.progress = [&](std::uint64_t done, std::uint64_t total) {

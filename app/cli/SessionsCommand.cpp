@@ -19,6 +19,7 @@
 #include "engine/report/TextReport.h"
 #include "engine/run/SessionFigures.h"
 #include "engine/run/SessionRunner.h"
+#include "engine/wire/WireParameters.h"
 #include "model/SessionsJson.h"
 
 namespace blobbench::cli {
@@ -162,6 +163,13 @@ void refuseSessionsOptions(const CliOptions& o, bool project) {
     if (o.verifyContent || o.parameters.contains(kVerifyContentParameter)) {
         throw Error(ErrorKind::Usage,
                     "--verify-content (-P verify_content) is not available with --sessions (not in this version)");
+    }
+    // The relay's compression estimate is per sample of one session; a sessions run reports none, so
+    // asking for it gave nothing and no word (hostile round 5l EC1).
+    if (o.estimateCompression || o.parameters.contains(wireparam::CompressionEstimate)) {
+        throw Error(ErrorKind::Usage,
+                    "--estimate-compression (-P wire_compression_estimate) is not available with --sessions (not in "
+                    "this version): run the scenario in one session to estimate its compression");
     }
 }
 

@@ -455,7 +455,11 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
                           r.storageBytes ? std::to_string(*r.storageBytes).c_str() : "-", r.check.c_str(),
                           r.partial ? " (PARTIAL: committed rows only)" : "");
         }
-        out << line << std::flush;
+        out << line;
+        if (!r.disturbed.empty()) {
+            out << "          disturbed: " << printable(r.disturbed) << '\n';
+        }
+        out << std::flush;
         QJsonObject row;
         row[QStringLiteral("engine")] = q(r.engine);
         row[QStringLiteral("variant")] = q(r.variant);
@@ -480,6 +484,9 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
         row[QStringLiteral("partial")] = r.partial;
         if (!r.error.empty()) {
             row[QStringLiteral("error")] = q(r.error);
+        }
+        if (!r.disturbed.empty()) {
+            row[QStringLiteral("disturbed")] = q(r.disturbed);
         }
         rows.append(row);
         json.root[QStringLiteral("results")] = rows;

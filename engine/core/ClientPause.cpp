@@ -1,9 +1,10 @@
 #include "engine/core/ClientPause.h"
 
-#include <time.h>
-
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <ctime>
 #include <mutex>
 #include <thread>
 
@@ -102,6 +103,24 @@ Pauses pausesSoFar() {
     std::lock_guard lock(s.mutex);
     s.look();
     return s.pauses;
+}
+
+std::string disturbanceNote(std::int64_t pausedNs, std::string_view during) {
+    if (pausedNs <= 0) {
+        return {};
+    }
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(pausedNs) / 1e9);
+    return std::string("the client was stopped or suspended for ") + seconds + " s during " + std::string(during) +
+           " (SIGSTOP, a suspend or an overloaded machine): its times are not the server's and the link's alone";
+}
+
+std::string disturbanceSince(const Pauses& before, std::string_view during) {
+    const Pauses now = pausesSoFar();
+    if (now.count == before.count) {
+        return {};
+    }
+    return disturbanceNote(std::max<std::int64_t>(now.totalNs - before.totalNs, 1), during);
 }
 
 }  // namespace blobbench::clientpause

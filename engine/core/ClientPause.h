@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 // Notices that this process itself was not running for a while: stopped (SIGSTOP, Ctrl+Z, a
 // debugger), a suspended machine, or one too loaded to schedule it. A silence the stall timeout
@@ -40,5 +42,11 @@ struct Pauses {
     std::int64_t totalNs = 0;  // how long the process was not running, summed
 };
 Pauses pausesSoFar();  // for a sample: compare before and after (looks at the clock first)
+
+// The note a measurement carries when the client was not running for `pausedNs` during it: "the
+// client was stopped or suspended for 3.0 s during DURING (...)"; "" for 0.
+std::string disturbanceNote(std::int64_t pausedNs, std::string_view during);
+// disturbanceNote of the pauses seen since `before` ("" when none).
+std::string disturbanceSince(const Pauses& before, std::string_view during);
 
 }  // namespace blobbench::clientpause

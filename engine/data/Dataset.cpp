@@ -154,10 +154,15 @@ void writeContentHashes(Session& session, const ReferenceSchema& schema, const R
     session.commit();
 }
 
+void refuseForeignTables(Session& session, const ReferenceSchema& schema);
+
 }  // namespace
 
 DatasetSummary prepareReferenceTables(Session& session, const RowSource& source, const PrepareOptions& options) {
     const ReferenceSchema schema = referenceSchema(session.dialect());
+    if (!options.replaceForeignTables) {
+        refuseForeignTables(session, schema);
+    }
     for (const auto& drop : schema.dropStatements) {
         try {
             session.execute(drop);
@@ -332,6 +337,32 @@ private:
         return values[column];
     }
 };
+
+// A reference table of BlobBench's names that holds rows, with no BLOBBENCH_DATASET beside it, is
+// someone else's: prepare would have dropped it without a word (hostile round 5l D3).
+void refuseForeignTables(Session& session, const ReferenceSchema& schema) {
+    if (session.tableExists(schema.metaTable)) {
+        return;  // BlobBench's own, complete or not
+    }
+    std::string held;
+    for (const char* table : {"BLOB_TEST", "BLOB_SAMPLE"}) {
+        if (!session.tableExists(table)) {
+            continue;
+        }
+        CountSink count;
+        session.query(QuerySpec{std::string("SELECT COUNT(*) FROM ") + table}, count, CancelToken());
+        if (!count.values.empty() && count.values[0] > 0) {
+            held += (held.empty() ? "" : " and ") + std::string(table) + " holds " + std::to_string(count.values[0]) +
+                    (count.values[0] == 1 ? " row" : " rows");
+        }
+    }
+    if (!held.empty()) {
+        throw Error(ErrorKind::Usage, held +
+                                          " that BlobBench did not prepare (no BLOBBENCH_DATASET beside it): "
+                                          "preparing replaces the reference tables and would drop them; nothing "
+                                          "was changed (drop them yourself, or replace them: prepare --replace)");
+    }
+}
 
 }  // namespace
 

@@ -93,9 +93,13 @@ struct PrepareOptions {
     std::function<void(std::uint64_t done, std::uint64_t total)> progress;
     CancelToken cancel;
     std::function<void()> connected;  // prepareDataset(): the session is open, nothing written yet
+    // BLOB_TEST or BLOB_SAMPLE with rows and no BLOBBENCH_DATASET beside them were made by someone
+    // else: without this, prepare refuses to drop them (Error(Usage) naming them and their rows).
+    bool replaceForeignTables = false;
 };
 
-// Drops and creates the reference tables and fills them in batches, one transaction per batch.
+// Drops and creates the reference tables and fills them in batches, one transaction per batch
+// (reference tables with rows that BlobBench did not make are refused: replaceForeignTables).
 // The summary row that marks the set complete is written last, so an interrupted prepare never
 // looks complete. SHORT_BLOB = character length < 8191; SHORT_CONTENT = CONTENT when short.
 DatasetSummary prepareReferenceTables(Session& session, const RowSource& source, const PrepareOptions& options);

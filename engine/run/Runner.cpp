@@ -42,19 +42,6 @@ struct PhaseClock {
     }
 };
 
-// The sample's disturbed note when the client was stopped or suspended since `before`.
-std::string disturbance(const clientpause::Pauses& before) {
-    const clientpause::Pauses now = clientpause::pausesSoFar();
-    if (now.count == before.count) {
-        return {};
-    }
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(now.totalNs - before.totalNs) / 1e9);
-    return std::string("the client was stopped or suspended for ") + seconds +
-           " s during the sample (SIGSTOP, a suspend or an overloaded machine): its times are not the server's "
-           "and the link's alone";
-}
-
 Sample sampleFor(const RunPlan& plan, const Scenario& scenario, const SessionInfo& info,
                  const ParameterValues& resolved, int repetition, const WireSettings& wire, bool tapped) {
     Sample s;
@@ -812,7 +799,7 @@ Sample Runner::measureOnce(const RunPlan& plan, const Scenario& scenario, Conten
         sample.scalarLabel = scenario.scalarLabel;
         sample.scalar = sink.firstValue();
     }
-    sample.disturbed = disturbance(pausesBefore);
+    sample.disturbed = clientpause::disturbanceSince(pausesBefore, "the sample");
     return sample;
 }
 

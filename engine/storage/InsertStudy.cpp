@@ -7,6 +7,7 @@
 
 #include <firebird/Interface.h>
 
+#include "engine/core/ClientPause.h"
 #include "engine/core/Error.h"
 #include "engine/drivers/Registry.h"
 #include "engine/drivers/firebird/FirebirdClient.h"
@@ -92,6 +93,9 @@ template <typename Insert, typename Commit, typename Begin>
 void timedInserts(InsertResult& r, const InsertOptions& o, const std::vector<std::string>& pool, Insert&& insert,
                   Commit&& commit, Begin&& begin) {
     const std::uint64_t every = o.commitEvery == 0 ? o.rows : o.commitEvery;
+    // A stopped or suspended client's pause is in the elapsed time: said with the result (round 5l S5).
+    const clientpause::Watch pauses;
+    const clientpause::Pauses pausedBefore = clientpause::pausesSoFar();
     const auto t0 = Clock::now();
     try {
         begin();
@@ -114,6 +118,7 @@ void timedInserts(InsertResult& r, const InsertOptions& o, const std::vector<std
         }
     } catch (...) {
         r.elapsed = Clock::now() - t0;
+        r.disturbed = clientpause::disturbanceSince(pausedBefore, "the timed inserts");
         r.bytes = 0;  // counted again over the committed rows only
         for (std::uint64_t id = 1; id <= r.rows; ++id) {
             r.bytes += valueOfRow(pool, id).size();
@@ -121,6 +126,7 @@ void timedInserts(InsertResult& r, const InsertOptions& o, const std::vector<std
         throw;
     }
     r.elapsed = Clock::now() - t0;
+    r.disturbed = clientpause::disturbanceSince(pausedBefore, "the timed inserts");
 }
 
 // Cells of a result as strings; BLOB chunks are concatenated.

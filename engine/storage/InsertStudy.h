@@ -59,6 +59,7 @@ struct InsertResult {
     std::string error;
     bool cancelled = false;  // a cancel ended it (error is "cancelled")
     std::string left;        // after a cancel or a failure: what it made and could not remove, and how to; or empty
+    std::string disturbed;   // the client was stopped or suspended during the timed inserts (ClientPause.h); or empty
 
     double insertsPerSecond() const;
     double megabytesPerSecond() const;

@@ -358,6 +358,7 @@ Sample insertSample(const StudyJob& job, const InsertResult& r, const std::strin
     s.contentBytes = r.bytes;
     s.effects.push_back(ParameterEffect{"variant", r.variant, r.inEffect ? r.variant : "", r.inEffect, r.reason});
     s.scalarLabel = kInsertsPerSecond;
+    s.disturbed = r.disturbed;
     if (!r.inEffect) {
         s.status = SampleStatus::Failed;
         s.error = "not in effect: " + r.reason;

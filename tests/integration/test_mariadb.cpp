@@ -226,6 +226,17 @@ TEST_F(MariadbTest, TlsOptionsArePassedThroughAndWhatWasNegotiatedIsSaid) {
             ASSERT_TRUE(s.tap.available);
             EXPECT_GT(s.tap.counters.recvBytes, s.contentBytes) << "the encrypted bytes, through the relay";
         }
+        // Round 5l T1: libmariadb's own counters count the bytes before encryption: not shown as physical.
+        EXPECT_FALSE(s.nativePhysical.available) << counting;
+        EXPECT_NE(s.nativePhysical.unavailableReason.find("before encryption"), std::string::npos)
+            << s.nativePhysical.unavailableReason;
+    }
+    {
+        const RunOutcome plain = runPlan(m_url, scenarios({"short-blobs"}), {{"wire_counting", "relay"}});
+        ASSERT_TRUE(plain.ok) << plain.error;
+        const Sample& s = plain.samples.front();
+        ASSERT_TRUE(s.nativePhysical.available) << "without TLS the client's count is the socket's";
+        EXPECT_EQ(s.nativePhysical.counters.recvBytes, s.tap.counters.recvBytes);
     }
     EXPECT_TRUE(negotiatedSsl(m_url + sep + "ssl=true", {}).starts_with("on, ")) << "TLS asked for";
     EXPECT_TRUE(

@@ -228,7 +228,9 @@ TEST(ProjectCliDataset, ForeignBlobTestRunsWithItsNoteAndAnIncompleteOneIsRefuse
               std::string::npos)
         << r.err;
 
-    ASSERT_EQ(runCli({"prepare", "sqlite:" + file, "--rows", "30", "-q"}).exitCode, 0);
+    // The foreign table's rows are dropped only when asked (round 5l D3: test_round5l).
+    ASSERT_EQ(runCli({"prepare", "sqlite:" + file, "--rows", "30", "-q"}).exitCode, 2);
+    ASSERT_EQ(runCli({"prepare", "sqlite:" + file, "--rows", "30", "-q", "--replace"}).exitCode, 0);
     test::sqliteExecute(file, {"DELETE FROM BLOBBENCH_DATASET WHERE NAME = 'complete'"});
     r = runCli({"run", project, "-s", "short-blobs", "-q"});
     EXPECT_EQ(r.exitCode, 1);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <fstream>
 
 #include "engine/core/Error.h"
 #include "engine/drivers/Driver.h"
@@ -87,6 +89,53 @@ std::string encoded(std::string_view part, std::string_view keep) {
     return out;
 }
 
+// A port number written as text (an option file's, MYSQL_TCP_PORT), or 0 when it is none.
+std::uint16_t portOf(std::string_view text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+        text.remove_suffix(1);
+    }
+    if (text.empty() || text.size() > 5 ||
+        !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) {
+        return 0;
+    }
+    const int value = std::stoi(std::string(text));
+    return value > 0 && value <= 65535 ? static_cast<std::uint16_t>(value) : 0;
+}
+
+// The last `port` of the groups libmariadb reads in an option file, or 0.
+std::uint16_t optionFilePort(const std::string& file, const std::string& group) {
+    std::ifstream in(file);
+    std::string line;
+    bool inGroup = false;
+    std::uint16_t port = 0;
+    while (std::getline(in, line)) {
+        const auto first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] == '#' || line[first] == ';') {
+            continue;
+        }
+        line.erase(0, first);
+        if (line.front() == '[') {
+            const std::string name = line.substr(1, line.find(']') - 1);
+            inGroup = name == "client" || name == "client-server" || name == "client-mariadb" ||
+                      (!group.empty() && name == group);
+            continue;
+        }
+        const auto eq = line.find('=');
+        if (inGroup && eq != std::string::npos) {
+            std::string key = line.substr(0, eq);
+            key.erase(key.find_last_not_of(" \t") + 1);
+            if (key == "port") {
+                if (const std::uint16_t p = portOf(std::string_view(line).substr(eq + 1)); p != 0) {
+                    port = p;
+                }
+            }
+        }
+    }
+    return port;
+}
 }  // namespace
 
 bool looksLikeMariadbTarget(std::string_view text) {
@@ -336,6 +385,24 @@ std::string MariadbTarget::toString() const {
         separator = '&';
     }
     return out;
+}
+
+std::uint16_t MariadbTarget::tcpPort() const {
+    if (port != 0) {
+        return port;
+    }
+    if (const auto file = options.find("read_default_file"); file != options.end()) {
+        const auto group = options.find("read_default_group");
+        if (const std::uint16_t p = optionFilePort(file->second, group != options.end() ? group->second : ""); p != 0) {
+            return p;
+        }
+    }
+    if (const char* env = std::getenv("MYSQL_TCP_PORT"); env != nullptr) {
+        if (const std::uint16_t p = portOf(env); p != 0) {
+            return p;
+        }
+    }
+    return kDefaultPort;
 }
 
 }  // namespace blobbench::mariadb

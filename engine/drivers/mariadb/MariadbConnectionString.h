@@ -19,11 +19,14 @@ struct MariadbTarget {
     std::string password;
     bool hasPassword = false;  // "u:@h" is an empty password, "u@h" none (libmariadb then reads MYSQL_PWD)
     std::string host;          // without brackets; empty: localhost
-    std::uint16_t port = 0;    // 0: not written (3306)
+    std::uint16_t port = 0;    // 0: not written (tcpPort() says which)
     std::string database;
     std::map<std::string, std::string> options;  // the query's key=value pairs, decoded
 
-    std::uint16_t tcpPort() const { return port == 0 ? kDefaultPort : port; }
+    // The TCP port libmariadb connects to: the one written; else the option file's (read_default_file:
+    // `port` in its [client], [client-server] and [client-mariadb] groups and read_default_group's),
+    // else MYSQL_TCP_PORT, else 3306. The session and the relay use it, so both reach one server.
+    std::uint16_t tcpPort() const;
     // A Unix-domain socket (?socket=/path): no TCP endpoint, nothing a relay can stand in front of.
     bool usesSocket() const { return options.count("socket") > 0; }
     // Back to a connection string this parser reads the same way (%-encoding what needs it).

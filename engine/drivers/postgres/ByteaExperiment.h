@@ -37,6 +37,7 @@ struct ByteaTrial {
     double insertRatio = 0;           // against binary
     double selectRatio = 0;
     double receivedRatio = 0;
+    std::string disturbed;  // the client was stopped or suspended during a measured span (ClientPause.h); or empty
 };
 
 std::vector<ByteaTrial> runByteaExperiment(const Driver& driver, const ConnectionSpec& spec,
