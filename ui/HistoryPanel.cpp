@@ -11,7 +11,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QVBoxLayout>
 #include <set>
 
@@ -23,63 +23,28 @@
 #include "ui/Units.h"
 
 namespace blobbench {
-namespace {
-
-QString shortTime(const QString& iso) {
-    const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs);
-    return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : iso;
-}
-
-QString statusText(const RunRecord& run) {
-    if (run.outcome.isEmpty())
-        return run.finishedAt.isEmpty() ? QObject::tr("running (or cut short)") : QObject::tr("unknown");
-    return run.outcome;
-}
-
-// The engine a run measured: its samples say, else the connection profile of that name.
-const Driver* runDriver(const RunRecord& run, const Project& project) {
-    std::string engine;
-    if (!run.samples.empty()) {
-        engine = run.samples.front().engine;
-    } else {
-        for (const ConnectionProfile& c : project.connections) {
-            if (c.name == run.connectionName)
-                engine = c.engine.toStdString();
-        }
-    }
-    for (const Driver* driver : allDrivers()) {
-        if (driver->id() == engine)
-            return driver;
-    }
-    return nullptr;
-}
-
-}  // namespace
-
-QString linkText(const LinkSettings& link) {
-    return QString::fromStdString(toLinkProfile(link).describe());
-}
 
 HistoryPanel::HistoryPanel(ProjectDocument* document, QWidget* parent) : QWidget(parent), m_document(document) {
     setObjectName(QStringLiteral("history"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_view = new QTreeWidget;
+    m_model = new HistoryModel(document, this);
+    m_view = new QTreeView;
     m_view->setObjectName(QStringLiteral("historyView"));
+    m_view->setModel(m_model);
     m_view->setRootIsDecorated(false);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_view->setHeaderLabels({tr("Started"), tr("Connection"), tr("Sweep"), tr("Scenarios"), tr("Settings"),
-                             tr("Samples"), tr("Link"), tr("Status")});
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->header()->setStretchLastSection(true);
-    m_view->setColumnWidth(Started, 140);
-    m_view->setColumnWidth(Connection, 170);
-    m_view->setColumnWidth(Sweep, 80);
-    m_view->setColumnWidth(Scenarios, 200);
-    m_view->setColumnWidth(Settings, 180);
-    m_view->setColumnWidth(Samples, 60);
-    m_view->setColumnWidth(Link, 150);
+    m_view->setColumnWidth(HistoryModel::Started, 140);
+    m_view->setColumnWidth(HistoryModel::Connection, 170);
+    m_view->setColumnWidth(HistoryModel::Sweep, 80);
+    m_view->setColumnWidth(HistoryModel::Scenarios, 200);
+    m_view->setColumnWidth(HistoryModel::Settings, 180);
+    m_view->setColumnWidth(HistoryModel::Samples, 60);
+    m_view->setColumnWidth(HistoryModel::Link, 150);
     layout->addWidget(m_view, 1);
     auto* bar = new QHBoxLayout;
     m_hint = new QLabel(tr("Select two runs to compare them (the older is the base)."));
@@ -89,106 +54,47 @@ HistoryPanel::HistoryPanel(ProjectDocument* document, QWidget* parent) : QWidget
     bar->addWidget(m_compare);
     layout->addLayout(bar);
 
-    connect(m_view, &QTreeWidget::itemSelectionChanged, this, &HistoryPanel::updateButtons);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &HistoryPanel::updateButtons);
     connect(m_compare, &QPushButton::clicked, this, [this] {
         const std::vector<int> runs = selectedRuns();
         if (runs.size() == 2)
             emit compareRequested(runs[0], runs[1]);
     });
-    connect(m_document, &ProjectDocument::projectReset, this, &HistoryPanel::refresh);
-    connect(m_document, &ProjectDocument::runStarted, this, &HistoryPanel::refresh);
-    connect(m_document, &ProjectDocument::runFinished, this, [this](const QString& runId) {
-        const auto& history = m_document->project().history;
-        for (std::size_t i = 0; i < history.size(); ++i) {
-            if (history[i].runId == runId)
-                updateRow(static_cast<int>(i));
-        }
-        updateSettings();
-    });
-    refresh();
+    // The selection a reset clears is taken before it and put back after.
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this] { m_keep = selectedRuns(); });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &HistoryPanel::modelReset);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &HistoryPanel::fitSettings);
+    modelReset();
 }
 
-void HistoryPanel::refresh() {
-    const auto& history = m_document->project().history;
-    const std::vector<int> selected = selectedRuns();
-    m_view->clear();
-    for (std::size_t i = 0; i < history.size(); ++i) {
-        m_view->addTopLevelItem(new QTreeWidgetItem);
-        updateRow(static_cast<int>(i));
-    }
-    updateSettings();
-    selectRuns(selected);
-    if (!history.empty())
-        m_view->scrollToItem(m_view->topLevelItem(static_cast<int>(history.size()) - 1));
+void HistoryPanel::modelReset() {
+    fitSettings();
+    selectRuns(m_keep);
+    m_keep.clear();
+    if (const int rows = m_model->rowCount(); rows > 0)
+        m_view->scrollTo(m_model->index(rows - 1, 0));
     updateButtons();
 }
 
-void HistoryPanel::updateRow(int index) {
-    const auto& history = m_document->project().history;
-    QTreeWidgetItem* item = m_view->topLevelItem(index);
-    if (item == nullptr || index < 0 || index >= static_cast<int>(history.size()))
-        return;
-    const RunRecord& run = history[static_cast<std::size_t>(index)];
-    QStringList scenarios;
-    for (const Sample& s : run.samples) {
-        const QString title = QString::fromStdString(s.scenarioTitle);
-        if (!scenarios.contains(title))
-            scenarios << title;
-    }
-    item->setText(Started, shortTime(run.startedAt));
-    item->setToolTip(Started, run.runId);
-    item->setText(Connection, run.connectionName);
-    item->setText(Sweep, run.sweepName.isEmpty() ? QStringLiteral("-") : run.sweepName);
-    item->setText(Scenarios, scenarios.join(QStringLiteral(", ")));
-    item->setToolTip(Scenarios, scenarios.join(QLatin1Char('\n')));
-    item->setText(Samples, QString::number(run.samples.size()));
-    // An embedded engine has no link: "unshaped" would suggest one that was not emulated.
-    const Driver* driver = runDriver(run, m_document->project());
-    if (driver != nullptr && !driver->networked()) {
-        item->setText(Link, tr("n/a (embedded)"));
-        item->setToolTip(
-            Link, tr("%1 is embedded: there is no wire to shape").arg(QString::fromStdString(driver->displayName())));
-    } else {
-        item->setText(Link, linkText(run.link));
-        item->setToolTip(Link, QString());
-    }
-    item->setText(Status, statusText(run));
-    item->setData(Started, Qt::UserRole, index);
-}
-
-void HistoryPanel::updateSettings() {
-    const auto& history = m_document->project().history;
-    std::vector<const std::vector<Sample>*> runs;
-    runs.reserve(history.size());
-    for (const RunRecord& run : history)
-        runs.push_back(&run.samples);
-    // The connection has a column of its own: here only what differs among a connection's runs.
-    const QStringList texts = runSettingsTexts(runs, false);
-    for (int i = 0; i < texts.size(); ++i) {
-        if (QTreeWidgetItem* item = m_view->topLevelItem(i)) {
-            item->setText(Settings, texts[i].isEmpty() ? QStringLiteral("-") : texts[i]);
-            item->setToolTip(Settings, texts[i].isEmpty()
-                                           ? tr("No setting of its own: the same as the other runs")
-                                           : tr("Settings that differ between the runs: %1").arg(texts[i]));
-        }
-    }
+void HistoryPanel::fitSettings() {
     // Wide enough for the longest, so that "inline 65535 · compression on" is never cut.
-    m_view->resizeColumnToContents(Settings);
-    m_view->setColumnWidth(Settings, std::clamp(m_view->columnWidth(Settings), 120, 480));
+    m_view->resizeColumnToContents(HistoryModel::Settings);
+    m_view->setColumnWidth(HistoryModel::Settings, std::clamp(m_view->columnWidth(HistoryModel::Settings), 120, 480));
 }
 
 void HistoryPanel::selectRuns(const std::vector<int>& indexes) {
-    m_view->clearSelection();
+    QItemSelection selection;
     for (int i : indexes) {
-        if (QTreeWidgetItem* item = m_view->topLevelItem(i))
-            item->setSelected(true);
+        if (i >= 0 && i < m_model->rowCount())
+            selection.select(m_model->index(i, 0), m_model->index(i, HistoryModel::ColumnCount - 1));
     }
+    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
 }
 
 std::vector<int> HistoryPanel::selectedRuns() const {
     std::set<int> rows;
-    for (QTreeWidgetItem* item : m_view->selectedItems()) {
-        rows.insert(m_view->indexOfTopLevelItem(item));
+    for (const QModelIndex& index : m_view->selectionModel()->selectedRows()) {
+        rows.insert(index.row());
     }
     return {rows.begin(), rows.end()};
 }

@@ -8,11 +8,12 @@
 
 #include "model/Project.h"
 #include "model/RunComparison.h"
+#include "ui/HistoryModel.h"
 
 class QLabel;
 class QPushButton;
 class QTableWidget;
-class QTreeWidget;
+class QTreeView;
 
 namespace blobbench {
 
@@ -24,11 +25,10 @@ class ComparisonChart;
 class HistoryPanel : public QWidget {
     Q_OBJECT
 public:
-    enum Column { Started, Connection, Sweep, Scenarios, Settings, Samples, Link, Status, ColumnCount };
-
     explicit HistoryPanel(ProjectDocument* document, QWidget* parent = nullptr);
 
-    QTreeWidget* view() const { return m_view; }
+    QTreeView* view() const { return m_view; }
+    HistoryModel* model() const { return m_model; }
     QPushButton* compareButton() const { return m_compare; }
     // Selects runs by their index in the history (tests and scripts).
     void selectRuns(const std::vector<int>& indexes);
@@ -39,15 +39,16 @@ signals:
     void compareRequested(int baseIndex, int candidateIndex);
 
 private:
-    void refresh();
-    void updateRow(int index);
-    void updateSettings();  // of every row: what differs depends on all the runs
+    void modelReset();   // the selection kept, the last run in view
+    void fitSettings();  // the Settings column wide enough for the longest
     void updateButtons();
 
     ProjectDocument* m_document;
-    QTreeWidget* m_view = nullptr;
+    HistoryModel* m_model = nullptr;
+    QTreeView* m_view = nullptr;
     QPushButton* m_compare = nullptr;
     QLabel* m_hint = nullptr;
+    std::vector<int> m_keep;  // the selected runs, across a model reset
 };
 
 // Base vs new, per scenario and point: a chart of the medians side by side (min-max whiskers,
@@ -79,8 +80,5 @@ private:
     QTableWidget* m_table = nullptr;
     QLabel* m_status = nullptr;
 };
-
-// "up 2 Mbit/s + 20 ms, down ..." or "unshaped", for a run's link.
-QString linkText(const LinkSettings& link);
 
 }  // namespace blobbench

@@ -15,6 +15,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTreeView>
 #include <QTreeWidget>
 #include <set>
 
@@ -32,6 +33,11 @@ using namespace blobbench;
 using blobbench::test::TempDir;
 
 namespace {
+
+// A cell of the history (its model), as the view shows it.
+QString historyText(const blobbench::HistoryPanel* panel, int row, int column, int role = Qt::DisplayRole) {
+    return panel->model()->index(row, column).data(role).toString();
+}
 
 const QString kSqliteName = QStringLiteral("SQLite file");
 const QString kPostgresName = QStringLiteral("PostgreSQL 15");
@@ -175,19 +181,19 @@ TEST(GuiIntegrationProject, SqlitePostgresAndFirebird5RunsAtSeveralSettingsInOne
     // History: the connection column by name, the settings column with the differing setting only,
     // wide enough to show it whole.
     window.showHistory();
-    QTreeWidget* view = window.historyPanel()->view();
-    ASSERT_EQ(view->topLevelItemCount(), 5);
+    const HistoryPanel* historyPanel = window.historyPanel();
+    QTreeView* view = historyPanel->view();
+    ASSERT_EQ(historyPanel->model()->rowCount(), 5);
     const QStringList settings = {QStringLiteral("-"), QStringLiteral("format text"), QStringLiteral("format binary"),
                                   QStringLiteral("inline 0"), QStringLiteral("inline 65535")};
     const QStringList connections = {kSqliteName, kPostgresName, kPostgresName, kFirebirdName, kFirebirdName};
     const QFontMetrics metrics(view->font());
     for (int i = 0; i < 5; ++i) {
-        QTreeWidgetItem* row = view->topLevelItem(i);
-        EXPECT_EQ(row->text(HistoryPanel::Connection), connections[i]);
-        EXPECT_EQ(row->text(HistoryPanel::Settings), settings[i]);
-        EXPECT_LE(metrics.horizontalAdvance(row->text(HistoryPanel::Settings)),
-                  view->columnWidth(HistoryPanel::Settings))
-            << "the Settings column cuts " << row->text(HistoryPanel::Settings).toStdString();
+        EXPECT_EQ(historyText(historyPanel, i, HistoryModel::Connection), connections[i]);
+        EXPECT_EQ(historyText(historyPanel, i, HistoryModel::Settings), settings[i]);
+        EXPECT_LE(metrics.horizontalAdvance(historyText(historyPanel, i, HistoryModel::Settings)),
+                  view->columnWidth(HistoryModel::Settings))
+            << "the Settings column cuts " << historyText(historyPanel, i, HistoryModel::Settings).toStdString();
     }
 
     // What-if at 20 ms one way: VARCHAR's sets are one connection and inline size each; the check of

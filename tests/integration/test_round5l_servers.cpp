@@ -62,8 +62,7 @@ TEST(Round5lServers, ByteaSaysWhichPathTheStoppedClientDisturbed) {
     }
     blobbench::test::ensurePgData(pgConninfo());
     const auto target = blobbench::test::pgTarget(pgConninfo());
-    const std::string uri =
-        "postgresql://" + target.user + "@" + target.host + ":" + target.port + "/" + target.dbname;
+    const std::string uri = "postgresql://" + target.user + "@" + target.host + ":" + target.port + "/" + target.dbname;
     bool disturbed = false;
     for (int attempt = 0; attempt < 3 && !disturbed; ++attempt) {
         TempDir dir;
@@ -79,8 +78,14 @@ TEST(Round5lServers, ByteaSaysWhichPathTheStoppedClientDisturbed) {
         QFile file(QString::fromStdString(json));
         ASSERT_TRUE(file.open(QIODevice::ReadOnly));
         int marked = 0;
-        for (const auto& s : QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("samples")).toArray()) {
-            marked += s.toObject().value(QStringLiteral("disturbed")).toString().startsWith(QStringLiteral("the client was stopped")) ? 1 : 0;
+        for (const auto& s :
+             QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("samples")).toArray()) {
+            marked += s.toObject()
+                              .value(QStringLiteral("disturbed"))
+                              .toString()
+                              .startsWith(QStringLiteral("the client was stopped"))
+                          ? 1
+                          : 0;
         }
         const bool said = r.out.find("Disturbed: ") != std::string::npos;
         EXPECT_EQ(said, marked > 0) << r.out;

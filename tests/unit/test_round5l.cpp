@@ -69,8 +69,9 @@ TEST(Round5l, PrepareRefusesToDropReferenceTablesItDidNotMakeAndReplacesThemWhen
 TEST(Round5l, ASampleTableWithRowsIsRefusedAndAnEmptyForeignTableIsReplaced) {
     TempDir dir;
     const std::string samples = dir.file("samples.db");
-    sqliteValue(samples, "CREATE TABLE BLOB_SAMPLE (ID INTEGER, FILE_NAME TEXT, CONTENT TEXT); INSERT INTO "
-                         "BLOB_SAMPLE VALUES (1, 'a.c', 'int main;')");
+    sqliteValue(samples,
+                "CREATE TABLE BLOB_SAMPLE (ID INTEGER, FILE_NAME TEXT, CONTENT TEXT); INSERT INTO "
+                "BLOB_SAMPLE VALUES (1, 'a.c', 'int main;')");
     const auto refused = runCli({"prepare", "sqlite:" + samples, "--rows", "3", "-q"});
     EXPECT_EQ(refused.exitCode, 2) << refused.err;
     EXPECT_NE(refused.err.find("BLOB_SAMPLE holds 1 row that"), std::string::npos) << refused.err;
@@ -106,13 +107,17 @@ TEST(Round5l, TheInsertStudySaysWhenTheClientWasStoppedDuringItsInserts) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     QFile file(QString::fromStdString(json));
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));
-    const QJsonArray results = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("results")).toArray();
+    const QJsonArray results =
+        QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("results")).toArray();
     ASSERT_EQ(results.size(), 1);
     const QJsonObject result = results.at(0).toObject();
     if (result.value(QStringLiteral("elapsedNs")).toDouble() < 1.8e9) {
-        GTEST_SKIP() << "the inserts ended before the stop (" << result.value(QStringLiteral("elapsedNs")).toDouble() / 1e9 << " s)";
+        GTEST_SKIP() << "the inserts ended before the stop ("
+                     << result.value(QStringLiteral("elapsedNs")).toDouble() / 1e9 << " s)";
     }
-    EXPECT_TRUE(result.value(QStringLiteral("disturbed")).toString().startsWith(QStringLiteral("the client was stopped or suspended for ")))
+    EXPECT_TRUE(result.value(QStringLiteral("disturbed"))
+                    .toString()
+                    .startsWith(QStringLiteral("the client was stopped or suspended for ")))
         << r.out;
     EXPECT_NE(r.out.find("disturbed: the client was stopped or suspended"), std::string::npos) << r.out;
 }
@@ -136,9 +141,9 @@ TEST(Round5l, AMariadbTargetWithoutAPortConnectsWhereLibmariadbWould) {
     EXPECT_EQ(parseMariadbTarget("mariadb://bb@127.0.0.1:3307/db?read_default_file=" + cnf).tcpPort(), 3307)
         << "the port written wins";
     EXPECT_EQ(parseMariadbTarget("mariadb://bb@127.0.0.1/db?read_default_file=" + cnf).tcpPort(), 3399);
-    EXPECT_EQ(
-        parseMariadbTarget("mariadb://bb@127.0.0.1/db?read_default_file=" + cnf + "&read_default_group=other").tcpPort(),
-        2222)
+    EXPECT_EQ(parseMariadbTarget("mariadb://bb@127.0.0.1/db?read_default_file=" + cnf + "&read_default_group=other")
+                  .tcpPort(),
+              2222)
         << "the named group, read after [client]";
     setenv("MYSQL_TCP_PORT", "3398", 1);
     EXPECT_EQ(parseMariadbTarget("mariadb://bb@127.0.0.1/db").tcpPort(), 3398);
@@ -153,8 +158,8 @@ TEST(Round5l, AMariadbTargetWithoutAPortConnectsWhereLibmariadbWould) {
 TEST(Round5l, ACompressionEstimateIsRefusedForASessionsRun) {
     for (const std::vector<std::string>& ask :
          {std::vector<std::string>{"--estimate-compression"}, {"-P", "wire_compression_estimate=true"}}) {
-        std::vector<std::string> args = {"run", "postgresql://nobody@127.0.0.1:1/none", "--sessions", "2",
-                                         "--duration", "1"};
+        std::vector<std::string> args = {"run", "postgresql://nobody@127.0.0.1:1/none", "--sessions", "2", "--duration",
+                                         "1"};
         args.insert(args.end(), ask.begin(), ask.end());
         const auto r = runCli(args);
         EXPECT_EQ(r.exitCode, 2) << r.err;
