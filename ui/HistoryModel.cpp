@@ -92,10 +92,9 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
 QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return {};
-    static const char* const titles[ColumnCount] = {QT_TR_NOOP("Started"),  QT_TR_NOOP("Connection"),
-                                                    QT_TR_NOOP("Sweep"),    QT_TR_NOOP("Scenarios"),
-                                                    QT_TR_NOOP("Settings"), QT_TR_NOOP("Samples"),
-                                                    QT_TR_NOOP("Link"),     QT_TR_NOOP("Status")};
+    static const char* const titles[ColumnCount] = {
+        QT_TR_NOOP("Started"),  QT_TR_NOOP("Connection"), QT_TR_NOOP("Sweep"), QT_TR_NOOP("Scenarios"),
+        QT_TR_NOOP("Settings"), QT_TR_NOOP("Samples"),    QT_TR_NOOP("Link"),  QT_TR_NOOP("Status")};
     return tr(titles[section]);
 }
 
@@ -140,10 +139,9 @@ QString HistoryModel::cellToolTip(const RunRecord& run, int row, int column) con
         }
         case Link: {
             const Driver* driver = runDriver(run, m_document->project());
-            return driver != nullptr && !driver->networked()
-                       ? tr("%1 is embedded: there is no wire to shape")
-                             .arg(QString::fromStdString(driver->displayName()))
-                       : QString();
+            return driver != nullptr && !driver->networked() ? tr("%1 is embedded: there is no wire to shape")
+                                                                   .arg(QString::fromStdString(driver->displayName()))
+                                                             : QString();
         }
         default:
             return {};

@@ -10,7 +10,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <set>
@@ -20,6 +20,7 @@
 #include "model/MarkdownExport.h"
 #include "model/SeriesNaming.h"
 #include "ui/Charts.h"
+#include "ui/ComparisonModel.h"
 #include "ui/Units.h"
 
 namespace blobbench {
@@ -132,47 +133,13 @@ CompareDialog::CompareDialog(const RunRecord& base, const RunRecord& candidate, 
     m_chart->widget()->setObjectName(QStringLiteral("comparisonChart"));
     m_chart->widget()->setMinimumHeight(320);
     splitter->addWidget(m_chart->widget());
-    m_table = new QTableWidget(static_cast<int>(m_rows.size()), ColumnCount);
+    m_model = new ComparisonModel(m_rows, this);
+    m_table = new QTableView;
+    m_table->setModel(m_model);
     m_table->setObjectName(QStringLiteral("comparison"));
-    m_table->setHorizontalHeaderLabels({tr("Scenario"), tr("Point"), tr("Base median"), tr("New median"), tr("Delta"),
-                                        tr("Ratio"), tr("p (Mann-Whitney)"), tr("Verdict")});
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
-    for (int r = 0; r < static_cast<int>(m_rows.size()); ++r) {
-        const PointComparison& c = m_rows[static_cast<std::size_t>(r)];
-        const auto cell = [&](int column, const QString& text, bool right = true) {
-            auto* item = new QTableWidgetItem(text);
-            if (right)
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            m_table->setItem(r, column, item);
-        };
-        const bool hasBase = c.base && c.base->elapsed.count > 0;
-        const bool hasNew = c.candidate && c.candidate->elapsed.count > 0;
-        cell(Scenario, c.scenarioTitle.isEmpty() ? c.scenarioId : c.scenarioTitle, false);
-        cell(Point, pointText(c.point), false);
-        cell(BaseMedian, hasBase ? formatMillis(c.base->elapsed.median) : tr("-"));
-        cell(NewMedian, hasNew ? formatMillis(c.candidate->elapsed.median) : tr("-"));
-        if (hasBase && hasNew) {
-            const double delta = c.candidate->elapsed.median - c.base->elapsed.median;
-            cell(Delta, (delta >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + formatMillis(std::abs(delta)));
-        } else {
-            cell(Delta, tr("-"));
-        }
-        cell(Ratio, c.ratio ? QString::number(*c.ratio, 'f', 3) : tr("-"));
-        cell(PValue, c.test.valid ? QString::number(c.test.pValue, 'g', 3) : tr("-"));
-        QString verdict;
-        if (!hasBase || !hasNew) {
-            verdict = !hasBase ? tr("only in new") : tr("only in base");
-        } else if (!c.test.valid) {
-            verdict = tr("no test");
-        } else if (c.significant) {
-            verdict = c.ratio && *c.ratio < 1 ? tr("faster (significant)") : tr("slower (significant)");
-        } else {
-            verdict = tr("no significant change");
-        }
-        cell(Verdict, verdict, false);
-    }
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->resizeColumnsToContents();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -226,7 +193,7 @@ CompareDialog::CompareDialog(const RunRecord& base, const RunRecord& candidate, 
     connect(svgButton, &QPushButton::clicked, this,
             [exportChart] { exportChart(tr("SVG image (*.svg)"), QStringLiteral("svg"), true); });
     int width = 2 * m_table->frameWidth() + 40;
-    for (int c = 0; c < ColumnCount; ++c)
+    for (int c = 0; c < ComparisonModel::ColumnCount; ++c)
         width += m_table->columnWidth(c);
     const int height = m_table->verticalHeader()->defaultSectionSize() * (static_cast<int>(m_rows.size()) + 1) + 520;
     resize(std::clamp(width, 900, 1300), std::clamp(height, 640, 900));

@@ -12,12 +12,13 @@
 
 class QLabel;
 class QPushButton;
-class QTableWidget;
+class QTableView;
 class QTreeView;
 
 namespace blobbench {
 
 class ComparisonChart;
+class ComparisonModel;
 
 // The runs saved in the project, newest last: start time, connection, sweep, scenarios, the
 // settings that differ between the runs ("compression on"), samples, the link the run was measured over, and its
@@ -56,8 +57,6 @@ private:
 class CompareDialog : public QDialog {
     Q_OBJECT
 public:
-    enum Column { Scenario, Point, BaseMedian, NewMedian, Delta, Ratio, PValue, Verdict, ColumnCount };
-
     CompareDialog(const RunRecord& base, const RunRecord& candidate, QWidget* parent = nullptr);
     ~CompareDialog() override;
 
@@ -66,7 +65,8 @@ public:
     void exportChartPng(const QString& path) const;
     void exportChartSvg(const QString& path) const;
 
-    QTableWidget* table() const { return m_table; }
+    QTableView* table() const { return m_table; }
+    ComparisonModel* model() const { return m_model; }
     const std::vector<PointComparison>& rows() const { return m_rows; }
     QString markdown() const;
     // Writes the Markdown comparison; throws Error(Io) naming the file.
@@ -77,7 +77,8 @@ private:
     RunRecord m_candidate;
     std::vector<PointComparison> m_rows;
     std::unique_ptr<ComparisonChart> m_chart;
-    QTableWidget* m_table = nullptr;
+    ComparisonModel* m_model = nullptr;
+    QTableView* m_table = nullptr;
     QLabel* m_status = nullptr;
 };
 

@@ -1,11 +1,12 @@
-// The run history's model (ui/HistoryModel): checked by QAbstractItemModelTester through everything
-// the document does to it (a reset, runs started, samples appended, runs finished), and what its
-// cells say.
+// The run history's model (ui/HistoryModel) and a comparison's (ui/ComparisonModel): checked by
+// QAbstractItemModelTester through everything the document does to them (a reset, runs started,
+// samples appended, runs finished), and what their cells say.
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
 
 #include "model/Project.h"
+#include "ui/ComparisonModel.h"
 #include "ui/HistoryModel.h"
 
 using namespace blobbench;
@@ -94,6 +95,44 @@ TEST(HistoryModel, AnEmbeddedRunHasNoLinkAndANetworkedOneShowsItsLink) {
     EXPECT_EQ(model.headerData(HistoryModel::Settings, Qt::Horizontal).toString(), QStringLiteral("Settings"));
     EXPECT_FALSE(model.index(0, 0).parent().isValid());
     EXPECT_EQ(model.rowCount(model.index(0, 0)), 0) << "a table: no children";
+}
+
+Sample timed(const std::string& runId, const std::string& scenario, int ms) {
+    Sample s = sqliteSample(runId, scenario, "false");
+    s.phases.fetch = std::chrono::milliseconds(ms);
+    return s;
+}
+
+TEST(ComparisonModel, PassesTheModelTesterAndSaysEachVerdict) {
+    std::vector<Sample> base, candidate;
+    for (int ms : {100, 101, 102, 103, 104}) {
+        base.push_back(timed("b", "warm-up", ms));
+        candidate.push_back(timed("n", "warm-up", ms / 2));  // faster, significantly
+        base.push_back(timed("b", "short-blobs", ms));
+    }
+    candidate.push_back(timed("n", "varchar", 5));  // only in the new run
+    ComparisonModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    EXPECT_EQ(model.rowCount(), 0);
+    model.setRows(compareRuns(base, candidate));
+    ASSERT_EQ(model.rowCount(), 3);
+    QStringList verdicts;
+    for (int r = 0; r < model.rowCount(); ++r) {
+        verdicts << cell(model, r, ComparisonModel::Scenario) + QStringLiteral(": ") +
+                        cell(model, r, ComparisonModel::Verdict);
+    }
+    EXPECT_TRUE(verdicts.contains(QStringLiteral("Title of warm-up: faster (significant)")))
+        << verdicts.join(QStringLiteral(" | ")).toStdString();
+    EXPECT_TRUE(verdicts.contains(QStringLiteral("Title of short-blobs: only in base")));
+    EXPECT_TRUE(verdicts.contains(QStringLiteral("Title of varchar: only in new")));
+    const int warm = static_cast<int>(verdicts.indexOf(QStringLiteral("Title of warm-up: faster (significant)")));
+    EXPECT_EQ(cell(model, warm, ComparisonModel::Ratio), QStringLiteral("0.500"));  // 51 ms against 102 ms
+    EXPECT_TRUE(cell(model, warm, ComparisonModel::Delta).startsWith(QStringLiteral("−")));
+    EXPECT_EQ(model.data(model.index(warm, ComparisonModel::Ratio), Qt::TextAlignmentRole).toInt(),
+              int(Qt::AlignRight | Qt::AlignVCenter));
+    EXPECT_EQ(model.headerData(ComparisonModel::PValue, Qt::Horizontal).toString(), QStringLiteral("p (Mann-Whitney)"));
+    model.setRows({});
+    EXPECT_EQ(model.rowCount(), 0);
 }
 
 }  // namespace

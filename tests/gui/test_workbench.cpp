@@ -34,6 +34,7 @@
 #include "model/ProjectFile.h"
 #include "support/TestSupport.h"
 #include "ui/Charts.h"
+#include "ui/ComparisonModel.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/HistoryPanel.h"
 #include "ui/LinkPanel.h"
@@ -523,12 +524,13 @@ TEST_F(WorkbenchTest, HistoryListsRunsAndComparesTwo) {
     EXPECT_TRUE(header->text().contains(QStringLiteral("blob_api: false → true"))) << header->text().toStdString();
     EXPECT_TRUE(dialog->markdown().contains(QStringLiteral("- blob_api: false → true")));
     const int scenarios = enabledScenarios();
-    ASSERT_EQ(dialog->table()->rowCount(), scenarios);
+    ASSERT_EQ(dialog->model()->rowCount(), scenarios);
     for (int r = 0; r < scenarios; ++r) {
         const PointComparison& c = dialog->rows()[static_cast<std::size_t>(r)];
         ASSERT_TRUE(c.ratio.has_value());
-        EXPECT_EQ(dialog->table()->item(r, CompareDialog::Ratio)->text(), QString::number(*c.ratio, 'f', 3));
-        EXPECT_FALSE(dialog->table()->item(r, CompareDialog::Delta)->text().isEmpty());
+        const ComparisonModel* model = dialog->model();
+        EXPECT_EQ(model->index(r, ComparisonModel::Ratio).data().toString(), QString::number(*c.ratio, 'f', 3));
+        EXPECT_FALSE(model->index(r, ComparisonModel::Delta).data().toString().isEmpty());
         EXPECT_TRUE(c.test.valid);  // three repetitions on each side
     }
     // The chart: base and new side by side per scenario, whiskers over the three repetitions, the
