@@ -154,6 +154,7 @@ TEST(HostilePostgres, PasswordWithSpaceOrSlashInNoArtefact) {
         {"slash with -p", {"run", "postgresql://" + role + at, "-p", slashed}, 1, "password authentication failed"},
     };
     for (const auto& c : cases) {
+        SCOPED_TRACE(c.what);
         TempDir dir;
         auto args = c.args;
         for (const std::string& a :
@@ -246,6 +247,7 @@ TEST(HostilePostgres, PasswordFileAndServiceFileWorkThroughTheRelay) {
          {"--latency", "1ms"}},
     };
     for (const auto& c : cases) {
+        SCOPED_TRACE(c.what);
         TempDir dir;
         std::vector<std::string> args = {"run",    c.target,           "-s",    "short-blobs",
                                          "--json", dir.file("r.json"), "--csv", dir.file("r.csv")};

@@ -91,6 +91,7 @@ TEST(Secrets, PostgresPasswordInNoArtefact) {
         {"wrong password", {"run", host, "-u", role, "-p", marker + "-wrong"}, {}, 1},
     };
     for (const auto& c : cases) {
+        SCOPED_TRACE(c.what);
         TempDir dir;
         auto args = c.args;
         for (const std::string& a :
@@ -154,6 +155,7 @@ TEST(Secrets, FirebirdPasswordInNoArtefact) {
         {"wrong password", {"run", database, "-u", user, "-p", password + "x9"}, {}, 1},
     };
     for (const auto& c : cases) {
+        SCOPED_TRACE(c.what);
         TempDir dir;
         auto args = c.args;
         for (const std::string& a :

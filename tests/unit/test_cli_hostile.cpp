@@ -385,6 +385,7 @@ TEST(HostileCli, OptionsThatCannotWorkAreRefusedInOneLine) {
         {{"bytea", "postgresql://nobody@127.0.0.1:1/none", "--size", "900G"}, "exceed the limit of 1G"},
     };
     for (const auto& c : cases) {
+        SCOPED_TRACE(testing::PrintToString(c.args));
         const auto r = runCli(c.args);
         EXPECT_EQ(r.exitCode, 2) << c.args[0] << " " << c.args.back() << ": " << r.err;
         EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;

@@ -249,6 +249,7 @@ TEST(Round5Cli, WritingCallsAreFoundOutsideCommentsAndLiterals) {
         {"SELECT \"lo_create\" FROM t", ""},
     };
     for (const Case& c : cases) {
+        SCOPED_TRACE(c.sql);
         EXPECT_EQ(
             writingCallIn(c.sql, {"lo_create", "lo_from_bytea", "lo_unlink", "lo_put", "GEN_ID", "NEXT VALUE FOR"}),
             c.found)
@@ -347,6 +348,7 @@ TEST(Round5fCalls, AreRefusedWithTheirNameAndWhy) {
         {"SELECT id, content FROM blob_test WHERE note = 'execute lo_create'", ""},
     };
     for (const Case& c : postgres) {
+        SCOPED_TRACE(c.sql);
         const std::string line = refusedPostgresCall(c.sql);
         if (std::string(c.refused).empty()) {
             EXPECT_EQ(line, "") << c.sql;
@@ -374,6 +376,7 @@ TEST(Round5fCalls, AreRefusedWithTheirNameAndWhy) {
         {"SELECT ID, CONTENT FROM BLOB_TEST", ""},
     };
     for (const Case& c : firebird) {
+        SCOPED_TRACE(c.sql);
         const std::string line = refusedFirebirdCall(c.sql);
         if (std::string(c.refused).empty()) {
             EXPECT_EQ(line, "") << c.sql;

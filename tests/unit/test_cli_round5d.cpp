@@ -44,6 +44,7 @@ TEST(Round5dCli, ReproduceRefusesWhatItWouldNotHonour) {
          "reproduce oracle-securefiles: --repeat does not apply to it (it takes --json)"},
     };
     for (const Case& c : cases) {
+        SCOPED_TRACE(testing::PrintToString(c.args));
         TempDir dir;
         const auto r = runCli(c.args, {"TMPDIR=" + dir.path().string()});
         EXPECT_EQ(r.exitCode, 2) << c.says << "\n" << r.out << r.err;
@@ -101,6 +102,7 @@ TEST(Round5dCli, TheFbBlobTestModeRefusesExportsItWouldDrop) {
         {{"--json", a, "--csv", dir.path().string() + "/./a.json"}, "name the same file"},
     };
     for (const Case& c : cases) {
+        SCOPED_TRACE(testing::PrintToString(c.extra));
         std::vector<std::string> args = base;
         args.insert(args.end(), c.extra.begin(), c.extra.end());
         const auto r = runCli(args);

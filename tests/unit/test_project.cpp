@@ -433,6 +433,7 @@ TEST(ProjectFile, BrokenFilesAreRefusedWithTheirPath) {
         {"what-if key unknown", minimal(R"(, "whatIf": {"on": true})"), "whatIf.on: unknown key"},
     };
     for (const auto& c : corpus) {
+        SCOPED_TRACE(c.what);
         const std::string message = refusal(c.bytes);
         EXPECT_NE(message.find(c.message), std::string::npos) << c.what << ": got \"" << message << "\"";
         EXPECT_EQ(message.find('\n'), std::string::npos) << c.what << ": not one line: " << message;

@@ -159,6 +159,7 @@ TEST_F(ProjectCli, BadUsageIsExitTwoAndChangesNothing) {
         {{"run", "sqlite:" + db, "--sweep", "api"}, "--sweep needs a project file"},
     };
     for (const auto& c : cases) {
+        SCOPED_TRACE(testing::PrintToString(c.args));
         const auto r = runCli(c.args);
         EXPECT_EQ(r.exitCode, 2) << c.message << ": " << r.err;
         EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;

@@ -51,6 +51,7 @@ TEST(ReproduceCli, BadInputIsOneLineAndExitTwo) {
         {{"reproduce", "firebird-wire-blobs", "--bogus"}, "unknown option '--bogus'"},
     };
     for (const Case& c : cases) {
+        SCOPED_TRACE(testing::PrintToString(c.args));
         const auto r = runCli(c.args);
         EXPECT_EQ(r.exitCode, 2) << c.says << "\n" << r.out << r.err;
         EXPECT_EQ(lines(r.err), 1) << r.err;

@@ -180,6 +180,7 @@ TEST(StudyOptions, BadOptionsNameTheOption) {
         {"footprint", {{"connection", "x"}}, "connection", "unknown option of footprint"},
     };
     for (const auto& c : cases) {
+        SCOPED_TRACE(c.kind);
         try {
             storage::parseStudy(c.kind, c.options);
             ADD_FAILURE() << c.option << " accepted";
@@ -267,6 +268,7 @@ TEST(StudyProjectFile, BadStorageScenariosAreRefusedWithTheirPath) {
         {R"({"id": "a", "kind": "bulk-load", "sql": "x"})", "scenarios[0].kind"},
     };
     for (const auto& c : cases) {
+        SCOPED_TRACE(c.scenario.constData());
         const std::string what = refusal([&] { projectFromJson(projectWith(c.scenario)); });
         EXPECT_NE(what.find(c.message), std::string::npos) << c.scenario.toStdString() << " -> " << what;
     }
