@@ -13,7 +13,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -22,6 +22,7 @@
 
 #include "engine/wire/LinkModel.h"
 #include "model/SeriesNaming.h"
+#include "ui/AdviceModel.h"
 #include "ui/Charts.h"
 #include "ui/LinkPanel.h"
 #include "ui/ResultsModel.h"
@@ -39,52 +40,6 @@ QString qs(const std::string& s) {
 
 double millis(std::chrono::nanoseconds t) {
     return static_cast<double>(t.count()) / 1e6;
-}
-
-// A set's name for people: "connection=…, link=…, max_inline_blob_size=0"; "as run" for a
-// scenario's only set.
-QString pointLabel(const ParameterValues& differing) {
-    if (differing.empty())
-        return QCoreApplication::translate("WhatIfPanel", "as run (the scenario's only parameter set)");
-    QStringList parts;
-    for (const auto& [k, v] : differing)
-        parts << qs(k) + QLatin1Char('=') + (k == "connection" ? connectionText(v) : qs(v));
-    return parts.join(QStringLiteral(", "));
-}
-
-// The chart's short name of a set: its values only ("Firebird … · 0"); the title names the tunables.
-QString pointValues(const ParameterValues& differing) {
-    if (differing.empty())
-        return QCoreApplication::translate("WhatIfPanel", "as run");
-    QStringList parts;
-    for (const auto& [k, v] : differing)
-        parts << (k == "connection" ? connectionText(v) : qs(v));
-    return parts.join(QStringLiteral(" · "));
-}
-
-// The tunables a scenario's sets differ in: "connection · max_inline_blob_size · wire_compression".
-QString tunableNames(const ScenarioAdvice& advice) {
-    std::set<std::string> keys;
-    for (const ParameterSetAdvice& ranked : advice.ranked) {
-        for (const auto& [k, v] : ranked.differing)
-            keys.insert(k);
-    }
-    QStringList names;
-    for (const std::string& k : keys)
-        names << qs(k);
-    return names.join(QStringLiteral(" · "));
-}
-
-// A set's identity as text, to keep the row picked across a new ranking.
-QString keyText(const ParameterSetKey& key) {
-    QString text = qs(key.connection) + QLatin1Char('\n') + qs(key.measuredOver);
-    for (const auto& [k, v] : key.settings)
-        text += QLatin1Char('\n') + qs(k) + QLatin1Char('=') + qs(v);
-    return text;
-}
-
-ParameterSetKey keyOf(const ParameterSetAdvice& a) {
-    return ParameterSetKey{a.connection, a.settings, a.measuredOver};
 }
 
 double median(std::vector<double> v) {
@@ -179,14 +134,15 @@ void WhatIfPanel::buildControls() {
     layout->addWidget(m_status);
 
     auto* split = new QSplitter(Qt::Vertical);
-    m_tree = new QTreeWidget;
+    m_adviceModel = new AdviceModel(this);
+    m_tree = new QTreeView;
     m_tree->setObjectName(QStringLiteral("whatIfAdvice"));
-    m_tree->setHeaderLabels({tr("Scenario / parameter set"), tr("Predicted"), tr("Measured"), tr("vs current")});
+    m_tree->setModel(m_adviceModel);
     m_tree->setRootIsDecorated(true);
     m_tree->setUniformRowHeights(true);
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    for (int c = 1; c < 4; ++c)
+    for (int c = 1; c < AdviceModel::ColumnCount; ++c)
         m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     split->addWidget(m_tree);
     auto* chartBox = new QWidget;
@@ -231,11 +187,8 @@ void WhatIfPanel::buildControls() {
         edited();
     });
     connect(m_axis, &QComboBox::activated, this, [this](int index) { setAxis(m_axis->itemData(index).toString()); });
-    connect(m_tree, &QTreeWidget::currentItemChanged, this, [this] {
-        const QTreeWidgetItem* item = m_tree->currentItem();
-        if (item != nullptr && item->parent() != nullptr)
-            item = item->parent();
-        const QString scenario = item != nullptr ? item->data(0, Qt::UserRole).toString() : QString();
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
+        const QString scenario = current.data(Qt::UserRole).toString();
         if (!scenario.isEmpty() && scenario != m_chartScenario) {
             m_chartScenario = scenario;
             updateCurves();
@@ -458,59 +411,32 @@ void WhatIfPanel::flushAdvice() {
 void WhatIfPanel::fillTree() {
     // The row picked stays picked across a new ranking: its scenario and parameter set.
     const QString selected = m_chartScenario;
-    const QTreeWidgetItem* was = m_tree->currentItem();
+    const QModelIndex was = m_tree->currentIndex();
     const QString selectedSet =
-        was != nullptr && was->parent() != nullptr ? was->data(0, Qt::UserRole + 1).toString() : QString();
-    m_tree->clear();
-    QTreeWidgetItem *selectChild = nullptr, *selectTop = nullptr, *firstTop = nullptr;
-    for (const ScenarioAdvice& a : m_advice) {
-        // The scenario's row names the tunables, its sets' rows their values (the full set in the tooltip).
-        const QString names = tunableNames(a);
-        auto* top = new QTreeWidgetItem(
-            m_tree,
-            {names.isEmpty() ? qs(a.scenarioTitle) : QStringLiteral("%1 — %2").arg(qs(a.scenarioTitle), names)});
-        top->setData(0, Qt::UserRole, qs(a.scenarioId));
-        top->setToolTip(0, top->text(0));
-        top->setFirstColumnSpanned(true);  // the scenario's name has the row: its sets' figures are below it
-        for (const ParameterSetAdvice& set : a.ranked) {
-            QString name = pointValues(set.differing);
-            if (set.best)
-                name = QStringLiteral("★ ") + name;
-            if (set.current)
-                name += tr(" (current)");
-            QString versus = set.current ? tr("current") : QString();
-            if (!set.current) {
-                const double pct = set.savingVsCurrent * 100;
-                versus = pct >= 0 ? tr("saves %1%").arg(pct, 0, 'f', 1) : tr("%1% slower").arg(-pct, 0, 'f', 1);
-            }
-            auto* child = new QTreeWidgetItem(
-                top, {name, formatMillis(millis(set.predicted)), formatMillis(millis(set.measured)), versus});
-            child->setData(0, Qt::UserRole, qs(a.scenarioId));
-            child->setData(0, Qt::UserRole + 1, keyText(keyOf(set)));
-            if (qs(a.scenarioId) == selected && keyText(keyOf(set)) == selectedSet)
+        m_adviceModel->rankOf(was) >= 0 ? was.data(AdviceModel::kSetKeyRole).toString() : QString();
+    m_adviceModel->setAdvice(m_advice);
+    QModelIndex selectChild, selectTop, firstTop;
+    for (int row = 0; row < m_adviceModel->rowCount(); ++row) {
+        const QModelIndex top = m_adviceModel->index(row, 0);
+        m_tree->setFirstColumnSpanned(row, {},
+                                      true);  // the scenario's name has the row: its sets' figures are below it
+        m_tree->setExpanded(top, true);
+        const QString scenario = top.data(Qt::UserRole).toString();
+        for (int set = 0; set < m_adviceModel->rowCount(top); ++set) {
+            const QModelIndex child = m_adviceModel->index(set, 0, top);
+            if (scenario == selected && child.data(AdviceModel::kSetKeyRole).toString() == selectedSet)
                 selectChild = child;
-            child->setToolTip(
-                0, tr("%1\nOn %2, measured %3\n%n sample(s) with a trace", nullptr, static_cast<int>(set.samples))
-                       .arg(pointLabel(set.differing), connectionText(set.connection),
-                            set.measuredOver == "unshaped" ? tr("unshaped") : tr("over %1").arg(qs(set.measuredOver))));
-            if (set.best) {
-                QFont bold = child->font(0);
-                bold.setBold(true);
-                for (int c = 0; c < 4; ++c)
-                    child->setFont(c, bold);
-            }
         }
-        top->setExpanded(true);
-        if (firstTop == nullptr)
+        if (!firstTop.isValid())
             firstTop = top;
-        if (qs(a.scenarioId) == selected)
+        if (scenario == selected)
             selectTop = top;
     }
-    QTreeWidgetItem* select = selectChild != nullptr ? selectChild : selectTop != nullptr ? selectTop : firstTop;
-    m_chartScenario = select != nullptr ? select->data(0, Qt::UserRole).toString() : QString();
-    if (select != nullptr) {
-        const QSignalBlocker blocker(m_tree);
-        m_tree->setCurrentItem(select);
+    const QModelIndex select = selectChild.isValid() ? selectChild : selectTop.isValid() ? selectTop : firstTop;
+    m_chartScenario = select.isValid() ? select.data(Qt::UserRole).toString() : QString();
+    if (select.isValid()) {
+        const QSignalBlocker blocker(m_tree->selectionModel());
+        m_tree->setCurrentIndex(select);
     }
 }
 
@@ -547,7 +473,7 @@ void WhatIfPanel::updateCurves() {
             if (set == nullptr)
                 continue;
             PredictionCurve curve;
-            curve.name = pointValues(ranked.differing);
+            curve.name = advice::pointValues(ranked.differing);
             curve.best = ranked.best;
             for (double x : xs) {
                 LinkProfile at = chosen;
@@ -560,7 +486,7 @@ void WhatIfPanel::updateCurves() {
             }
             curves.push_back(std::move(curve));
         }
-        if (const QString names = tunableNames(*advice); !names.isEmpty())
+        if (const QString names = advice::tunableNames(*advice); !names.isEmpty())
             title += QStringLiteral(": ") + names;
         if (bandwidth)
             title += tr(", at %1 ms one-way").arg(m_settings.link.latencyUpMs);
@@ -574,30 +500,25 @@ void WhatIfPanel::updateCurves() {
 }
 
 const WhatIfPanel::ParameterSet* WhatIfPanel::selectedSet() const {
-    const QTreeWidgetItem* item = m_tree->currentItem();
-    if (item == nullptr)
-        return nullptr;
-    const QString scenario = item->data(0, Qt::UserRole).toString();
-    const auto advice = std::find_if(m_advice.begin(), m_advice.end(),
-                                     [&](const ScenarioAdvice& a) { return qs(a.scenarioId) == scenario; });
-    if (advice == m_advice.end() || advice->ranked.empty())
+    const QModelIndex current = m_tree->currentIndex();
+    const ScenarioAdvice* advice = m_adviceModel->scenarioOf(current);
+    if (advice == nullptr || advice->ranked.empty())
         return nullptr;
     // A parameter set's row: that set; the scenario's row: its current set.
-    const QTreeWidgetItem* top = item->parent() != nullptr ? item->parent() : item;
-    const int row = item->parent() != nullptr ? top->indexOfChild(const_cast<QTreeWidgetItem*>(item)) : -1;
+    const int row = m_adviceModel->rankOf(current);
     const ParameterSetAdvice* chosen = nullptr;
     if (row >= 0 && row < static_cast<int>(advice->ranked.size())) {
         chosen = &advice->ranked[static_cast<std::size_t>(row)];
     } else {
-        const auto current = std::find_if(advice->ranked.begin(), advice->ranked.end(),
-                                          [](const ParameterSetAdvice& a) { return a.current; });
-        chosen = current != advice->ranked.end() ? &*current : &advice->ranked.front();
+        const auto currentSet = std::find_if(advice->ranked.begin(), advice->ranked.end(),
+                                             [](const ParameterSetAdvice& a) { return a.current; });
+        chosen = currentSet != advice->ranked.end() ? &*currentSet : &advice->ranked.front();
     }
-    return setOf(scenario, *chosen);
+    return setOf(qs(advice->scenarioId), *chosen);
 }
 
 const WhatIfPanel::ParameterSet* WhatIfPanel::setOf(const QString& scenarioId, const ParameterSetAdvice& advice) const {
-    const ParameterSetKey key = keyOf(advice);
+    const ParameterSetKey key = advice::keyOf(advice);
     const auto set = std::find_if(m_sets.begin(), m_sets.end(),
                                   [&](const ParameterSet& p) { return p.scenarioId == scenarioId && p.key == key; });
     return set != m_sets.end() ? &*set : nullptr;

@@ -17,9 +17,11 @@ class QPushButton;
 class QSlider;
 class QSpinBox;
 class QTimer;
-class QTreeWidget;
+class QTreeView;
 
 namespace blobbench {
+
+class AdviceModel;
 
 class CurveChart;
 class ResultsModel;
@@ -68,7 +70,8 @@ public:
     const std::vector<ScenarioAdvice>& advice() const { return m_advice; }
     QString adviceScenario() const { return m_chartScenario; }  // the scenario the chart shows
     CurveChart* curveChart() const { return m_curves.get(); }
-    QTreeWidget* adviceTree() const { return m_tree; }
+    QTreeView* adviceTree() const { return m_tree; }
+    AdviceModel* adviceModel() const { return m_adviceModel; }
     QPushButton* measureButton() const { return m_measure; }
     QSlider* latencySlider() const { return m_latencySlider; }
     QLabel* checkLabel() const { return m_check; }
@@ -139,7 +142,8 @@ private:
     QLineEdit* m_upEdit = nullptr;
     QComboBox* m_axis = nullptr;
     QLabel* m_status = nullptr;
-    QTreeWidget* m_tree = nullptr;
+    AdviceModel* m_adviceModel = nullptr;
+    QTreeView* m_tree = nullptr;
     std::unique_ptr<CurveChart> m_curves;
     QPushButton* m_measure = nullptr;
     QLabel* m_check = nullptr;

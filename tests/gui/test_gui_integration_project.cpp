@@ -22,6 +22,7 @@
 #include "GuiTestSupport.h"
 #include "WindowSupport.h"
 #include "support/TestSupport.h"
+#include "ui/AdviceModel.h"
 #include "ui/Charts.h"
 #include "ui/HistoryPanel.h"
 #include "ui/MainWindow.h"
@@ -223,9 +224,10 @@ TEST(GuiIntegrationProject, SqlitePostgresAndFirebird5RunsAtSeveralSettingsInOne
     const ParameterSetAdvice set = ranked[static_cast<std::size_t>(setRow)];  // a copy: the measure redoes the advice
     ASSERT_EQ(set.connection, fbLabel);
     ASSERT_EQ(set.settings.at("max_inline_blob_size"), "65535");
-    QTreeWidgetItem* row = panel->adviceTree()->topLevelItem(scenarioRow)->child(setRow);
-    ASSERT_NE(row, nullptr);
-    panel->adviceTree()->setCurrentItem(row);
+    const AdviceModel* advice = panel->adviceModel();
+    const QModelIndex row = advice->index(setRow, 0, advice->index(scenarioRow, 0));
+    ASSERT_TRUE(row.isValid());
+    panel->adviceTree()->setCurrentIndex(row);
     ASSERT_TRUE(test::runAndWait(window, [&] { panel->measureButton()->click(); }));
     ASSERT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
     const RunRecord& check = document->project().history.back();

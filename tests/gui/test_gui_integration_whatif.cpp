@@ -16,6 +16,7 @@
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
 #include "support/TestSupport.h"
+#include "ui/AdviceModel.h"
 #include "ui/MainWindow.h"
 #include "ui/WhatIfPanel.h"
 
@@ -72,10 +73,11 @@ TEST(GuiIntegrationWhatIf, PostgresAdviceAndMeasureAtThisLinkWithinFivePercent) 
         << "the cursor's extra round trips cost 40 ms each";
 
     // Measure the cursor set at this link, through the relay.
-    QTreeWidgetItem* cursorRow = panel->adviceTree()->topLevelItem(0)->child(1);
-    ASSERT_NE(cursorRow, nullptr);
-    ASSERT_TRUE(cursorRow->text(0).startsWith(QStringLiteral("cursor")));
-    panel->adviceTree()->setCurrentItem(cursorRow);
+    const AdviceModel* advice = panel->adviceModel();
+    const QModelIndex cursorRow = advice->index(1, 0, advice->index(0, 0));
+    ASSERT_TRUE(cursorRow.isValid());
+    ASSERT_TRUE(cursorRow.data().toString().startsWith(QStringLiteral("cursor")));
+    panel->adviceTree()->setCurrentIndex(cursorRow);
     window.setRepetitions(3);
     ASSERT_TRUE(test::runAndWait(window, [&] { panel->measureButton()->click(); }));
     ASSERT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
@@ -152,20 +154,22 @@ TEST(GuiIntegrationWhatIf, TwoEnginesAreTwoSetsAndTheCheckMeasuresTheSetItPredic
         EXPECT_EQ(set.current, set.connection == fbLabel) << "the current connection's set";
     }
     // The rows name their connection.
-    QTreeWidgetItem* top = panel->adviceTree()->topLevelItem(0);
-    ASSERT_EQ(top->childCount(), 2);
-    QTreeWidgetItem *pgRow = nullptr, *fbRow = nullptr;
+    const AdviceModel* advice = panel->adviceModel();
+    QModelIndex top = advice->index(0, 0);
+    ASSERT_EQ(advice->rowCount(top), 2);
+    QModelIndex pgRow, fbRow;
     for (int i = 0; i < 2; ++i) {
         const bool isPg = ranked[static_cast<std::size_t>(i)].connection == pgLabel;
-        (isPg ? pgRow : fbRow) = top->child(i);
+        (isPg ? pgRow : fbRow) = advice->index(i, 0, top);
     }
-    ASSERT_TRUE(pgRow != nullptr && fbRow != nullptr);
-    EXPECT_TRUE(pgRow->text(0).contains(QStringLiteral("postgresql://"))) << pgRow->text(0).toStdString();
-    EXPECT_TRUE(fbRow->text(0).contains(QStringLiteral("firebird"))) << fbRow->text(0).toStdString();
+    ASSERT_TRUE(pgRow.isValid() && fbRow.isValid());
+    EXPECT_TRUE(pgRow.data().toString().contains(QStringLiteral("postgresql://")))
+        << pgRow.data().toString().toStdString();
+    EXPECT_TRUE(fbRow.data().toString().contains(QStringLiteral("firebird"))) << fbRow.data().toString().toStdString();
 
     // PostgreSQL's set while Firebird is current: refused, nothing run.
     const std::size_t runs = document->project().history.size();
-    panel->adviceTree()->setCurrentItem(pgRow);
+    panel->adviceTree()->setCurrentIndex(pgRow);
     panel->measureButton()->click();
     EXPECT_FALSE(window.isRunning());
     EXPECT_EQ(document->project().history.size(), runs);
@@ -184,9 +188,9 @@ TEST(GuiIntegrationWhatIf, TwoEnginesAreTwoSetsAndTheCheckMeasuresTheSetItPredic
     // one measurement by scheduling delays the prediction has no term for: a miss is measured again, up
     // to three times (each check is a run of its own in the history). A wrong prediction misses each time.
     QVariant error;
-    const QVariant fbKey = fbRow->data(0, Qt::UserRole + 1);
+    const QVariant fbKey = fbRow.data(AdviceModel::kSetKeyRole);
     for (int attempt = 1; attempt <= 3 && (!error.isValid() || std::abs(error.toDouble()) >= 10.0); ++attempt) {
-        panel->adviceTree()->setCurrentItem(fbRow);
+        panel->adviceTree()->setCurrentIndex(fbRow);
         ASSERT_TRUE(test::runAndWait(window, [&] { panel->measureButton()->click(); }));
         ASSERT_TRUE(window.errorText().isEmpty()) << window.errorText().toStdString();
         const RunRecord& check = document->project().history.back();
@@ -202,13 +206,13 @@ TEST(GuiIntegrationWhatIf, TwoEnginesAreTwoSetsAndTheCheckMeasuresTheSetItPredic
         std::printf("two engines, measure at this link (attempt %d): %s\n", attempt,
                     qPrintable(panel->checkLabel()->text()));
         // The same set's row, as the ranking after the check shows it (the tree is filled anew).
-        fbRow = nullptr;
-        top = panel->adviceTree()->topLevelItem(0);
-        for (int i = 0; top != nullptr && i < top->childCount(); ++i) {
-            if (top->child(i)->data(0, Qt::UserRole + 1) == fbKey)
-                fbRow = top->child(i);
+        fbRow = QModelIndex();
+        top = advice->index(0, 0);
+        for (int i = 0; top.isValid() && i < advice->rowCount(top); ++i) {
+            if (advice->index(i, 0, top).data(AdviceModel::kSetKeyRole) == fbKey)
+                fbRow = advice->index(i, 0, top);
         }
-        ASSERT_NE(fbRow, nullptr);
+        ASSERT_TRUE(fbRow.isValid());
     }
     EXPECT_LT(std::abs(error.toDouble()), 10.0) << panel->checkLabel()->text().toStdString();
     qunsetenv("ISC_PASSWORD");

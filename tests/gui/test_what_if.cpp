@@ -3,13 +3,15 @@
 // advisor's order for traces whose answer is known.
 #include <gtest/gtest.h>
 
+#include <QAbstractItemModelTester>
+
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <algorithm>
 #include <cmath>
 
@@ -17,6 +19,7 @@
 #include "WindowSupport.h"
 #include "model/SampleJson.h"
 #include "support/TestSupport.h"
+#include "ui/AdviceModel.h"
 #include "ui/Charts.h"
 #include "ui/MainWindow.h"
 #include "ui/ResultsModel.h"
@@ -251,22 +254,29 @@ TEST_F(WhatIfTest, AdvisorRanksParameterSetsByTheLinkAndChartsWhereTheyCross) {
     EXPECT_NEAR(ranked[1].savingVsCurrent, (180.0 - 8050.0) / 180.0, 1e-9);
 
     // The tree marks the best; the chart draws both sets over 0-200 ms.
-    QTreeWidget* tree = panel->adviceTree();
-    ASSERT_EQ(tree->topLevelItemCount(), 1);
-    ASSERT_EQ(tree->topLevelItem(0)->childCount(), 2);
-    EXPECT_EQ(tree->topLevelItem(0)->text(0), QStringLiteral("Scenario a — fetch_mode"));
-    EXPECT_TRUE(tree->topLevelItem(0)->child(0)->text(0).startsWith(QStringLiteral("★ whole")));
-    EXPECT_TRUE(tree->topLevelItem(0)->child(1)->text(3).contains(QStringLiteral("slower")));
+    QTreeView* tree = panel->adviceTree();
+    const AdviceModel* advice = panel->adviceModel();
+    QAbstractItemModelTester tester(panel->adviceModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    ASSERT_EQ(advice->rowCount(), 1);
+    const QModelIndex top = advice->index(0, 0);
+    ASSERT_EQ(advice->rowCount(top), 2);
+    EXPECT_EQ(top.data().toString(), QStringLiteral("Scenario a — fetch_mode"));
+    EXPECT_TRUE(tree->isFirstColumnSpanned(0, {})) << "the scenario's name has its row";
+    EXPECT_TRUE(tree->isExpanded(top));
+    EXPECT_TRUE(advice->index(0, 0, top).data().toString().startsWith(QStringLiteral("★ whole")));
+    EXPECT_TRUE(advice->index(0, 0, top).data(Qt::FontRole).value<QFont>().bold()) << "the best set";
+    EXPECT_FALSE(advice->index(1, 0, top).data(Qt::FontRole).isValid());
+    EXPECT_TRUE(advice->index(1, AdviceModel::VersusCurrent, top).data().toString().contains(QStringLiteral("slower")));
     EXPECT_EQ(panel->curveChart()->curveCount(), 2);
     EXPECT_TRUE(panel->curveChart()->xAxisTitle().contains(QStringLiteral("latency")));
 
     // A row picked stays picked when the ranking is redone (Measure at this link runs that set).
-    tree->setCurrentItem(tree->topLevelItem(0)->child(1));
+    tree->setCurrentIndex(advice->index(1, 0, advice->index(0, 0)));
     panel->setLatency(41);
     panel->flushAdvice();
-    ASSERT_NE(tree->currentItem(), nullptr);
-    EXPECT_TRUE(tree->currentItem()->text(0).startsWith(QStringLiteral("cursor")))
-        << tree->currentItem()->text(0).toStdString();
+    ASSERT_TRUE(tree->currentIndex().isValid());
+    EXPECT_TRUE(tree->currentIndex().data().toString().startsWith(QStringLiteral("cursor")))
+        << tree->currentIndex().data().toString().toStdString();
 
     panel->setAxis(QStringLiteral("bandwidth"));
     panel->flushAdvice();
