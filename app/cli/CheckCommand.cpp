@@ -1,11 +1,11 @@
 #include "app/cli/CheckCommand.h"
-#include "app/cli/ExitCodes.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
 #include "app/cli/CliOptions.h"
+#include "app/cli/ExitCodes.h"
 #include "app/cli/Signals.h"
 #include "app/cli/SocketWatchdog.h"
 #include "app/cli/StallGuard.h"

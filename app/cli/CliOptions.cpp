@@ -518,6 +518,18 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
                     "none for the default SQLite data set");
     }
     o.link.validate();
+    // A run records its link in whole milliseconds (link_latency_*_ms): 500us ran at 0.5 ms and was
+    // recorded as 0, so predict took the sample for loopback (hostile round 5m L2). predict itself may
+    // ask about any latency.
+    if (o.command != Command::Predict) {
+        for (const auto latency : {o.link.latencyUp, o.link.latencyDown}) {
+            if (latency.count() % 1'000'000 != 0) {
+                throw Error(ErrorKind::Usage,
+                            "--latency: " + std::to_string(latency.count() / 1000) +
+                                " us is not a whole number of milliseconds (a run's link is set and recorded in ms)");
+            }
+        }
+    }
     if (o.advise && o.command != Command::Predict) {
         throw Error(ErrorKind::Usage,
                     "--advise is an option of predict (blobbench-cli predict FILE --latency MS --advise)");
@@ -556,13 +568,23 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     const std::string databaseFile = o.database.starts_with("sqlite:")
                                          ? sqliteFileOf(SqliteDriver::pathOf(o.database)).value_or(std::string())
                                          : o.database;
-    const std::vector<std::pair<const char*, const std::string*>> outputs = {{"--json", &o.jsonPath},
-                                                                             {"--csv", &o.csvPath},
-                                                                             {"--markdown", &o.markdownPath},
-                                                                             {"--aggregate-log", &o.aggregateLog},
-                                                                             {"the database or project", &databaseFile},
-                                                                             {"the project's run journal", &journal},
-                                                                             {"the project's lock file", &lock}};
+    // Its -wal, -shm and -journal files too: SQLite resets and removes them, and what was written there
+    // went with them (hostile round 5m X1).
+    auto sidecar = [&](const char* suffix) {
+        return databaseFile.empty() || project ? std::string() : databaseFile + suffix;
+    };
+    const std::string wal = sidecar("-wal"), shm = sidecar("-shm"), rollback = sidecar("-journal");
+    const std::vector<std::pair<const char*, const std::string*>> outputs = {
+        {"--json", &o.jsonPath},
+        {"--csv", &o.csvPath},
+        {"--markdown", &o.markdownPath},
+        {"--aggregate-log", &o.aggregateLog},
+        {"the database or project", &databaseFile},
+        {"the database's -wal file", &wal},
+        {"the database's -shm file", &shm},
+        {"the database's -journal file", &rollback},
+        {"the project's run journal", &journal},
+        {"the project's lock file", &lock}};
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         for (std::size_t j = i + 1; j < outputs.size(); ++j) {
             if (!outputs[i].second->empty() && !outputs[j].second->empty() &&

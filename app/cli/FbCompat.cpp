@@ -1,5 +1,4 @@
 #include "app/cli/FbCompat.h"
-#include "app/cli/ExitCodes.h"
 
 #include <QString>
 #include <algorithm>
@@ -9,10 +8,12 @@
 #include <set>
 
 #include "app/cli/CliOptions.h"
+#include "app/cli/ExitCodes.h"
 #include "app/cli/FbCompatWire.h"
 #include "app/cli/RunKept.h"
 #include "app/cli/Signals.h"
 #include "app/cli/StallGuard.h"
+#include "engine/core/ClientPause.h"
 #include "engine/core/Error.h"
 #include "engine/core/ErrorLine.h"
 #include "engine/data/ReferenceSuite.h"
@@ -322,6 +323,7 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
         cancel.cancel();
         s->cancel();
     });
+    const clientpause::Watch pauses;  // a stopped or suspended client is said with the sample it disturbed
     const std::int64_t cacheSize = integerValue(values, "max_blob_cache_size");
     const std::string runId = isoNow();
     FbCompatReport report(out);
@@ -350,6 +352,7 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
                 Sample sample = sampleOf(scenario, sql, spec, info, values, rep, runId);
                 sample.parameters["max_inline_blob_size"] = std::to_string(inlineSize);
                 MeasuringSink sink;
+                const clientpause::Pauses paused = clientpause::pausesSoFar();
                 try {
                     wire.mark(query);
                     const QueryStats stats = session->query(query, sink, cancel);
@@ -359,6 +362,12 @@ int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
                     const bool cancelled = e.kind() == ErrorKind::Cancelled || cancel.cancelled();
                     sample.status = cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
                     sample.error = oneLine(stalls.explained(std::string(e.what())));
+                }
+                // The client's own stop or suspend is in the time: said on stderr (the report keeps
+                // fb-blob-test's layout) and with the sample (hostile round 5m S2).
+                sample.disturbed = clientpause::disturbanceSince(paused, "the sample");
+                if (!sample.disturbed.empty()) {
+                    err << "blobbench-cli: " << terminalLine(scenario.title + ": " + sample.disturbed) << std::endl;
                 }
                 sample.rows = sink.rows();
                 sample.contentBytes = sink.contentBytes();

@@ -36,6 +36,7 @@
 #include "engine/run/LoadRun.h"
 #include "engine/run/Runner.h"
 #include "engine/run/Sweep.h"
+#include "engine/wire/WireParameters.h"
 #include "model/AtomicFile.h"
 #include "model/LoadJson.h"
 #include "model/MarkdownExport.h"
@@ -710,6 +711,12 @@ int commandRunProject(const CliOptions& o) {
             throw Error(ErrorKind::Usage,
                         "storage studies run on one session: leave them out of a run of many "
                         "sessions (-s names the scenarios)");
+        }
+        // A run of many sessions reports no compression estimate (hostile round 5m EC1).
+        if (plan.estimateCompression || plan.parameters.contains(wireparam::CompressionEstimate)) {
+            throw Error(ErrorKind::Usage,
+                        "--estimate-compression (-P wire_compression_estimate) is not available with many sessions "
+                        "(not in this version): run the scenario in one session to estimate its compression");
         }
     }
     std::optional<RunRecord> base;

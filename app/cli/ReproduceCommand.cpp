@@ -1,5 +1,4 @@
 #include "app/cli/ReproduceCommand.h"
-#include "app/cli/ExitCodes.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,6 +9,7 @@
 #include <map>
 
 #include "app/cli/CliOptions.h"
+#include "app/cli/ExitCodes.h"
 #include "app/cli/ReproduceRuns.h"
 #include "app/cli/Signals.h"
 #include "app/cli/StallGuard.h"

@@ -1,5 +1,4 @@
 #include "app/cli/StorageCommand.h"
-#include "app/cli/ExitCodes.h"
 #include "app/cli/ProgressLine.h"
 
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include <filesystem>
 
 #include "app/cli/CliOptions.h"
+#include "app/cli/ExitCodes.h"
 #include "app/cli/Signals.h"
 #include "app/cli/StallGuard.h"
 #include "engine/core/CancelToken.h"
@@ -307,6 +307,9 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
                           counted ? std::to_string(r.locks.calls()).c_str() : "-", r.check.c_str(),
                           r.partial ? " (PARTIAL: the run stopped here)" : "");
             out << line;
+            if (!r.disturbed.empty()) {
+                out << "        disturbed: " << printable(r.disturbed) << '\n';
+            }
             QJsonObject row;
             row[QStringLiteral("phase")] = q(r.phase);
             row[QStringLiteral("store")] = q(r.store);
@@ -319,6 +322,9 @@ int keyed(StorageOptions& o, std::ostream& out, std::ostream& err) {
             row[QStringLiteral("megabytesPerSecond")] = r.megabytesPerSecond();
             row[QStringLiteral("check")] = q(r.check);
             row[QStringLiteral("partial")] = r.partial;
+            if (!r.disturbed.empty()) {
+                row[QStringLiteral("disturbed")] = q(r.disturbed);
+            }
             if (r.phase == "read" && r.store == "sqlite") {
                 row[QStringLiteral("connection")] = q(r.connection);
                 row[QStringLiteral("readTransactions")] = static_cast<qint64>(r.locks.sharedTaken);

@@ -342,7 +342,27 @@ private:
 // someone else's: prepare would have dropped it without a word (hostile round 5l D3).
 void refuseForeignTables(Session& session, const ReferenceSchema& schema) {
     if (session.tableExists(schema.metaTable)) {
-        return;  // BlobBench's own, complete or not
+        // BlobBench's own, complete or not; but a complete set whose BLOB_TEST no longer holds the rows
+        // it prepared was changed since, or is another BLOB_TEST (a schema earlier in PostgreSQL's
+        // search_path): its rows are someone's (hostile round 5m D1, D2).
+        MetaSink meta;
+        session.query(QuerySpec{schema.selectMeta}, meta, CancelToken());
+        if (meta.values["complete"] != "true") {
+            return;
+        }
+        const std::uint64_t prepared = toNumber(meta.values, "rows");
+        CountSink count;
+        session.query(QuerySpec{"SELECT COUNT(*) FROM BLOB_TEST"}, count, CancelToken());
+        const std::uint64_t holds = count.values.empty() ? 0 : count.values[0];
+        if (holds != prepared) {
+            throw Error(ErrorKind::Usage,
+                        "BLOB_TEST holds " + std::to_string(holds) + (holds == 1 ? " row" : " rows") +
+                            " where BlobBench prepared " + std::to_string(prepared) +
+                            ": rows were added or removed since (or it is another BLOB_TEST); preparing replaces the "
+                            "reference tables and would drop them; nothing was changed (drop them yourself, or "
+                            "replace them: prepare --replace)");
+        }
+        return;
     }
     std::string held;
     for (const char* table : {"BLOB_TEST", "BLOB_SAMPLE"}) {

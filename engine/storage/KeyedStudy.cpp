@@ -8,6 +8,7 @@
 #include <iterator>
 #include <optional>
 
+#include "engine/core/ClientPause.h"
 #include "engine/core/Error.h"
 
 namespace blobbench::storage {
@@ -18,14 +19,18 @@ using Clock = std::chrono::steady_clock;
 // Sets the result's elapsed time when the scope ends, also when a write fails half-way.
 class Stopwatch {
 public:
-    explicit Stopwatch(KeyedResult& r) : m_r(r), m_t0(Clock::now()) {}
-    ~Stopwatch() { m_r.elapsed = Clock::now() - m_t0; }
+    explicit Stopwatch(KeyedResult& r) : m_r(r), m_t0(Clock::now()), m_paused(clientpause::pausesSoFar()) {}
+    ~Stopwatch() {
+        m_r.elapsed = Clock::now() - m_t0;
+        m_r.disturbed = clientpause::disturbanceSince(m_paused, "this step");
+    }
     Stopwatch(const Stopwatch&) = delete;
     Stopwatch& operator=(const Stopwatch&) = delete;
 
 private:
     KeyedResult& m_r;
     Clock::time_point m_t0;
+    clientpause::Pauses m_paused;
 };
 
 constexpr std::uint64_t kMaxCount = 100'000'000;
@@ -214,6 +219,7 @@ private:
         {
             auto& r = add("write", "sqlite", "insert, bind, one transaction", "ascending");
             const auto t0 = Clock::now();
+            const clientpause::Pauses paused0 = clientpause::pausesSoFar();
             db.begin();
             try {
                 for (std::uint64_t key = 1; key <= m_o.count; ++key) {
@@ -227,6 +233,7 @@ private:
                 throw;
             }
             r.elapsed = Clock::now() - t0;
+            r.disturbed = clientpause::disturbanceSince(paused0, "this step");
             r.values = m_o.count;
         }
         announce("write files");
@@ -313,8 +320,10 @@ private:
         }
         const LockCounts before = db->lockCounts();
         const auto t0 = Clock::now();
+        const clientpause::Pauses paused0 = clientpause::pausesSoFar();
         r.bytes = sqlitePass(*db, blob, keys);
         r.elapsed = Clock::now() - t0;
+        r.disturbed = clientpause::disturbanceSince(paused0, "this step");
         r.locks = db->lockCounts() - before;
         r.values = keys.size();
         r.check =
@@ -348,8 +357,10 @@ private:
             pass();
         }
         const auto t0 = Clock::now();
+        const clientpause::Pauses paused0 = clientpause::pausesSoFar();
         r.bytes = pass();
         r.elapsed = Clock::now() - t0;
+        r.disturbed = clientpause::disturbanceSince(paused0, "this step");
         r.values = keys.size();
         r.check = verify(m_o.shape, [&](std::uint64_t k) { return files.readInto(k, m_buffer); });
     }
@@ -366,6 +377,7 @@ private:
         {
             auto& r = add("update", "sqlite", "update, bind, one transaction", "random");
             const auto t0 = Clock::now();
+            const clientpause::Pauses paused0 = clientpause::pausesSoFar();
             db.begin();
             try {
                 for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -378,6 +390,7 @@ private:
                 throw;
             }
             r.elapsed = Clock::now() - t0;
+            r.disturbed = clientpause::disturbanceSince(paused0, "this step");
             r.values = keys.size();
             r.check = verify(next, [&](std::uint64_t k) { return db.readSqlInPlace(k); });
             db.endReads();
@@ -522,6 +535,7 @@ KeyedStudyFiles keyedStudyFiles(const std::filesystem::path& directory) {
 }
 
 KeyedReport runKeyedStudy(const KeyedOptions& options) {
+    const clientpause::Watch pauses;  // a stopped or suspended client is said with the step it disturbed
     checkCount("count", options.count, kMaxCount);
     checkCount("value size", options.shape.meanBytes, kMaxValueBytes);
     if (options.shape.spreadBytes >= options.shape.meanBytes) {

@@ -80,6 +80,7 @@ struct KeyedResult {
     // transactions it began (shared locks taken), and its connection ("fresh" or "warm-up's").
     LockCounts locks;
     std::string connection;
+    std::string disturbed;  // the client was stopped or suspended during the timed step (ClientPause.h); or empty
     double microsPerValue() const;
     double megabytesPerSecond() const;  // 10^6 bytes
 };

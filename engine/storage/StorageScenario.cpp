@@ -303,6 +303,7 @@ std::vector<Sample> keyedSamples(const StudyJob& job, const KeyedReport& report,
         s.valuesRead = r.phase == "read" ? r.values : 0;
         s.scalarLabel = kMicrosPerValue;
         s.scalar = fixed(r.microsPerValue(), 2);
+        s.disturbed = r.disturbed;
         s.negotiated["MB/s"] = fixed(r.megabytesPerSecond(), 1);
         s.negotiated["check"] = r.check;
         if (r.phase == "read") {  // how it was measured: the Storage tab's header, the exports

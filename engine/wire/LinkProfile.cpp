@@ -137,6 +137,11 @@ std::uint64_t parseBitRate(std::string_view input) {
     if (bits > 1e18) {
         throw bad();
     }
+    if (bits < 1 && value > 0) {  // "0.4" was 0: unlimited, without a word (hostile round 5m L3)
+        throw Error(ErrorKind::Usage, "bit rate '" + original +
+                                          "' rounds to 0 bit/s, which means unlimited: give at least 1 bit/s, or "
+                                          "0 for unlimited");
+    }
     return static_cast<std::uint64_t>(bits);
 }
 

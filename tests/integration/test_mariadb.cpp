@@ -239,6 +239,22 @@ TEST_F(MariadbTest, TlsOptionsArePassedThroughAndWhatWasNegotiatedIsSaid) {
         EXPECT_EQ(s.nativePhysical.counters.recvBytes, s.tap.counters.recvBytes);
     }
     EXPECT_TRUE(negotiatedSsl(m_url + sep + "ssl=true", {}).starts_with("on, ")) << "TLS asked for";
+    {
+        // Round 5k T3: a TLS option without ssl=true on an unencrypted connection is said not in effect.
+        const RunOutcome plain = runPlan(m_url + sep + "tls_version=TLSv1.2", scenarios({"warm-up"}), {});
+        ASSERT_TRUE(plain.ok) << plain.error;
+        ASSERT_EQ(plain.session.negotiated.at("ssl"), "off");
+        const auto tls = std::find_if(plain.session.effects.begin(), plain.session.effects.end(),
+                                      [](const ParameterEffect& e) { return e.id == "tls_version"; });
+        ASSERT_NE(tls, plain.session.effects.end());
+        EXPECT_FALSE(tls->inEffect);
+        EXPECT_NE(tls->reason.find("not encrypted"), std::string::npos) << tls->reason;
+        const RunOutcome encrypted =
+            runPlan(m_url + sep + "ssl=true&tls_version=TLSv1.2,TLSv1.3", scenarios({"warm-up"}), {});
+        ASSERT_TRUE(encrypted.ok) << encrypted.error;
+        EXPECT_TRUE(std::none_of(encrypted.session.effects.begin(), encrypted.session.effects.end(),
+                                 [](const ParameterEffect& e) { return e.id == "tls_version"; }));
+    }
     EXPECT_TRUE(
         negotiatedSsl(m_url + sep + "ssl=true&ssl_verify_server_cert=true&ssl_ca=" + ca, {}).starts_with("on, "));
     EXPECT_TRUE(negotiatedSsl(m_url + sep + "ssl=true", {{"link_latency_up_ms", "1"}}).starts_with("on, "))

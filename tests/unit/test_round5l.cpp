@@ -149,6 +149,19 @@ TEST(Round5l, AMariadbTargetWithoutAPortConnectsWhereLibmariadbWould) {
     EXPECT_EQ(parseMariadbTarget("mariadb://bb@127.0.0.1/db").tcpPort(), 3398);
     EXPECT_EQ(parseMariadbTarget("mariadb://bb@127.0.0.1/db?read_default_file=" + cnf).tcpPort(), 3399)
         << "the option file before the variable";
+    // Round 5m E1: a comment after the value, quotes around it, and !include.
+    const std::string quoted = dir.file("quoted.cnf");
+    {
+        std::ofstream out(quoted);
+        out << "[client]\nport = \"3397\" # the test's own\n";
+    }
+    EXPECT_EQ(parseMariadbTarget("mariadb://bb@127.0.0.1/db?read_default_file=" + quoted).tcpPort(), 3397);
+    const std::string including = dir.file("including.cnf");
+    {
+        std::ofstream out(including);
+        out << "[client]\nuser=bb\n!include " << quoted << "\n";
+    }
+    EXPECT_EQ(parseMariadbTarget("mariadb://bb@127.0.0.1/db?read_default_file=" + including).tcpPort(), 3397);
     setenv("MYSQL_TCP_PORT", "not-a-port", 1);
     EXPECT_EQ(parseMariadbTarget("mariadb://bb@127.0.0.1/db").tcpPort(), 3306);
     unsetenv("MYSQL_TCP_PORT");

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "engine/core/Error.h"
 #include "engine/drivers/Driver.h"
@@ -89,13 +91,24 @@ std::string encoded(std::string_view part, std::string_view keep) {
     return out;
 }
 
-// A port number written as text (an option file's, MYSQL_TCP_PORT), or 0 when it is none.
+// A port number written as text (an option file's value, MYSQL_TCP_PORT), or 0 when it is none:
+// spaces, a trailing "# comment" and quotes around it as an option file may have them.
 std::uint16_t portOf(std::string_view text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-        text.remove_prefix(1);
+    if (const auto hash = text.find('#'); hash != std::string_view::npos) {
+        text = text.substr(0, hash);
     }
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-        text.remove_suffix(1);
+    auto trim = [&text] {
+        while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+            text.remove_prefix(1);
+        }
+        while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+            text.remove_suffix(1);
+        }
+    };
+    trim();
+    if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') && text.back() == text.front()) {
+        text = text.substr(1, text.size() - 2);
+        trim();
     }
     if (text.empty() || text.size() > 5 ||
         !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) {
@@ -105,18 +118,37 @@ std::uint16_t portOf(std::string_view text) {
     return value > 0 && value <= 65535 ? static_cast<std::uint16_t>(value) : 0;
 }
 
-// The last `port` of the groups libmariadb reads in an option file, or 0.
-std::uint16_t optionFilePort(const std::string& file, const std::string& group) {
+// The last `port` of the groups libmariadb reads in an option file and the files it includes
+// (!include FILE, !includedir DIR: its *.cnf files in name order), or 0.
+void readOptionFilePort(const std::filesystem::path& file, const std::string& group, int depth, std::uint16_t& port) {
     std::ifstream in(file);
     std::string line;
     bool inGroup = false;
-    std::uint16_t port = 0;
-    while (std::getline(in, line)) {
+    while (depth < 10 && std::getline(in, line)) {
         const auto first = line.find_first_not_of(" \t");
         if (first == std::string::npos || line[first] == '#' || line[first] == ';') {
             continue;
         }
         line.erase(0, first);
+        line.erase(line.find_last_not_of(" \t\r") + 1);
+        if (line.starts_with("!include ")) {
+            readOptionFilePort(line.substr(9), group, depth + 1, port);
+            continue;
+        }
+        if (line.starts_with("!includedir ")) {
+            std::error_code error;
+            std::vector<std::filesystem::path> files;
+            for (const auto& entry : std::filesystem::directory_iterator(line.substr(12), error)) {
+                if (entry.path().extension() == ".cnf") {
+                    files.push_back(entry.path());
+                }
+            }
+            std::sort(files.begin(), files.end());
+            for (const auto& f : files) {
+                readOptionFilePort(f, group, depth + 1, port);
+            }
+            continue;
+        }
         if (line.front() == '[') {
             const std::string name = line.substr(1, line.find(']') - 1);
             inGroup = name == "client" || name == "client-server" || name == "client-mariadb" ||
@@ -134,8 +166,14 @@ std::uint16_t optionFilePort(const std::string& file, const std::string& group) 
             }
         }
     }
+}
+
+std::uint16_t optionFilePort(const std::string& file, const std::string& group) {
+    std::uint16_t port = 0;
+    readOptionFilePort(file, group, 0, port);
     return port;
 }
+
 }  // namespace
 
 bool looksLikeMariadbTarget(std::string_view text) {

@@ -183,6 +183,21 @@ void MariadbSession::start() {
     negotiated["max_allowed_packet"] = packet.value_or("?");
     negotiated["net_buffer_length"] = netBuffer.value_or("?");
     negotiated["ids_only"] = "MariaDB sends BLOB and TEXT values inside the row: none can stay unread";
+    // TLS options asked for on a connection that is not encrypted: said, never silently dropped (a
+    // tls_version without ssl=true, on a server without TLS, was passed and ignored: hostile round 5k T3).
+    if (cipher == nullptr) {
+        for (const char* key : {"tls_version", "ssl_ca", "ssl_cert", "ssl_key", "ssl_verify_server_cert"}) {
+            if (const auto it = m_params.target.options.find(key); it != m_params.target.options.end()) {
+                ParameterEffect e;
+                e.id = key;
+                e.requested = it->second;
+                e.actual = "no TLS";
+                e.inEffect = false;
+                e.reason = "the connection is not encrypted: no TLS was negotiated (ssl=true requires it)";
+                m_info.effects.push_back(std::move(e));
+            }
+        }
+    }
 
     namespace param = mariadbparam;
     auto& effects = m_info.effects;
