@@ -43,7 +43,7 @@ std::string whyTruncatedElf(const std::string& path) {
     const auto phoff = littleEndian<std::uint64_t>(header + 0x20);
     const auto phentsize = littleEndian<std::uint16_t>(header + 0x36);
     const auto phnum = littleEndian<std::uint16_t>(header + 0x38);
-    const std::string truncated =
+    std::string truncated =
         "truncated: not a whole shared library (its ELF headers reach past its " + std::to_string(size) + " bytes)";
     if (phentsize < 56 || phoff > size || std::uint64_t{phnum} * phentsize > size - phoff) {
         return truncated;
