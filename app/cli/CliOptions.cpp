@@ -518,18 +518,6 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
                     "none for the default SQLite data set");
     }
     o.link.validate();
-    // A run records its link in whole milliseconds (link_latency_*_ms): 500us ran at 0.5 ms and was
-    // recorded as 0, so predict took the sample for loopback (hostile round 5m L2). predict itself may
-    // ask about any latency.
-    if (o.command != Command::Predict) {
-        for (const auto latency : {o.link.latencyUp, o.link.latencyDown}) {
-            if (latency.count() % 1'000'000 != 0) {
-                throw Error(ErrorKind::Usage,
-                            "--latency: " + std::to_string(latency.count() / 1000) +
-                                " us is not a whole number of milliseconds (a run's link is set and recorded in ms)");
-            }
-        }
-    }
     if (o.advise && o.command != Command::Predict) {
         throw Error(ErrorKind::Usage,
                     "--advise is an option of predict (blobbench-cli predict FILE --latency MS --advise)");

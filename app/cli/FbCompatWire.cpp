@@ -17,11 +17,6 @@ bool parseCompatWireOption(const std::string& arg, const std::function<std::stri
         o.relay = true;
     } else if (arg == "--latency" || arg == "--latency-up" || arg == "--latency-down") {
         const auto latency = parseLatency(take());
-        if (latency.count() % 1'000'000 != 0) {  // recorded in whole ms, as a run's (round 5m L2)
-            throw Error(ErrorKind::Usage, arg + ": " + std::to_string(latency.count() / 1000) +
-                                              " us is not a whole number of milliseconds (the link is set and "
-                                              "recorded in ms)");
-        }
         if (arg != "--latency-down") {
             o.link.latencyUp = latency;
         }

@@ -82,6 +82,12 @@ LinkPrediction predictElapsed(const ExchangeTrace& trace, std::chrono::nanosecon
 }
 
 bool measuredOnAnEmulatedLink(const Sample& sample) {
+    // The link as the relay emulated it: the tunables hold whole milliseconds, so a latency under one
+    // (500us) reads 0 there (hostile round 5m L2).
+    if (const auto link = sample.negotiated->find("link");
+        link != sample.negotiated->end() && link->second != "unshaped") {
+        return true;
+    }
     for (const char* id : {"link_latency_up_ms", "link_latency_down_ms", "link_bandwidth_up", "link_bandwidth_down"}) {
         const auto it = sample.parameters->find(id);
         if (it != sample.parameters->end() && !it->second.empty() && it->second != "0") {

@@ -43,7 +43,7 @@ TEST(Round5mServers, TheCompatibleModeSaysWhichTestTheStoppedClientDisturbed) {
     for (int attempt = 0; attempt < 3 && !said; ++attempt) {
         TempDir dir;
         const std::string json = dir.file("compat.json");
-        CliProcess compat({"-d", database, "-u", env("BLOBBENCH_FB_USER"), "-r", "3", "--json", json},
+        CliProcess compat({"-d", database, "-u", env("BLOBBENCH_FB_USER"), "-r", "30", "--json", json},
                           {"ISC_PASSWORD=" + env("BLOBBENCH_FB_PASSWORD")});
         std::this_thread::sleep_for(800ms);
         compat.signal(SIGSTOP);

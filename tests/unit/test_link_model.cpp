@@ -247,7 +247,9 @@ TEST(LinkAdvice, ConnectionsSettingsAndLinksNeverMixInOneSet) {
                                             "firebird:inet://h/a.fdb");
     ASSERT_EQ(advice.size(), 1u);
     const auto& ranked = advice[0].ranked;
-    ASSERT_EQ(ranked.size(), 4u);
+    // The sample measured over a link is not predicted (its trace holds that link's delays already:
+    // round 5j X2, and round 5m L2 for a link its tunables cannot hold): it is in no set.
+    ASSERT_EQ(ranked.size(), 3u);
     std::map<std::string, const ParameterSetAdvice*> byName;
     for (const ParameterSetAdvice& a : ranked) {
         std::string name;
@@ -255,22 +257,17 @@ TEST(LinkAdvice, ConnectionsSettingsAndLinksNeverMixInOneSet) {
             name += k + "=" + v + ";";
         byName[name] = &a;
     }
-    ASSERT_EQ(byName.size(), 4u) << "every set has a name of its own";
-    const auto* pg = byName.at("connection=postgres:postgresql://u@h/db;link=unshaped;");
-    const auto* zero = byName.at("connection=firebird:inet://h/a.fdb;link=unshaped;max_inline_blob_size=0;");
-    const auto* inlined = byName.at("connection=firebird:inet://h/a.fdb;link=unshaped;max_inline_blob_size=65535;");
-    const auto* overLink = byName.at(
-        "connection=firebird:inet://h/a.fdb;link=up unlimited + 20 ms, down unlimited + 20 ms;max_inline_blob_size=0;");
+    ASSERT_EQ(byName.size(), 3u) << "every set has a name of its own";
+    const auto* pg = byName.at("connection=postgres:postgresql://u@h/db;");
+    const auto* zero = byName.at("connection=firebird:inet://h/a.fdb;max_inline_blob_size=0;");
+    const auto* inlined = byName.at("connection=firebird:inet://h/a.fdb;max_inline_blob_size=65535;");
     EXPECT_EQ(pg->samples, 2u);
     EXPECT_EQ(pg->measured, 2500us) << "the PostgreSQL samples only";
     EXPECT_EQ(zero->samples, 2u);
-    EXPECT_EQ(zero->measured, 30500us) << "the unshaped Firebird inline-0 samples only";
+    EXPECT_EQ(zero->measured, 30500us) << "the unshaped Firebird inline-0 samples only, not the one over a link";
     EXPECT_EQ(inlined->samples, 1u);
-    EXPECT_EQ(overLink->samples, 1u);
-    EXPECT_EQ(overLink->measured, 3s) << "a sample measured over a link is not a median partner of unshaped ones";
     EXPECT_TRUE(zero->current) << "on the current connection, agreeing with the project's values";
     EXPECT_FALSE(pg->current);
-    EXPECT_FALSE(overLink->current) << "the first agreeing set is current, the later one over a link is not";
     EXPECT_EQ(std::count_if(ranked.begin(), ranked.end(), [](const ParameterSetAdvice& a) { return a.current; }), 1);
 
     // With one connection and one link the name is what differs among its sets, as before.

@@ -1,7 +1,7 @@
 // Hostile round 5m (docs/hostile-round-5m-2026-12-06.md) without a server: prepare over BlobBench's
 // own BLOB_TEST that someone added rows to (D1), outputs on the SQLite database's -wal, -shm and
 // -journal files (X1), a truncated client library (C1, SIGBUS inside dlopen), the keyed-read study
-// with the client stopped (S1), a latency finer than the link records (L2) and a bit rate that
+// with the client stopped (S1), a latency finer than a millisecond recorded as 0 (L2) and a bit rate that
 // rounds to unlimited (L3). The compatible mode's and reproduce's stopped client: test_round5m_servers.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "engine/core/FileKind.h"
+#include "engine/wire/LinkModel.h"
 #include "support/TestSupport.h"
 
 using namespace std::chrono_literals;
@@ -89,10 +90,19 @@ TEST(Round5m, ATruncatedClientLibraryIsOneLineNotASigbus) {
     EXPECT_NE(r.err.find("truncated: not a whole shared library"), std::string::npos) << r.err;
 }
 
-TEST(Round5m, AFinerLatencyThanTheLinkRecordsAndABitRateThatRoundsToUnlimitedAreRefused) {
-    const auto fine = runCli({"run", "postgresql://nobody@127.0.0.1:1/none", "--latency", "500us"});
-    EXPECT_EQ(fine.exitCode, 2) << fine.err;
-    EXPECT_NE(fine.err.find("500 us is not a whole number of milliseconds"), std::string::npos) << fine.err;
+TEST(Round5m, AFinerLatencyIsRecordedAsRunAndABitRateThatRoundsToUnlimitedIsRefused) {
+    // L2: 500us ran at 0.5 ms and its tunables say 0 ms (they hold whole milliseconds); the link the
+    // relay emulated is the sample's negotiated "link", which predict reads.
+    blobbench::Sample sample;
+    sample.parameters = blobbench::ParameterValues{{"link_latency_up_ms", "0"}, {"link_latency_down_ms", "0"}};
+    EXPECT_FALSE(blobbench::measuredOnAnEmulatedLink(sample));
+    blobbench::LinkProfile link;
+    link.latencyUp = link.latencyDown = std::chrono::microseconds(500);
+    sample.negotiated = std::map<std::string, std::string>{{"link", link.describe()}};
+    EXPECT_TRUE(blobbench::measuredOnAnEmulatedLink(sample)) << link.describe();
+    sample.negotiated = std::map<std::string, std::string>{{"link", "unshaped"}};
+    EXPECT_FALSE(blobbench::measuredOnAnEmulatedLink(sample));
+    // L3
     const auto slow = runCli({"run", "postgresql://nobody@127.0.0.1:1/none", "--bandwidth", "0.4"});
     EXPECT_EQ(slow.exitCode, 2) << slow.err;
     EXPECT_NE(slow.err.find("rounds to 0 bit/s, which means unlimited"), std::string::npos) << slow.err;
