@@ -13,14 +13,13 @@
 #include "app/cli/RunKept.h"
 #include "app/cli/Signals.h"
 #include "app/cli/StallGuard.h"
-#include "engine/core/ClientPause.h"
 #include "engine/core/Error.h"
 #include "engine/core/ErrorLine.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/drivers/Registry.h"
 #include "engine/report/FbCompatReport.h"
-#include "engine/run/MeasuringSink.h"
 #include "engine/run/Runner.h"
+#include "engine/wire/WireParameters.h"
 #include "model/SampleJson.h"
 
 namespace blobbench::cli {
@@ -242,26 +241,6 @@ std::int64_t chooseInlineSize(Session& session, const std::string& sql, std::int
     return candidates[lo];
 }
 
-Sample sampleOf(const Scenario& scenario, const std::string& sql, const ConnectionSpec& spec, const SessionInfo& info,
-                const ParameterValues& values, int repetition, const std::string& runId) {
-    Sample s;
-    s.runId = runId;
-    s.scenarioId = scenario.id;
-    s.scenarioTitle = scenario.title;
-    s.sql = sql;
-    s.repetition = repetition;
-    s.startedAt = isoNow();
-    s.engine = spec.engine;
-    s.connection = spec.label();
-    s.serverVersion = info.serverVersion;
-    s.clientVersion = info.clientVersion;
-    s.negotiated = info.negotiated;
-    s.parameters = values;
-    s.effects = info.effects;
-    s.tap = WireStats::unavailable(info.embedded ? "not applicable (embedded)" : "wire tap not enabled");
-    return s;
-}
-
 // Each export written on its own: a failed --json stopped the run unsaid and left the --csv unwritten
 // (hostile round 5d C6). "" when both are written, else the line: what failed, what holds the samples.
 std::string save(const FbCompatOptions& o, const SessionInfo& info, const std::vector<Sample>& samples) {
@@ -276,155 +255,204 @@ std::string save(const FbCompatOptions& o, const SessionInfo& info, const std::v
            (written.empty() ? "" : " and saved in " + written);
 }
 
+// The reference suite as fb-blob-test runs it: -n is a FETCH FIRST in each reading statement (the
+// report shows the statement as run).
+std::vector<Scenario> compatSuite(const FbCompatOptions& o) {
+    std::vector<Scenario> suite = referenceSuite(Dialect::Firebird);
+    for (Scenario& scenario : suite) {
+        if (o.limitRows && scenario.kind == ScenarioKind::Query) {
+            scenario.sql += "\nFETCH FIRST " + std::to_string(*o.limitRows) + " ROWS ONLY";
+        }
+    }
+    return suite;
+}
+
+// The Runner's samples as fb-blob-test reports them: a section per test once its repetitions are
+// measured (the failing sample alone when one fails), the exports written after each test, a failure
+// said on stderr once it is known whether the run went on after it.
+class CompatObserver final : public RunObserver {
+public:
+    CompatObserver(const FbCompatOptions& o, const RunPlan& plan, const StallGuard& stalls, SignalCancel& interrupt,
+                   std::ostream& out, std::ostream& err)
+        : m_options(o), m_plan(plan), m_stalls(stalls), m_interrupt(interrupt), m_err(err), m_report(out) {}
+
+    std::function<void()> stopRun;  // an export could not be written: the run stops after the test
+    std::string missingTable;       // the data set check's line, as the user sees it
+
+    void checkSession(Session& session) override {
+        m_interrupt.started();  // from here a signal cancels the run: what is measured is printed and saved
+        if (!session.tableExists("BLOB_TEST")) {
+            missingTable = m_plan.connection.label() + ": no table BLOB_TEST (run: blobbench-cli prepare " +
+                           maskSecrets(m_options.database) + ")";
+            throw Error(ErrorKind::Data, missingTable);
+        }
+    }
+    void connected(const SessionInfo& info) override {
+        m_info = info;
+        m_report.header(info);
+    }
+    void sampleReady(const Sample& measured) override {
+        if (m_stopped) {
+            return;
+        }
+        sayFailure(false);  // the run went on after it
+        Sample sample = measured;
+        if (sample.status == SampleStatus::Failed) {
+            sample.error = oneLine(m_stalls.explained(sample.error));  // without the tap, the guard's cut
+        }
+        // The client's own stop or suspend is in the time: said on stderr (the report keeps
+        // fb-blob-test's layout) and with the sample (hostile round 5m S2).
+        if (!sample.disturbed.empty()) {
+            m_err << "blobbench-cli: " << terminalLine(sample.scenarioTitle + ": " + sample.disturbed) << std::endl;
+        }
+        m_all.push_back(sample);
+        m_pending.push_back(sample);
+        if (sample.status != SampleStatus::Complete || static_cast<int>(m_pending.size()) >= m_plan.repetitions) {
+            section();
+        }
+    }
+
+    // After the run: a test stopped between its repetitions printed and saved with what it has, the
+    // last failure said. `runStopped`: the run ended before its last test (a cut or lost connection).
+    void finish(bool runStopped) {
+        if (!m_pending.empty() && !m_stopped) {
+            section();
+        }
+        sayFailure(runStopped);
+    }
+    bool failed() const { return m_failed; }
+    bool stopped() const { return m_stopped; }  // an export could not be written
+    std::size_t samples() const { return m_all.size(); }
+
+private:
+    void section() {
+        std::vector<Sample> repetitions = std::move(m_pending);
+        m_pending.clear();
+        if (repetitions.back().status != SampleStatus::Complete) {
+            // The failing sample is the one to show, whatever the median of the others; a cancelled
+            // one is said by the signal's line.
+            repetitions = {repetitions.back()};
+            if (repetitions.back().status == SampleStatus::Failed) {
+                m_failure = repetitions.back().scenarioTitle + ": " + repetitions.back().error;
+                m_failed = true;
+            }
+        }
+        m_report.section(repetitions, readsLobs(repetitions.back().scenarioId));
+        if (const std::string failed = save(m_options, m_info, m_all); !failed.empty()) {
+            sayFailure(false);
+            m_err << "blobbench-cli: " << terminalLine(failed) << std::endl;
+            m_stopped = true;
+            if (stopRun) {
+                stopRun();
+            }
+        }
+    }
+    void sayFailure(bool runStopped) {
+        if (!m_failure.empty()) {
+            m_err << "blobbench-cli: "
+                  << terminalLine(m_failure + (runStopped ? "; the run stopped: the connection is cut" : ""))
+                  << std::endl;
+            m_failure.clear();
+        }
+    }
+    bool readsLobs(const std::string& scenarioId) const {
+        for (const Scenario& scenario : m_plan.scenarios) {
+            if (scenario.id == scenarioId) {
+                return scenario.readsLobs;
+            }
+        }
+        return true;
+    }
+
+    const FbCompatOptions& m_options;
+    const RunPlan& m_plan;
+    const StallGuard& m_stalls;
+    SignalCancel& m_interrupt;
+    std::ostream& m_err;
+    FbCompatReport m_report;
+    SessionInfo m_info;
+    std::vector<Sample> m_all;
+    std::vector<Sample> m_pending;  // the test in progress's repetitions
+    std::string m_failure;          // a failed test's line, until it is known whether the run went on
+    bool m_failed = false;
+    bool m_stopped = false;
+};
+
 int run(const FbCompatOptions& o, std::ostream& out, std::ostream& err) {
     if (o.database.empty()) {
         throw Error(ErrorKind::Usage, "name the database: -d inet://localhost/blob_test (try --help)");
     }
     const Driver& driver = driverById("firebird");
-    ConnectionSpec spec;
-    spec.engine = driver.id();
-    spec.target = o.database;
-    spec.user = o.user;
-    spec.password = o.password;
-    spec.charset = o.charset;
-    spec.clientLibrary = o.clientLibrary;
-    const ParameterValues values =
-        resolveParameters(driver.parameters(), {{"wire_compression", o.compress ? "true" : "false"},
-                                                {"max_inline_blob_size", std::to_string(o.maxInlineBlobSize)}});
+    RunPlan plan;
+    plan.runId = isoNow();
+    plan.connection.engine = driver.id();
+    plan.connection.target = o.database;
+    plan.connection.user = o.user;
+    plan.connection.password = o.password;
+    plan.connection.charset = o.charset;
+    plan.connection.clientLibrary = o.clientLibrary;
+    plan.parameters = {{"wire_compression", o.compress ? "true" : "false"},
+                       {"max_inline_blob_size", std::to_string(o.maxInlineBlobSize)}};
+    plan.repetitions = o.repeat;
+    plan.scenarios = compatSuite(o);
+    // The wire extensions (FbCompatWire.h): counted in process at fbclient's socket calls unless a
+    // link is emulated or --relay asks for the relay; off, the run talks to the server directly.
+    plan.wireTap = o.wire.tap;
+    plan.link = o.wire.link;
+    if (o.wire.tap) {
+        plan.parameters[wireparam::StallTimeout] = std::to_string(o.wire.stallTimeout.count());
+        if (o.wire.relay) {
+            plan.parameters[wireparam::Counting] = "relay";
+        }
+    }
+    const std::int64_t cacheSize =
+        integerValue(resolveParameters(driver.parameters(), plan.parameters), "max_blob_cache_size");
+    if (o.autoInline) {
+        // -a: each BLOB-reading test's inline size from its own BLOB sizes (blob-ids fetch none inline).
+        plan.scenarioParameters = [cacheSize](Session& session, const Scenario& scenario) -> ParameterValues {
+            if (!scenario.readsLobs) {
+                return {};
+            }
+            const std::int64_t size =
+                scenario.fetch == FetchMode::IdsOnly ? 0 : chooseInlineSize(session, scenario.sql, cacheSize);
+            return {{"max_inline_blob_size", std::to_string(size)}};
+        };
+    }
     // From before the connect: the Firebird client installs SIGINT / SIGTERM handlers of its own
     // when it loads, and one of them caught during the connect shut the attachment down ("connection
     // shutdown", exit 1). Until the run starts a signal ends the process with its own line.
     SignalCancel interrupt;
-    const std::string nothingMeasured = "nothing was measured";
-    interrupt.endAtOnceUntilStarted("the run", nothingMeasured);
-    CompatWire wire(o.wire, driver, spec);  // outlives the session
-    // A server gone silent fails the call blocked on it (hostile round 5d A4: still running at 80 s).
-    const StallGuard stalls(driver, spec, o.wire.stallTimeout, wire.tap(), wire.counter());
-    std::unique_ptr<Session> session;
-    try {
-        session = wire.connect(driver, spec, values);
-    } catch (const Error& e) {
-        if (SignalCancel::received() != 0) {
-            interrupt.endAtOnceUntilStarted("the run", nothingMeasured);  // the signal failed it: said as such
-        }
-        throw Error(e.kind(), stalls.explained(prefixedOnce(spec.label(), e.what())));
+    interrupt.endAtOnceUntilStarted("the run", "nothing was measured");
+    // A server gone silent fails the call blocked on it (hostile round 5d A4: still running at 80 s):
+    // with the tap, the Runner's relay or counter; without, this guard's watch of the connection.
+    const StallGuard stalls(driver, plan.connection, o.wire.tap ? std::chrono::seconds(0) : o.wire.stallTimeout);
+    CompatObserver observer(o, plan, stalls, interrupt, out, err);
+    Runner runner;
+    RunOutcome outcome;
+    {
+        const ClearCancelOnExit clearCancel(interrupt);
+        interrupt.setCancel([&runner] { runner.cancel(); });
+        observer.stopRun = [&runner] { runner.cancel(); };
+        outcome = runner.run(plan, observer);
     }
-    interrupt.started();
-    if (!session->tableExists("BLOB_TEST")) {
-        throw Error(ErrorKind::Data,
-                    spec.label() + ": no table BLOB_TEST (run: blobbench-cli prepare " + maskSecrets(o.database) + ")");
+    const bool cancelled = SignalCancel::received() != 0;
+    const bool lastTestRun = !outcome.samples.empty() && outcome.samples.back().scenarioId == plan.scenarios.back().id;
+    observer.finish(!outcome.ok && !cancelled && !observer.stopped() && !lastTestRun && observer.failed());
+    out.flush();
+    if (observer.stopped()) {
+        return kFailed;
     }
-    const SessionInfo info = session->info();
-    // A first SIGINT / SIGTERM cancels the statement in progress (fb_cancel_operation) and ends the
-    // suite; what is measured is printed and saved. Cleared before the session it cancels goes.
-    CancelToken cancel;
-    const ClearCancelOnExit clearCancel(interrupt);
-    interrupt.setCancel([cancel, s = session.get()] {
-        cancel.cancel();
-        s->cancel();
-    });
-    const clientpause::Watch pauses;  // a stopped or suspended client is said with the sample it disturbed
-    const std::int64_t cacheSize = integerValue(values, "max_blob_cache_size");
-    const std::string runId = isoNow();
-    FbCompatReport report(out);
-    report.header(info);
-    std::vector<Sample> all;
-    int exitCode = kOk;
-    for (const Scenario& scenario : referenceSuite(Dialect::Firebird)) {
-        if (cancel.cancelled()) {
-            break;
-        }
-        std::string sql = scenario.sql;
-        if (o.limitRows && scenario.kind == ScenarioKind::Query) {
-            sql += "\nFETCH FIRST " + std::to_string(*o.limitRows) + " ROWS ONLY";
-        }
-        QuerySpec query;
-        query.sql = sql;
-        query.fetch = scenario.fetch;
-        std::int64_t inlineSize = o.maxInlineBlobSize;
-        std::vector<Sample> repetitions;
-        try {
-            if (o.autoInline && scenario.readsLobs) {
-                inlineSize = scenario.fetch == FetchMode::IdsOnly ? 0 : chooseInlineSize(*session, sql, cacheSize);
-            }
-            query.statementParameters["max_inline_blob_size"] = std::to_string(inlineSize);
-            for (int rep = 0; rep < o.repeat && !cancel.cancelled(); ++rep) {
-                Sample sample = sampleOf(scenario, sql, spec, info, values, rep, runId);
-                sample.parameters["max_inline_blob_size"] = std::to_string(inlineSize);
-                MeasuringSink sink;
-                const clientpause::Pauses paused = clientpause::pausesSoFar();
-                try {
-                    wire.mark(query);
-                    const QueryStats stats = session->query(query, sink, cancel);
-                    applyQueryStats(sample, stats);
-                    wire.finish(sample);
-                } catch (const Error& e) {
-                    const bool cancelled = e.kind() == ErrorKind::Cancelled || cancel.cancelled();
-                    sample.status = cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
-                    sample.error = oneLine(stalls.explained(std::string(e.what())));
-                }
-                // The client's own stop or suspend is in the time: said on stderr (the report keeps
-                // fb-blob-test's layout) and with the sample (hostile round 5m S2).
-                sample.disturbed = clientpause::disturbanceSince(paused, "the sample");
-                if (!sample.disturbed.empty()) {
-                    err << "blobbench-cli: " << terminalLine(scenario.title + ": " + sample.disturbed) << std::endl;
-                }
-                sample.rows = sink.rows();
-                sample.contentBytes = sink.contentBytes();
-                sample.valuesRead = sink.valuesRead();
-                sample.valuesSkipped = sink.valuesSkipped();
-                sample.maxId = sink.maxId();
-                if (scenario.kind == ScenarioKind::Scalar) {
-                    sample.scalarLabel = scenario.scalarLabel;
-                    sample.scalar = sink.firstValue();
-                }
-                repetitions.push_back(sample);
-                all.push_back(sample);
-                if (sample.status != SampleStatus::Complete) {
-                    break;
-                }
-            }
-        } catch (const Error& e) {  // the -a size query
-            Sample failed = sampleOf(scenario, sql, spec, info, values, 0, runId);
-            failed.status = SampleStatus::Failed;
-            failed.error = oneLine(stalls.explained(std::string(e.what())));
-            repetitions = {failed};
-            all.push_back(failed);
-        }
-        if (repetitions.empty()) {
-            break;  // cancelled before its first repetition
-        }
-        bool connectionCut = false;
-        if (repetitions.back().status != SampleStatus::Complete) {
-            // The failing sample is the one to show, whatever the median of the others; a cancelled
-            // one is said by the signal's line.
-            repetitions = {repetitions.back()};
-            // The stall timeout cut the connection: every scenario after it would fail at once.
-            connectionCut = !stalls.cut().empty();
-            if (!cancel.cancelled()) {
-                err << "blobbench-cli: "
-                    << terminalLine(scenario.title + ": " + repetitions.back().error +
-                                    (connectionCut ? "; the run stopped: the connection is cut" : ""))
-                    << std::endl;
-                exitCode = kFailed;
-            }
-        }
-        report.section(repetitions, scenario.readsLobs);
-        if (const std::string failed = save(o, info, all); !failed.empty()) {
-            out.flush();
-            err << "blobbench-cli: " << terminalLine(failed) << std::endl;
-            return kFailed;
-        }
-        if (connectionCut) {
-            break;
-        }
-    }
-    if (SignalCancel::received() != 0) {
-        out.flush();
+    if (cancelled) {
         return SignalCancel::report(err, "the run",
                                     "everything measured is printed and saved (the sample in progress as cancelled)");
     }
-    return exitCode;
+    if (observer.samples() == 0 && !outcome.ok) {  // nothing measured: the connect or the data set check
+        const std::string line =
+            !observer.missingTable.empty() ? observer.missingTable : stalls.explained(oneLine(outcome.error));
+        err << "blobbench-cli: " << terminalLine(line) << std::endl;
+        return outcome.errorKind == ErrorKind::Usage ? kUsage : kFailed;
+    }
+    return observer.failed() ? kFailed : kOk;
 }
 
 }  // namespace

@@ -1,11 +1,8 @@
 #include "app/cli/FbCompatWire.h"
 
-#include <optional>
 #include <stdexcept>
 
 #include "engine/core/Error.h"
-#include "engine/wire/SocketCounter.h"
-#include "engine/wire/WireTap.h"
 
 namespace blobbench::cli {
 
@@ -70,97 +67,6 @@ std::string compatWireUsage() {
                                          the mode waits on it fails the call (default 30,
                                          0 = wait for good)
 )";
-}
-
-CompatWire::CompatWire(const CompatWireOptions& options, const Driver& driver, const ConnectionSpec& spec)
-    : m_spec(spec) {
-    if (!options.tap) {
-        return;
-    }
-    const auto endpoint = driver.endpoint(spec);
-    if (!endpoint) {
-        return;  // embedded: the report says "not applicable (embedded)"
-    }
-    if (options.relay || options.link.emulating()) {
-        m_tap = std::make_unique<WireTap>(endpoint->host, endpoint->port, options.link);
-        m_spec = driver.redirected(spec, Endpoint{"127.0.0.1", m_tap->port()});
-    } else {
-        m_counter = std::make_unique<SocketCounter>();
-        m_port = endpoint->port;
-    }
-}
-
-CompatWire::~CompatWire() = default;
-
-std::unique_ptr<Session> CompatWire::connect(const Driver& driver, const ConnectionSpec& spec,
-                                             const ParameterValues& values) {
-    std::optional<SocketCounter::Adopting> adopting;
-    if (m_counter) {
-        adopting.emplace(*m_counter, m_port);
-    }
-    auto session = driver.connect(m_tap ? m_spec : spec, values);
-    if (m_tap || m_counter) {
-        m_connect = now();
-    }
-    return session;
-}
-
-WireCounters CompatWire::now(ExchangeRecorder::Mark* trace) const {
-    return m_tap ? m_tap->snapshot(trace) : m_counter->snapshot(trace);
-}
-
-void CompatWire::mark(QuerySpec& query) {
-    m_isPrepared = m_isExecuted = m_isFetched = false;
-    if (!m_tap && !m_counter) {
-        return;
-    }
-    m_start = now();
-    query.phaseMark = [this](QueryPhase phase) {
-        switch (phase) {
-            case QueryPhase::Prepared:
-                m_prepared = now(&m_traceFrom);
-                m_isPrepared = true;
-                break;
-            case QueryPhase::Executed:
-                m_executed = now();
-                m_isExecuted = true;
-                break;
-            case QueryPhase::Fetched:
-                m_fetched = now(&m_traceTo);
-                m_isFetched = true;
-                break;
-        }
-    };
-}
-
-void CompatWire::finish(Sample& sample) {
-    if (!m_tap && !m_counter) {
-        return;
-    }
-    sample.tapPhases["connect"] = m_connect;
-    if (m_isPrepared) {
-        sample.tapPhases["prepare"] = m_prepared - m_start;
-    }
-    if (m_isPrepared && m_isExecuted) {
-        sample.tapPhases["execute"] = m_executed - m_prepared;
-    }
-    if (m_isExecuted && m_isFetched) {
-        sample.tapPhases["fetch"] = m_fetched - m_executed;
-    }
-    if (m_isPrepared && m_isFetched) {
-        sample.tap = WireStats::of(m_fetched - m_prepared);
-        sample.trace = m_tap ? m_tap->exchanges(m_traceFrom, m_traceTo) : m_counter->exchanges(m_traceFrom, m_traceTo);
-    } else {
-        sample.tap = WireStats::unavailable("the statement did not complete");
-    }
-    sample.tap.method = m_tap ? "relay" : "in-process";
-    ExchangeRecorder::Mark done;  // the session is kept for the whole suite: hold one query's runs at most
-    now(&done);
-    if (m_tap) {
-        m_tap->forgetTraceBefore(done);
-    } else {
-        m_counter->forgetTraceBefore(done);
-    }
 }
 
 }  // namespace blobbench::cli

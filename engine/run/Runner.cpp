@@ -352,6 +352,7 @@ struct Runner::Attempt {
     bool counted = false;     // the relay or the counter counts the samples' wire
     const char* method = "in-process";
     std::optional<ErrorKind> firstQueryFailure;  // a content mismatch is none: the run goes on after it
+    ParameterValues scenarioValues;              // the scenario in progress's own (RunPlan::scenarioParameters)
 
     // The first failure is the one the user needs; later ones are in their samples.
     void fail(const Error& e, const std::string& context) {
@@ -660,6 +661,27 @@ bool Runner::measureScenario(const RunPlan& plan, const Scenario& scenario, RunO
     const ContentCheckKind check =
         a.expectation ? contentCheckKind(*a.expectation, scenario.sql, scenario.setupSql, scenario.fetch)
                       : ContentCheckKind::None;
+    a.scenarioValues.clear();
+    if (plan.scenarioParameters) {
+        try {
+            if (m_cancel.cancelled()) {
+                throw Error(ErrorKind::Cancelled, "cancelled");
+            }
+            StallWatch watch(a.tap.get(), a.counter.get(), m_cancel);
+            a.scenarioValues = plan.scenarioParameters(*a.session, scenario);
+        } catch (const Error& raw) {
+            const Error e = a.cancelledOr(a.tapContext(raw));
+            Sample failed = sampleFor(plan, scenario, a.outcome.session, a.resolved, 0, a.wire, a.counted);
+            failed.status = e.kind() == ErrorKind::Cancelled ? SampleStatus::Cancelled : SampleStatus::Failed;
+            failed.error = oneLine(a.asGiven(e.what()));
+            a.firstQueryFailure = a.firstQueryFailure.value_or(e.kind());
+            a.fail(e, scenario.title);
+            a.context.share(failed);
+            a.outcome.samples.push_back(failed);
+            observer.sampleReady(failed);
+            return a.firstQueryFailure == ErrorKind::Sql;  // as a failed statement
+        }
+    }
     for (int rep = -plan.warmups; rep < std::max(1, plan.repetitions) && !scenarioFailed; ++rep) {
         if (m_cancel.cancelled()) {
             a.fail(Error(ErrorKind::Cancelled, "cancelled"), scenario.title);
@@ -684,6 +706,9 @@ Sample Runner::measureOnce(const RunPlan& plan, const Scenario& scenario, Conten
                            RunObserver& observer, Attempt& a, bool& scenarioFailed, bool& contentFailed) {
     observer.scenarioStarted(scenario, rep);
     Sample sample = sampleFor(plan, scenario, a.outcome.session, a.resolved, rep, a.wire, a.counted);
+    for (const auto& [id, value] : a.scenarioValues) {
+        sample.parameters[id] = value;
+    }
     if (!a.blindReason.empty()) {
         sample.tap = WireStats::unavailable("not counted in-process (" + a.blindReason +
                                             "): -P wire_counting=relay counts them");
@@ -733,6 +758,9 @@ Sample Runner::measureOnce(const RunPlan& plan, const Scenario& scenario, Conten
             if (!isWireParameter(id) && !isLoadParameter(id) && id != kVerifyContentParameter) {  // the run's
                 query.statementParameters[id] = value;
             }
+        }
+        for (const auto& [id, value] : a.scenarioValues) {
+            query.statementParameters[id] = value;
         }
         clock.start = Clock::now();
         const QueryStats stats = a.session->query(query, rowSink, m_cancel);

@@ -48,6 +48,12 @@ struct RunPlan {
     // hashing time is taken out of each sample's fetch phase. Off: samples and outputs as before.
     bool verifyContent = false;
     std::function<ContentExpectation(Session&)> expectContent;
+    // Statement tunables a scenario takes on top of the run's, worked out on the run's own session
+    // (through its tap, under its stall watch) before the scenario's first execution: the fb-blob-test
+    // mode's -a, the inline BLOB size from the statement's own BLOB sizes. They go to every execution
+    // of the scenario and to its samples' parameters. An Error thrown fails the scenario as its
+    // statement failing would (one failed sample; an SQL error lets the run go on). Null: none.
+    std::function<ParameterValues(Session&, const Scenario&)> scenarioParameters;
 };
 
 // Called on the runner's thread. The GUI hands these to its UI thread (ui/RunController); the CLI prints.
