@@ -8,6 +8,9 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <algorithm>
 #include <atomic>
@@ -170,8 +173,8 @@ struct SilentServerCase {
 
 // Runs `c` (its args' "RELAY" replaced by the relay's port) behind a relay that freezes after
 // `freezeAfter` (or, with `budget`, once that many bytes came down), and checks how it ends.
-void expectTheStallTimeoutEndsIt(const SilentServerCase& c, std::uint16_t serverPort,
-                                 std::chrono::milliseconds freezeAfter, std::size_t budget = 0) {
+test::ProcessResult expectTheStallTimeoutEndsIt(const SilentServerCase& c, std::uint16_t serverPort,
+                                                std::chrono::milliseconds freezeAfter, std::size_t budget = 0) {
     std::atomic<bool> frozen{false}, done{false};
     test::ScriptedServer relay([&](int fd) { relayUntilFrozen(fd, serverPort, frozen, done, budget); });
     std::vector<std::string> args = c.args;
@@ -182,15 +185,16 @@ void expectTheStallTimeoutEndsIt(const SilentServerCase& c, std::uint16_t server
     }
     CliProcess run(args, c.env);
     std::this_thread::sleep_for(freezeAfter);
-    frozen = true;
+    frozen = budget == 0;  // with a budget, the relay freezes once that much came down
     const auto started = Clock::now();
     const test::ProcessResult r = run.wait(40s);
     done = true;
-    ASSERT_NE(r.exitCode, -1) << args[0] << ": still running 40 s after the server went silent";
+    EXPECT_NE(r.exitCode, -1) << args[0] << ": still running 40 s after the server went silent";
     std::printf("%s ended %.1f s after the server went silent\n", args[0].c_str(),
                 std::chrono::duration<double>(Clock::now() - started).count());
     EXPECT_EQ(r.exitCode, 1) << args[0] << ": " << r.out << r.err;
     EXPECT_NE(r.err.find("no data for 2 s (stall timeout)"), std::string::npos) << args[0] << ": " << r.err;
+    return r;
 }
 
 }  // namespace
@@ -237,5 +241,23 @@ TEST(StallTimeoutOutsideRun, TheFbBlobTestModeCountedOrNot) {
         }
         // Frozen inside the attach (64 bytes down): the shared database is only read anyway.
         expectTheStallTimeoutEndsIt({args, {}}, target.first, 0ms, 64);
+        // Frozen inside the second test (400,000 bytes down): that test fails with the cut said, the run
+        // stops there, and the warm-up's sample and the failed one are in the --json.
+        TempDir dir;
+        std::vector<std::string> saving = args;
+        saving.insert(saving.end(), {"--json", dir.file("cut.json")});
+        const test::ProcessResult r = expectTheStallTimeoutEndsIt({saving, {}}, target.first, 0ms, 400000);
+        EXPECT_NE(r.err.find("Test read short BLOBs: "), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("; the run stopped: the connection is cut"), std::string::npos) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_NE(r.out.find("** Test read short BLOBs **"), std::string::npos) << r.out;
+        EXPECT_EQ(r.out.find("** Test read VARCHAR"), std::string::npos) << r.out;  // not run on a cut connection
+        const QJsonArray samples = QJsonDocument::fromJson(QByteArray::fromStdString(
+            test::readFile(dir.file("cut.json"))))[QStringLiteral("samples")]
+                                       .toArray();
+        ASSERT_EQ(samples.size(), 2) << counting;
+        EXPECT_EQ(samples[0].toObject()[QStringLiteral("status")].toString().toStdString(), "complete");
+        EXPECT_EQ(samples[1].toObject()[QStringLiteral("scenario")].toString().toStdString(), "short-blobs");
+        EXPECT_EQ(samples[1].toObject()[QStringLiteral("status")].toString().toStdString(), "failed");
     }
 }
