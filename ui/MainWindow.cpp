@@ -18,7 +18,6 @@
 #include <QInputDialog>
 #include <QKeySequence>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -246,8 +245,8 @@ MainWindow::MainWindow(ProjectDocument* document, QWidget* parent)
     m_bottomSplitter->restoreState(settings.value(QStringLiteral("window/bottomSplitter")).toByteArray());
     m_chartTabs->setCurrentIndex(settings.value(QStringLiteral("window/chartTab"), 0).toInt());
     setAcceptDrops(true);
-    if (m_scenarios->list()->count() > 0) {
-        m_scenarios->list()->setCurrentRow(0);
+    if (m_scenarios->count() > 0) {
+        m_scenarios->setCurrentIndex(0);
     }
 }
 

@@ -31,7 +31,6 @@ class QDragEnterEvent;
 class QDropEvent;
 class QComboBox;
 class QLabel;
-class QListWidget;
 class QMenu;
 class QProgressBar;
 class QPushButton;

@@ -4,7 +4,7 @@
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
-#include <QListWidget>
+#include <QListView>
 #include <QMenu>
 #include <QSplitter>
 #include <QToolBar>
@@ -14,6 +14,7 @@
 #include "engine/data/ReferenceSuite.h"
 #include "model/EngineScenarios.h"
 #include "model/SampleJson.h"
+#include "ui/ScenarioListModel.h"
 #include "ui/SqlEditor.h"
 #include "ui/Units.h"
 
@@ -35,26 +36,20 @@ ScenarioPanel::ScenarioPanel(ProjectDocument* document, QWidget* parent) : QWidg
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(new QLabel(tr("<b>Scenarios</b>")));
-    m_list = new QListWidget;
+    m_model = new ScenarioListModel(document, this);
+    m_list = new QListView;
     m_list->setObjectName(QStringLiteral("scenarios"));
-    m_list->setToolTip(tr("Checked scenarios run with Run all; double-click to rename"));
+    m_list->setModel(m_model);
+    m_list->setToolTip(tr("Checked scenarios run with Run all; double-click (or F2) to rename"));
+    m_list->setEditTriggers(QAbstractItemView::EditKeyPressed);
+    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
     // A narrow column elides in the middle: "Test read mixed BLOBs and VARCHARs" and "... with
     // optimize" stay apart, without a sideways scroll bar.
     m_list->setTextElideMode(Qt::ElideMiddle);
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    connect(m_list, &QListWidget::currentRowChanged, this, &ScenarioPanel::showScenario);
-    connect(m_list, &QListWidget::itemDoubleClicked, this, &ScenarioPanel::renameScenario);
-    connect(m_list, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
-        if (m_refreshingList)
-            return;
-        const int row = m_list->row(item);
-        const auto& scenarios = m_document->project().scenarios;
-        if (row < 0 || row >= static_cast<int>(scenarios.size()))
-            return;
-        ScenarioDef def = scenarios[static_cast<std::size_t>(row)];
-        def.enabled = item->checkState() == Qt::Checked;
-        m_document->setScenario(row, def);
-    });
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showScenario(current.row()); });
+    connect(m_list, &QListView::doubleClicked, this, &ScenarioPanel::renameScenario);
     layout->addWidget(m_list, 1);
 
     auto* bar = new QToolBar;
@@ -123,14 +118,14 @@ QWidget* ScenarioPanel::buildSqlPanel() {
         if (!m_loadingScenario)
             editCurrentScenario([this](ScenarioDef& d) {
                 d.sql = m_sqlEditor->toPlainText();
-                m_writtenFor.remove(d.id);
+                m_model->unmark(d.id);
             });
     });
     connect(m_setupEditor, &QPlainTextEdit::textChanged, this, [this] {
         if (!m_loadingScenario)
             editCurrentScenario([this](ScenarioDef& d) {
                 d.setupSql = m_setupEditor->toPlainText();
-                m_writtenFor.remove(d.id);
+                m_model->unmark(d.id);
             });
     });
     connect(m_kind, &QComboBox::activated, this,
@@ -152,7 +147,7 @@ void ScenarioPanel::setDriver(const Driver* driver) {
             ScenarioDef def = ScenarioDef::fromScenario(s);
             def.id = uniqueScenarioId(m_document->project(), def.id);
             const int at = m_document->addScenario(def, currentIndex() + 1);
-            m_list->setCurrentRow(at);
+            setCurrentIndex(at);
         });
     }
     m_templatesMenu->addSeparator();
@@ -166,17 +161,18 @@ void ScenarioPanel::setDriver(const Driver* driver) {
 }
 
 QString ScenarioPanel::followEngine(const Driver* driver, bool switched) {
-    const Dialect before = m_dialect;
-    m_dialect = driver != nullptr ? driver->dialect() : Dialect::None;
+    const Dialect before = m_model->dialect();
+    const Dialect now = driver != nullptr ? driver->dialect() : Dialect::None;
+    m_model->setDialect(now);
     if (!switched)
-        m_writtenFor.clear();
+        m_model->clearMarks();
     QStringList translated;
     QStringList marked;
     const std::vector<ScenarioDef> scenarios = m_document->project().scenarios;
     for (std::size_t i = 0; i < scenarios.size(); ++i) {
         const ScenarioDef& def = scenarios[i];
-        if (const std::optional<ScenarioDef> ours = translatedReference(def, m_dialect)) {
-            m_writtenFor.remove(def.id);
+        if (const std::optional<ScenarioDef> ours = translatedReference(def, now)) {
+            m_model->unmark(def.id);
             if (*ours != def) {
                 m_loadingScenario = true;
                 m_document->setScenario(static_cast<int>(i), *ours);
@@ -186,8 +182,8 @@ QString ScenarioPanel::followEngine(const Driver* driver, bool switched) {
             continue;
         }
         const bool custom = !def.isStudy() && !def.sql.trimmed().isEmpty() && !referenceDialectOf(def);
-        if (switched && custom && before != Dialect::None && before != m_dialect && !m_writtenFor.contains(def.id)) {
-            m_writtenFor.insert(def.id, before);
+        if (switched && custom && before != Dialect::None && before != now && !m_model->isMarked(def.id)) {
+            m_model->markWrittenFor(def.id, before);
             marked << def.title;
         }
     }
@@ -196,60 +192,38 @@ QString ScenarioPanel::followEngine(const Driver* driver, bool switched) {
     QStringList lines;
     if (!translated.isEmpty())
         lines << tr("%n reference scenario(s) now use the %1 statements", nullptr, static_cast<int>(translated.size()))
-                     .arg(dialectName(m_dialect));
+                     .arg(dialectName(now));
     if (!marked.isEmpty())
         lines << tr("written for %1, not run on %2: %3")
-                     .arg(dialectName(before), dialectName(m_dialect), marked.join(QStringLiteral(", ")));
+                     .arg(dialectName(before), dialectName(now), marked.join(QStringLiteral(", ")));
     return lines.join(QStringLiteral("; "));
 }
 
 std::optional<Dialect> ScenarioPanel::writtenForOtherEngine(const ScenarioDef& scenario) const {
-    const auto it = m_writtenFor.constFind(scenario.id);
-    if (it == m_writtenFor.constEnd() || *it == m_dialect)
-        return std::nullopt;
-    return *it;
+    return m_model->writtenForOtherEngine(scenario);
 }
 
 void ScenarioPanel::refresh() {
-    const auto& scenarios = m_document->project().scenarios;
-    m_refreshingList = true;
-    const int current = m_list->currentRow();
-    if (m_list->count() != static_cast<int>(scenarios.size())) {
-        const QSignalBlocker block(m_list);
-        m_list->clear();
-        for (std::size_t i = 0; i < scenarios.size(); ++i) {
-            m_list->addItem(new QListWidgetItem);
-        }
-    }
-    for (std::size_t i = 0; i < scenarios.size(); ++i) {
-        QListWidgetItem* item = m_list->item(static_cast<int>(i));
-        const ScenarioDef& def = scenarios[i];
-        item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
-        const QString title = def.title.isEmpty() ? tr("(untitled)") : def.title;
-        item->setCheckState(def.enabled ? Qt::Checked : Qt::Unchecked);
-        if (const std::optional<Dialect> other = writtenForOtherEngine(def)) {
-            item->setText(tr("%1 (written for %2)").arg(title, dialectName(*other)));
-            item->setForeground(palette().brush(QPalette::Disabled, QPalette::Text));
-            item->setToolTip(tr("Written for %1: not run on %2 until its SQL is edited for %2 (or add the %2 "
-                                "reference suite from Presets).\n%3")
-                                 .arg(dialectName(*other), dialectName(m_dialect), def.sql));
-            continue;
-        }
-        item->setText(title);
-        item->setData(Qt::ForegroundRole, QVariant());
-        item->setToolTip(def.sql.trimmed().isEmpty() ? tr("No measured statement yet") : def.sql);
-    }
-    m_refreshingList = false;
-    const int row = std::clamp(current, scenarios.empty() ? -1 : 0, static_cast<int>(scenarios.size()) - 1);
-    if (m_list->currentRow() != row) {
-        m_list->setCurrentRow(row);
+    m_model->reload();  // the marks may have changed; the rows follow the document on their own
+    const int rows = m_model->rowCount();
+    const int row = std::clamp(currentIndex(), rows == 0 ? -1 : 0, rows - 1);
+    if (currentIndex() != row) {
+        setCurrentIndex(row);
     } else if (!m_loadingScenario) {
         showScenario(row);
     }
 }
 
 int ScenarioPanel::currentIndex() const {
-    return m_list->currentRow();
+    return m_list->currentIndex().row();
+}
+
+void ScenarioPanel::setCurrentIndex(int row) {
+    m_list->setCurrentIndex(m_model->index(row));
+}
+
+int ScenarioPanel::count() const {
+    return m_model->rowCount();
 }
 
 void ScenarioPanel::showScenario(int index) {
@@ -289,7 +263,7 @@ void ScenarioPanel::addScenario() {
     def.id = uniqueScenarioId(m_document->project(), QStringLiteral("scenario"));
     def.title = tr("New scenario");
     const int at = m_document->addScenario(def, currentIndex() + 1);
-    m_list->setCurrentRow(at);
+    setCurrentIndex(at);
     m_sqlEditor->setFocus();
 }
 
@@ -300,21 +274,19 @@ void ScenarioPanel::duplicateScenario() {
     ScenarioDef def = m_document->project().scenarios[static_cast<std::size_t>(index)];
     def.id = uniqueScenarioId(m_document->project(), def.id);
     def.title = tr("%1 (copy)").arg(def.title);
-    m_list->setCurrentRow(m_document->addScenario(def, index + 1));
+    setCurrentIndex(m_document->addScenario(def, index + 1));
 }
 
 void ScenarioPanel::renameScenario() {
     const int index = currentIndex();
     if (index < 0)
         return;
-    ScenarioDef def = m_document->project().scenarios[static_cast<std::size_t>(index)];
+    const QModelIndex at = m_model->index(index);
     bool ok = false;
-    const QString title =
-        QInputDialog::getText(this, tr("Rename scenario"), tr("Title:"), QLineEdit::Normal, def.title, &ok);
-    if (ok && !title.trimmed().isEmpty()) {
-        def.title = title.trimmed();
-        m_document->setScenario(index, def);
-    }
+    const QString title = QInputDialog::getText(this, tr("Rename scenario"), tr("Title:"), QLineEdit::Normal,
+                                                at.data(Qt::EditRole).toString(), &ok);
+    if (ok)
+        m_model->setData(at, title, Qt::EditRole);  // an empty title is refused
 }
 
 void ScenarioPanel::moveScenarioUp() {
@@ -322,15 +294,15 @@ void ScenarioPanel::moveScenarioUp() {
     if (index <= 0)
         return;
     m_document->moveScenario(index, index - 1);
-    m_list->setCurrentRow(index - 1);
+    setCurrentIndex(index - 1);
 }
 
 void ScenarioPanel::moveScenarioDown() {
     const int index = currentIndex();
-    if (index < 0 || index + 1 >= m_list->count())
+    if (index < 0 || index + 1 >= count())
         return;
     m_document->moveScenario(index, index + 1);
-    m_list->setCurrentRow(index + 1);
+    setCurrentIndex(index + 1);
 }
 
 void ScenarioPanel::deleteScenario() {

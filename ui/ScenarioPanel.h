@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QHash>
 #include <QWidget>
 #include <functional>
 #include <optional>
@@ -9,11 +8,12 @@
 #include "model/Project.h"
 
 class QComboBox;
-class QListWidget;
+class QListView;
 class QMenu;
 
 namespace blobbench {
 
+class ScenarioListModel;
 class SqlEditor;
 
 // The project's scenarios: the list (checked ones run with Run all), its Add/Copy/move/Delete bar,
@@ -25,10 +25,13 @@ public:
     explicit ScenarioPanel(ProjectDocument* document, QWidget* parent = nullptr);
 
     QWidget* sqlPanel() const { return m_sqlPanel; }
-    QListWidget* list() const { return m_list; }
+    QListView* list() const { return m_list; }
+    ScenarioListModel* model() const { return m_model; }
     SqlEditor* sqlEditor() const { return m_sqlEditor; }
     SqlEditor* setupEditor() const { return m_setupEditor; }
-    int currentIndex() const;
+    int currentIndex() const;       // the current scenario's row, -1 for none
+    void setCurrentIndex(int row);  // makes a row current (and selected)
+    int count() const;              // the rows of the list
 
     // Rebuilds the list from the document, keeping the current row where it can.
     void refresh();
@@ -55,17 +58,15 @@ private:
     void editCurrentScenario(const std::function<void(ScenarioDef&)>& change);
 
     ProjectDocument* m_document;
-    QListWidget* m_list = nullptr;
+    ScenarioListModel* m_model = nullptr;
+    QListView* m_list = nullptr;
     QMenu* m_templatesMenu = nullptr;
     QWidget* m_sqlPanel = nullptr;
     QComboBox* m_kind = nullptr;
     QComboBox* m_fetch = nullptr;
     SqlEditor* m_setupEditor = nullptr;
     SqlEditor* m_sqlEditor = nullptr;
-    Dialect m_dialect = Dialect::None;     // the current connection's
-    QHash<QString, Dialect> m_writtenFor;  // scenario id -> the dialect it was written for
     bool m_loadingScenario = false;
-    bool m_refreshingList = false;
 };
 
 // A scenario id not yet taken in the project: base, else base-2, base-3, …

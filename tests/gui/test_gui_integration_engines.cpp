@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <QLabel>
-#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -17,6 +16,7 @@
 #include "ui/MainWindow.h"
 #include "ui/ParameterPanel.h"
 #include "ui/RunController.h"
+#include "ui/ScenarioListModel.h"
 #include "ui/SweepEditor.h"
 
 using namespace blobbench;
@@ -95,8 +95,9 @@ TEST(GuiIntegrationEngines, SwitchingSqliteToFirebirdRunsFirebirdsOwnSql) {
             continue;
         EXPECT_EQ(s.sql, referenceSql(Dialect::Firebird, s.id.toStdString())) << s.id.toStdString();
     }
-    const QListWidgetItem* marked = window.scenarios()->list()->item(static_cast<int>(project.scenarios.size()) - 1);
-    EXPECT_TRUE(marked->text().contains(QStringLiteral("written for SQLite"))) << marked->text().toStdString();
+    const QString marked =
+        window.scenarios()->model()->index(static_cast<int>(project.scenarios.size()) - 1).data().toString();
+    EXPECT_TRUE(marked.contains(QStringLiteral("written for SQLite"))) << marked.toStdString();
 
     ASSERT_TRUE(runAndWait(window, [&] { window.runAll(); }));
     const QString log = window.logView()->toPlainText();
@@ -119,8 +120,7 @@ TEST(GuiIntegrationEngines, SwitchingSqliteToFirebirdRunsFirebirdsOwnSql) {
 
     // Run on the marked scenario alone: refused with one clear line, nothing sent.
     const std::size_t runs = document->project().history.size();
-    window.scenarios()->list()->setCurrentItem(
-        window.scenarios()->list()->item(window.scenarios()->list()->count() - 1));
+    window.scenarios()->setCurrentIndex(window.scenarios()->count() - 1);
     window.runCurrent();
     EXPECT_FALSE(window.isRunning());
     EXPECT_TRUE(window.errorText().contains(QStringLiteral("written for SQLite"))) << window.errorText().toStdString();
@@ -128,7 +128,7 @@ TEST(GuiIntegrationEngines, SwitchingSqliteToFirebirdRunsFirebirdsOwnSql) {
 
     // Back on SQLite the mark goes and SQLite's own statements return.
     document->setCurrentConnection(0);
-    EXPECT_EQ(window.scenarios()->list()->item(window.scenarios()->list()->count() - 1)->text(),
+    EXPECT_EQ(window.scenarios()->model()->index(window.scenarios()->count() - 1).data().toString(),
               QStringLiteral("Lengths"));
     EXPECT_EQ(document->project().scenarios.front().sql,
               referenceSql(Dialect::SQLite, document->project().scenarios.front().id.toStdString()));

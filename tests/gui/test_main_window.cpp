@@ -8,7 +8,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTimer>
@@ -20,6 +19,7 @@
 #include "ui/MainWindow.h"
 #include "ui/ParameterPanel.h"
 #include "ui/ResultsModel.h"
+#include "ui/ScenarioListModel.h"
 #include "ui/SqlEditor.h"
 
 using namespace blobbench;
@@ -101,9 +101,9 @@ protected:
 }  // namespace
 
 TEST_F(MainWindowTest, OpensOnTheDefaultProjectReadyToRun) {
-    EXPECT_EQ(window->scenarios()->list()->count(), static_cast<int>(document->project().scenarios.size()));
-    EXPECT_GE(window->scenarios()->list()->count(), 5);
-    EXPECT_EQ(window->scenarios()->list()->currentRow(), 0);
+    EXPECT_EQ(window->scenarios()->count(), static_cast<int>(document->project().scenarios.size()));
+    EXPECT_GE(window->scenarios()->count(), 5);
+    EXPECT_EQ(window->scenarios()->currentIndex(), 0);
     EXPECT_FALSE(window->scenarios()->sqlEditor()->toPlainText().isEmpty());
     EXPECT_EQ(window->parameterPanel()->count(), static_cast<int>(driverById("sqlite").parameters().size()));
     EXPECT_FALSE(window->isRunning());
@@ -168,7 +168,7 @@ TEST_F(MainWindowTest, FullRunOfTheSqlitePresetFillsTableChartsAndDocument) {
 TEST_F(MainWindowTest, PreparesTheMissingDefaultDataSetOnTheWorkerThenRuns) {
     ASSERT_FALSE(QFile::exists(databasePath));
     QSignalSpy preparing(window->controller(), &RunController::preparing);
-    window->scenarios()->list()->setCurrentRow(1);
+    window->scenarios()->setCurrentIndex(1);
     QSignalSpy finished(window.get(), &MainWindow::runFinished);
     window->runCurrent();
     ASSERT_TRUE(finished.wait(kRunTimeoutMs));
@@ -209,7 +209,7 @@ TEST_F(MainWindowTest, StopEndsARunPromptlyAndKeepsWhatWasMeasured) {
 
     // And the next run works.
     window->setRepetitions(1);
-    window->scenarios()->list()->setCurrentRow(1);
+    window->scenarios()->setCurrentIndex(1);
     QSignalSpy again(window.get(), &MainWindow::runFinished);
     window->runCurrent();
     ASSERT_TRUE(again.wait(kRunTimeoutMs));
@@ -219,7 +219,7 @@ TEST_F(MainWindowTest, StopEndsARunPromptlyAndKeepsWhatWasMeasured) {
 
 TEST_F(MainWindowTest, AnEmptyStatementIsRefusedWithAClearMessage) {
     window->scenarios()->addScenario();
-    const int row = window->scenarios()->list()->currentRow();
+    const int row = window->scenarios()->currentIndex();
     EXPECT_EQ(document->project().scenarios[static_cast<std::size_t>(row)].title, QStringLiteral("New scenario"));
     window->runCurrent();
     EXPECT_FALSE(window->isRunning());
@@ -230,7 +230,7 @@ TEST_F(MainWindowTest, AnEmptyStatementIsRefusedWithAClearMessage) {
 
 TEST_F(MainWindowTest, AnSqlErrorIsShownAndEarlierResultsStay) {
     test::prepareSmallDataset(databasePath, 300);
-    window->scenarios()->list()->setCurrentRow(1);
+    window->scenarios()->setCurrentIndex(1);
     {
         QSignalSpy finished(window.get(), &MainWindow::runFinished);
         window->runCurrent();
@@ -239,7 +239,7 @@ TEST_F(MainWindowTest, AnSqlErrorIsShownAndEarlierResultsStay) {
     ASSERT_EQ(window->resultsModel()->rowCount(), 1);
     window->scenarios()->addScenario();
     window->scenarios()->sqlEditor()->setPlainText(QStringLiteral("SELECT ID, CONTENT FROM NO_SUCH_TABLE"));
-    EXPECT_EQ(document->project().scenarios[static_cast<std::size_t>(window->scenarios()->list()->currentRow())].sql,
+    EXPECT_EQ(document->project().scenarios[static_cast<std::size_t>(window->scenarios()->currentIndex())].sql,
               QStringLiteral("SELECT ID, CONTENT FROM NO_SUCH_TABLE"));
     QSignalSpy finished(window.get(), &MainWindow::runFinished);
     window->runCurrent();
@@ -285,22 +285,22 @@ TEST_F(MainWindowTest, TestConnectionShowsVersionsAndEffects) {
 }
 
 TEST_F(MainWindowTest, ScenariosCanBeDuplicatedReorderedAndDeleted) {
-    const int n = window->scenarios()->list()->count();
-    window->scenarios()->list()->setCurrentRow(1);
+    const int n = window->scenarios()->count();
+    window->scenarios()->setCurrentIndex(1);
     const QString title = document->project().scenarios[1].title;
     window->scenarios()->duplicateScenario();
-    EXPECT_EQ(window->scenarios()->list()->count(), n + 1);
+    EXPECT_EQ(window->scenarios()->count(), n + 1);
     EXPECT_EQ(document->project().scenarios[2].title, title + QStringLiteral(" (copy)"));
     EXPECT_NE(document->project().scenarios[2].id, document->project().scenarios[1].id);
     window->scenarios()->moveScenarioUp();
-    EXPECT_EQ(window->scenarios()->list()->currentRow(), 1);
+    EXPECT_EQ(window->scenarios()->currentIndex(), 1);
     EXPECT_EQ(document->project().scenarios[1].title, title + QStringLiteral(" (copy)"));
     window->scenarios()->moveScenarioDown();
     EXPECT_EQ(document->project().scenarios[2].title, title + QStringLiteral(" (copy)"));
     window->scenarios()->deleteScenario();
-    EXPECT_EQ(window->scenarios()->list()->count(), n);
+    EXPECT_EQ(window->scenarios()->count(), n);
     // Unchecking in the list disables the scenario in the project.
-    window->scenarios()->list()->item(0)->setCheckState(Qt::Unchecked);
+    window->scenarios()->model()->setData(window->scenarios()->model()->index(0), Qt::Unchecked, Qt::CheckStateRole);
     EXPECT_FALSE(document->project().scenarios[0].enabled);
 }
 

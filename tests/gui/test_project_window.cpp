@@ -10,7 +10,6 @@
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSignalSpy>
@@ -50,7 +49,7 @@ protected:
 
     bool runOneAndWait(MainWindow& w) {
         w.setRepetitions(1);
-        w.scenarios()->list()->setCurrentRow(0);
+        w.scenarios()->setCurrentIndex(0);
         QSignalSpy finished(&w, &MainWindow::runFinished);
         w.runCurrent();
         return (finished.count() > 0 || finished.wait(kRunTimeoutMs)) && finished.at(0).at(0).toBool();
