@@ -313,6 +313,10 @@ QString WhatIfPanel::predictableText() const {
                "measurement",
                nullptr, static_cast<int>(m_onALink));
     }
+    if (m_disturbed > 0) {
+        text += tr("; %n disturbed, not predicted: the client was stopped or suspended during them", nullptr,
+                   static_cast<int>(m_disturbed));
+    }
     if (m_loadPoints > 0) {
         text +=
             tr("; %n load point(s) of runs of many sessions not predicted: the model replays one session's "
@@ -339,6 +343,7 @@ void WhatIfPanel::reindex() {
     m_sets.clear();
     m_unpredictable = 0;
     m_onALink = 0;
+    m_disturbed = 0;
     m_unpredictableReason.clear();
     appendRows(0, m_results->rowCount() - 1);
 }
@@ -349,6 +354,10 @@ void WhatIfPanel::appendRows(int first, int last) {
         const Sample& s = samples[static_cast<std::size_t>(row)];
         if (s.status != SampleStatus::Complete)
             continue;
+        if (s.trace && !s.disturbed.empty()) {
+            ++m_disturbed;  // its time holds the pause (hostile round 5n S6)
+            continue;
+        }
         if (s.trace && measuredOnAnEmulatedLink(s)) {
             ++m_onALink;  // its time holds the emulated link already (hostile round 5j X2)
             continue;

@@ -119,6 +119,7 @@ private:
     std::vector<std::size_t> m_predictable;  // indexes of complete samples with a trace
     std::size_t m_unpredictable = 0;         // complete samples without one
     std::size_t m_onALink = 0;               // complete samples measured through an emulated link
+    std::size_t m_disturbed = 0;             // complete samples the client's own stop or suspend is in
     std::size_t m_loadPoints = 0;            // of runs of many sessions: the model predicts one session
     QString m_unpredictableReason;
     std::vector<ParameterSet> m_sets;

@@ -573,6 +573,17 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
         {"the database's -journal file", &rollback},
         {"the project's run journal", &journal},
         {"the project's lock file", &lock}};
+    // --compare's file is read before the run and an output named on it is written after: the base
+    // samples or another project's history were overwritten unsaid (hostile round 5n F7).
+    if (std::error_code ec; !o.compare.empty() && std::filesystem::exists(o.compare, ec)) {
+        for (std::size_t i = 0; i < 4; ++i) {  // the outputs: --json, --csv, --markdown, --aggregate-log
+            if (!outputs[i].second->empty() && sameFile(o.compare, *outputs[i].second)) {
+                throw Error(ErrorKind::Usage, std::string("--compare and ") + outputs[i].first +
+                                                  " name the same file " + *outputs[i].second +
+                                                  " (the output would overwrite the run it is compared with)");
+            }
+        }
+    }
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         for (std::size_t j = i + 1; j < outputs.size(); ++j) {
             if (!outputs[i].second->empty() && !outputs[j].second->empty() &&

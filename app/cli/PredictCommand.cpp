@@ -297,8 +297,13 @@ int commandPredict(const CliOptions& o) {
     std::vector<Row> rows;
     std::size_t outOfRange = 0;
     std::size_t onALink = 0;
+    std::size_t disturbed = 0;
     for (const Sample& s : in.samples) {
         if (s.status != SampleStatus::Complete) {
+            continue;
+        }
+        if (s.trace && !s.disturbed.empty()) {
+            ++disturbed;
             continue;
         }
         if (s.trace && measuredOnAnEmulatedLink(s)) {
@@ -320,6 +325,7 @@ int commandPredict(const CliOptions& o) {
         throw Error(ErrorKind::Usage, "predict: " + o.database + ": " + rangeNote);
     }
     const std::string linkNote = std::to_string(onALink) + " sample(s) " + kEmulatedLinkReason + ": not predicted";
+    const std::string disturbedNote = std::to_string(disturbed) + " sample(s) " + kDisturbedReason + ": not predicted";
     if (rows.empty()) {
         throw Error(ErrorKind::Usage,
                     "predict: " + o.database +
@@ -327,6 +333,7 @@ int commandPredict(const CliOptions& o) {
                         "come from networked engines measured with the wire tap on and no emulated link, by this "
                         "version or later)" +
                         (onALink != 0 ? "; " + linkNote : std::string()) +
+                        (disturbed != 0 ? "; " + disturbedNote : std::string()) +
                         (in.loadPoints != 0 ? "; " + loadPointsNote(in.loadPoints) : std::string()));
     }
     const std::vector<ScenarioAdvice> advice =
@@ -337,7 +344,10 @@ int commandPredict(const CliOptions& o) {
     if (onALink != 0) {
         say("\n%s\n", linkNote.c_str());
     }
-    if (const std::size_t without = in.samples.size() - rows.size() - outOfRange - onALink; without != 0) {
+    if (disturbed != 0) {
+        say("\n%s\n", disturbedNote.c_str());
+    }
+    if (const std::size_t without = in.samples.size() - rows.size() - outOfRange - onALink - disturbed; without != 0) {
         say("\n%zu sample(s) without an exchange trace or not complete: not predicted\n", without);
     }
     if (outOfRange != 0) {

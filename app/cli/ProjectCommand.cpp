@@ -15,6 +15,7 @@
 #include <QSysInfo>
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -29,6 +30,7 @@
 #include "app/cli/SessionsCommand.h"
 #include "app/cli/Signals.h"
 #include "engine/core/Error.h"
+#include "engine/core/FileKind.h"
 #include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
 #include "engine/data/ExpectedContent.h"
@@ -120,6 +122,9 @@ RunRecord baseRun(const Project& project, const std::string& what) {
     }
     if (const RunRecord* r = findRun(project, name)) {
         return *r;
+    }
+    if (std::error_code ec; std::filesystem::exists(what, ec)) {  // a FIFO, a device, a directory
+        throw Error(ErrorKind::Usage, "--compare: " + what + ": " + whyNotAFile(what) + ": name a run or a file");
     }
     std::string known;
     for (const auto& r : project.history) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <fstream>
 
 #include "engine/core/Error.h"
@@ -36,9 +37,21 @@ bool readsMoreThanNothing(const fs::path& path) {
     return in && in.read(&c, 1).gcount() > 0;
 }
 
+// A figure of the marker: "internal error: stoull" for a value changed by hand (hostile round 5n D6).
 std::uint64_t toNumber(const std::map<std::string, std::string>& values, const std::string& key) {
     auto it = values.find(key);
-    return it == values.end() ? 0 : std::stoull(it->second);
+    if (it == values.end()) {
+        return 0;
+    }
+    std::uint64_t value = 0;
+    const std::string& text = it->second;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+        throw Error(ErrorKind::Data, "BLOBBENCH_DATASET holds " + key + " = '" + text.substr(0, 40) +
+                                         "', not a whole number: the marker was changed (prepare the data set "
+                                         "again: prepare --replace)");
+    }
+    return value;
 }
 
 }  // namespace
@@ -156,6 +169,41 @@ void writeContentHashes(Session& session, const ReferenceSchema& schema, const R
 
 void refuseForeignTables(Session& session, const ReferenceSchema& schema);
 
+// The reference tables that exist, dropped in one transaction where the engine's DDL is transactional
+// (MariaDB's is not: BLOB_TEST goes first). A drop that fails ends prepare with the server's words: a
+// user's view or foreign key on BLOB_TEST made the drop fail unsaid, after the marker was gone, and
+// the create then failed with "already exists" (hostile round 5n D5).
+void dropReferenceTables(Session& session, const ReferenceSchema& schema) {
+    session.begin();
+    try {
+        for (const auto& drop : schema.dropStatements) {
+            const std::string table = drop.substr(drop.rfind(' ') + 1);
+            if (!session.tableExists(table)) {
+                continue;
+            }
+            try {
+                session.execute(drop);
+            } catch (const Error& e) {
+                throw Error(e.kind(), std::string(e.what()) + " (dropping " + table +
+                                          " to prepare it again: drop or change what depends on it first)");
+            }
+        }
+        try {
+            session.commit();  // Firebird checks what depends on a dropped table here
+        } catch (const Error& e) {
+            throw Error(e.kind(), std::string(e.what()) +
+                                      " (dropping the reference tables to prepare them again: drop or change what "
+                                      "depends on them first)");
+        }
+    } catch (const Error&) {
+        try {
+            session.rollback();
+        } catch (const Error&) {  // the first error is the one to say
+        }
+        throw;
+    }
+}
+
 }  // namespace
 
 DatasetSummary prepareReferenceTables(Session& session, const RowSource& source, const PrepareOptions& options) {
@@ -163,13 +211,7 @@ DatasetSummary prepareReferenceTables(Session& session, const RowSource& source,
     if (!options.replaceForeignTables) {
         refuseForeignTables(session, schema);
     }
-    for (const auto& drop : schema.dropStatements) {
-        try {
-            session.execute(drop);
-        } catch (const Error&) {
-            // a missing table is what we want anyway
-        }
-    }
+    dropReferenceTables(session, schema);
     for (const auto& create : schema.createStatements) {
         session.execute(create);
     }
@@ -351,9 +393,37 @@ void refuseForeignTables(Session& session, const ReferenceSchema& schema) {
             return;
         }
         const std::uint64_t prepared = toNumber(meta.values, "rows");
-        CountSink count;
-        session.query(QuerySpec{"SELECT COUNT(*) FROM BLOB_TEST"}, count, CancelToken());
-        const std::uint64_t holds = count.values.empty() ? 0 : count.values[0];
+        const std::uint64_t bytes = toNumber(meta.values, "content_bytes");
+        CountSink fingerprint;
+        session.query(QuerySpec{schema.selectTestFingerprint}, fingerprint, CancelToken());
+        fingerprint.values.resize(4);
+        const std::uint64_t holds = fingerprint.values[0];
+        const std::string tail =
+            ": preparing replaces the reference tables and would drop them; nothing was changed (drop them "
+            "yourself, or replace them: prepare --replace)";
+        if (holds == prepared && prepared > 0 &&
+            (fingerprint.values[1] != 1 || fingerprint.values[2] != prepared || fingerprint.values[3] != bytes)) {
+            // As many rows, but not BlobBench's: a row swapped for the user's (hostile round 5n D1).
+            throw Error(ErrorKind::Usage,
+                        "BLOB_TEST holds ids " + std::to_string(fingerprint.values[1]) + ".." +
+                            std::to_string(fingerprint.values[2]) + " and " + std::to_string(fingerprint.values[3]) +
+                            " content bytes where BlobBench prepared ids 1.." + std::to_string(prepared) + " and " +
+                            std::to_string(bytes) + ": rows were changed since (or it is another BLOB_TEST)" + tail);
+        }
+        // A synthetic data set leaves BLOB_SAMPLE empty; a folder's holds a row per file (round 5n D2).
+        if (session.tableExists("BLOB_SAMPLE")) {
+            const std::uint64_t samples =
+                meta.values["source"].starts_with("folder ") ? toNumber(meta.values, "samples") : 0;
+            CountSink count;
+            session.query(QuerySpec{"SELECT COUNT(*) FROM BLOB_SAMPLE"}, count, CancelToken());
+            const std::uint64_t sampleRows = count.values.empty() ? 0 : count.values[0];
+            if (sampleRows != samples) {
+                throw Error(ErrorKind::Usage, "BLOB_SAMPLE holds " + std::to_string(sampleRows) +
+                                                  (sampleRows == 1 ? " row" : " rows") + " where BlobBench prepared " +
+                                                  std::to_string(samples) + ": rows were added or removed since" +
+                                                  tail);
+            }
+        }
         if (holds != prepared) {
             throw Error(ErrorKind::Usage,
                         "BLOB_TEST holds " + std::to_string(holds) + (holds == 1 ? " row" : " rows") +

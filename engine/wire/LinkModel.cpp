@@ -98,7 +98,7 @@ bool measuredOnAnEmulatedLink(const Sample& sample) {
 }
 
 std::optional<LinkPrediction> predictSample(const Sample& sample, const LinkProfile& link) {
-    if (!sample.trace || measuredOnAnEmulatedLink(sample)) {
+    if (!sample.trace || measuredOnAnEmulatedLink(sample) || !sample.disturbed.empty()) {
         return std::nullopt;
     }
     return predictElapsed(*sample.trace, sample.phases.elapsed(), link);

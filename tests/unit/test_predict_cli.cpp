@@ -116,6 +116,31 @@ TEST(PredictCli, ASampleMeasuredOnAnEmulatedLinkIsNotPredicted) {
     EXPECT_NE(none.err.find("measured through an emulated link"), std::string::npos) << none.err;
 }
 
+// Hostile round 5n S6: a sample the client's own stop is in was predicted at every link with the pause
+// in it (2,013.5 ms among 22 ms), unmarked.
+TEST(PredictCli, ADisturbedSampleIsNotPredicted) {
+    test::TempDir dir;
+    const std::string samples = dir.file("disturbed.json");
+    std::vector<Sample> all = {sample("0", 200, 300, 0), sample("0", 200, 300, 1)};
+    all[1].phases.fetch = 2000ms;
+    all[1].disturbed = "the client was stopped or suspended for 2.0 s during the sample";
+    EXPECT_FALSE(predictSample(all[1], LinkProfile{}));
+    EXPECT_TRUE(predictSample(all[0], LinkProfile{}));
+    writeSamplesJson(QString::fromStdString(samples), SessionInfo{}, all);
+    const auto r = test::runCli({"predict", samples, "--latency", "5", "--json", dir.file("p.json")});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("1 sample(s) disturbed (the client was stopped or suspended during them): their times hold "
+                         "the pause: not predicted"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("2000.0 ms"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("without an exchange trace"), std::string::npos) << "counted once, as disturbed: " << r.out;
+    writeSamplesJson(QString::fromStdString(samples), SessionInfo{}, {all[1]});
+    const auto none = test::runCli({"predict", samples, "--latency", "5"});
+    EXPECT_EQ(none.exitCode, 2);
+    EXPECT_NE(none.err.find("1 sample(s) disturbed"), std::string::npos) << none.err;
+}
+
 TEST(PredictCli, BadInputIsOneLineAndExitTwo) {
     test::TempDir dir;
     const std::string samples = dir.file("old.json");
