@@ -415,6 +415,7 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.replaceTables = true;
         } else if (arg == "--batch") {
             o.batchRows = parseCount(arg, take(arg), 1);
+            o.batchSet = true;
         } else if (arg == "-s" || arg == "--scenario") {
             o.scenarios.push_back(take(arg));
         } else if (arg == "-r" || arg == "--repeat") {
@@ -530,6 +531,27 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     if (o.replaceTables && o.command != Command::Prepare) {
         throw Error(ErrorKind::Usage, "--replace is an option of prepare (it replaces tables BlobBench did not make)");
     }
+    // prepare's and bytea's options given to another command were ignored without a word (hostile round
+    // 5n I6). `run` on the default SQLite data set prepares it with them when it has to.
+    if (o.documentSize && o.command != Command::Bytea) {
+        throw Error(ErrorKind::Usage, "--size is an option of bytea (the size of its document)");
+    }
+    if (o.command != Command::Prepare &&
+        !((o.command == Command::Run || o.command == Command::Default) && !o.databaseGiven)) {
+        const std::vector<std::pair<const char*, bool>> prepareOnly = {{"--from-folder", !o.fromFolder.empty()},
+                                                                       {"--rows", o.rows.has_value()},
+                                                                       {"--seed", o.seed.has_value()},
+                                                                       {"--binary", o.binary},
+                                                                       {"--batch", o.batchSet}};
+        for (const auto& [option, given] : prepareOnly) {
+            if (given) {
+                throw Error(ErrorKind::Usage, std::string(option) +
+                                                  " is an option of prepare (the data set is made by blobbench-cli "
+                                                  "prepare DATABASE " +
+                                                  option + " ...; a run measures what the database holds)");
+            }
+        }
+    }
     if (o.noTap && o.wireTap) {
         throw Error(
             ErrorKind::Usage,
@@ -556,6 +578,14 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     const std::string databaseFile = o.database.starts_with("sqlite:")
                                          ? sqliteFileOf(SqliteDriver::pathOf(o.database)).value_or(std::string())
                                          : o.database;
+    // A SQLite database inside the folder it is prepared from read itself as one of the files the second
+    // time (hostile round 5n D8).
+    if (o.command == Command::Prepare && !o.fromFolder.empty() && o.database.starts_with("sqlite:") &&
+        !databaseFile.empty() && isWithin(databaseFile, o.fromFolder)) {
+        throw Error(ErrorKind::Usage, "--from-folder " + o.fromFolder + " holds the database being prepared (" +
+                                          databaseFile +
+                                          "): it would load the database (and its journal) as files; put it elsewhere");
+    }
     // Its -wal, -shm and -journal files too: SQLite resets and removes them, and what was written there
     // went with them (hostile round 5m X1).
     auto sidecar = [&](const char* suffix) {

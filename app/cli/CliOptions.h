@@ -33,6 +33,7 @@ struct CliOptions {
     std::optional<std::int64_t> documentSize;  // bytea: --size
     std::optional<LinkProfile> predictAt;      // bytea: --predict-at DOWN/UP[/LATENCY]
     std::uint64_t batchRows = 1000;
+    bool batchSet = false;  // --batch given
     // run
     std::vector<std::string> scenarios;  // ids; empty: the whole reference suite
     int repeat = 1;

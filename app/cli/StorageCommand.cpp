@@ -419,6 +419,20 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
         target = target.substr(7);
     }
     storage::checkInsertOptions(o.insert);
+    const std::string engineId = engine == "sqlite" ? engine : driverById(engine).id();
+    // One engine a run: a variant of another engine's ran nothing and the JSON said complete (hostile
+    // round 5n I10).
+    for (const std::string& variant : o.insert.variants) {
+        const std::vector<std::string> known = storage::insertVariants(engineId);
+        if (std::find(known.begin(), known.end(), variant) == known.end()) {
+            std::string list;
+            for (const std::string& k : known) {
+                list += (list.empty() ? "" : ", ") + k;
+            }
+            throw Error(ErrorKind::Usage, "--variant " + variant + " is not a variant of " + engineId + " (" +
+                                              engineId + ": " + list + ")");
+        }
+    }
     if (engine == "sqlite") {
         storage::checkSqliteInsertDirectory(target, o.insert);  // before the table's header
         if (!o.jsonPath.empty()) {

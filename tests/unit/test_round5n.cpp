@@ -148,6 +148,45 @@ TEST(Round5n, CompareWithAFifoOrAFolderSaysWhatItIs) {
     }
 }
 
+// I6: prepare's and bytea's options given to run were ignored; I10: a variant of another engine ran
+// nothing and said complete; D8: a database inside the folder it is prepared from read itself.
+TEST(Round5n, OptionsACommandWouldIgnoreAreRefused) {
+    TempDir dir;
+    const std::string db = "sqlite:" + dir.file("s.db");
+    struct Case {
+        std::vector<std::string> args;
+        std::string says;
+    };
+    const std::vector<Case> cases = {
+        {{"run", db, "--rows", "7"}, "--rows is an option of prepare"},
+        {{"run", db, "--seed", "5"}, "--seed is an option of prepare"},
+        {{"run", db, "--binary"}, "--binary is an option of prepare"},
+        {{"run", db, "--from-folder", dir.path().string()}, "--from-folder is an option of prepare"},
+        {{"run", db, "--batch", "10"}, "--batch is an option of prepare"},
+        {{"run", db, "--size", "5"}, "--size is an option of bytea"},
+        {{"prepare", db, "--size", "5"}, "--size is an option of bytea"},
+        {{"storage", "insert", "sqlite:" + dir.file("ins"), "--variant", "bytea-copy", "--rows", "3"},
+         "--variant bytea-copy is not a variant of sqlite (sqlite: "},
+        {{"prepare", "sqlite:" + dir.file("src/x.db"), "--from-folder", dir.file("src"), "--rows", "3"},
+         "holds the database being prepared"},
+    };
+    std::filesystem::create_directory(dir.file("src"));
+    blobbench::test::writeFile(dir.file("src/a.bin"), std::string(100, 'a'));
+    for (const Case& c : cases) {
+        SCOPED_TRACE(testing::PrintToString(c.args));
+        const auto r = runCli(c.args);
+        EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+        EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir.file("s.db"))) << "refused before anything was made";
+    EXPECT_FALSE(std::filesystem::exists(dir.file("src/x.db")));
+    // run on the default data set takes them for preparing it.
+    const auto defaults =
+        runCli({"--rows", "20", "-q", "-s", "short-blobs"}, {"BLOBBENCH_DATA_DIR=" + dir.file("data")});
+    EXPECT_EQ(defaults.exitCode, 0) << defaults.err;
+}
+
 TEST(Round5n, ReproduceDrawsNoVerdictFromTimesTheStoppedClientIsIn) {
     TempDir dir;
     const std::string folder = dir.file("r35");
