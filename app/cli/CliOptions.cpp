@@ -8,7 +8,10 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <optional>
+#include <vector>
 
 #include "engine/core/Error.h"
 #include "engine/core/FileKind.h"
@@ -81,66 +84,269 @@ LinkProfile parsePredictAt(const std::string& text) {
     return link;
 }
 
-// The options that take one value, with their other spellings: given twice, the first value was
-// dropped without a word (--json a.json --json b.json wrote only b.json).
-const std::map<std::string, std::string>& singleValued() {
-    static const std::map<std::string, std::string> names = {
-        {"-e", "--engine"},
-        {"--engine", "--engine"},
-        {"-u", "--username"},
-        {"--username", "--username"},
-        {"-p", "--password"},
-        {"--password", "--password"},
-        {"-c", "--charset"},
-        {"--charset", "--charset"},
-        {"-r", "--repeat"},
-        {"--repeat", "--repeat"},
-        {"-w", "--warmup"},
-        {"--warmup", "--warmup"},
-        {"-n", "--limit-rows"},
-        {"--limit-rows", "--limit-rows"},
-        {"--up", "--bandwidth-up"},
-        {"--bandwidth-up", "--bandwidth-up"},
-        {"--down", "--bandwidth-down"},
-        {"--bandwidth-down", "--bandwidth-down"},
-        {"--client-library", "--client-library"},
-        {"--from-folder", "--from-folder"},
-        {"--rows", "--rows"},
-        {"--seed", "--seed"},
-        {"--size", "--size"},
-        {"--predict-at", "--predict-at"},
-        {"--batch", "--batch"},
-        {"--json", "--json"},
-        {"--csv", "--csv"},
-        {"--markdown", "--markdown"},
-        {"--sweep", "--sweep"},
-        {"--connection", "--connection"},
-        {"--compare", "--compare"},
-        {"--latency", "--latency"},
-        {"--latency-up", "--latency-up"},
-        {"--latency-down", "--latency-down"},
-        {"--bandwidth", "--bandwidth"},
-        {"--sessions", "--sessions"},
-        {"--duration", "--duration"},
-        {"--rate", "--rate"},
-        {"--ramp-up", "--ramp-up"},
-        {"--aggregate-log", "--aggregate-log"},
-        {"--aggregate-interval", "--aggregate-interval"},
-    };
-    return names;
+// An output's file: `--json ''` wrote nothing and said nothing.
+std::string outputFile(const std::string& option, const std::string& path) {
+    if (path.empty()) {
+        throw Error(ErrorKind::Usage, option + " needs a file name (it was given an empty one)");
+    }
+    refuseWhatIsNoFile(option, path);
+    return path;
 }
 
-void refuseRepeated(const std::string& arg, std::map<std::string, std::string>& given) {
-    const auto it = singleValued().find(arg);
-    if (it == singleValued().end()) {
-        return;
+const char* commandName(Command command) {
+    switch (command) {
+        case Command::Prepare:
+            return "prepare";
+        case Command::Bytea:
+            return "bytea";
+        case Command::Predict:
+            return "predict";
+        case Command::Engines:
+            return "engines";
+        default:
+            return "run";
     }
-    const auto [before, first] = given.emplace(it->second, arg);
-    if (!first) {
-        const std::string spelt = before->second == arg ? "" : " (" + before->second + " and " + arg + ")";
-        throw Error(ErrorKind::Usage, it->second + " is given twice" + spelt +
-                                          ": it takes one value, and the first would be dropped (give it once)");
+}
+
+// One option of run, prepare, predict, bytea and engines: its spellings (the last is its name), whether
+// it takes a value and may be given once only, the command it belongs to when it is one command's, and
+// what it does to the options. The other commands (storage, reproduce, check, the fb-blob-test mode)
+// parse options of their own.
+struct OptionSpec {
+    std::vector<std::string> names;
+    bool takesValue = false;
+    bool once = false;  // a value option given twice dropped the first value unsaid: refused
+    std::optional<Command> only;
+    std::string onlyWhy;         // what the refusal adds after "--x is an option of <command>"
+    bool defaultRunToo = false;  // also taken by a run of the default data set (which it prepares)
+    std::function<void(CliOptions& o, const std::string& option, const std::string& value)> apply;
+};
+
+// A value option given once.
+OptionSpec single(std::vector<std::string> names,
+                  std::function<void(CliOptions&, const std::string&, const std::string&)> apply) {
+    return OptionSpec{std::move(names), true, true, std::nullopt, {}, false, std::move(apply)};
+}
+OptionSpec flag(std::vector<std::string> names, std::function<void(CliOptions&)> apply) {
+    return OptionSpec{std::move(names),
+                      false,
+                      false,
+                      std::nullopt,
+                      {},
+                      false,
+                      [apply = std::move(apply)](CliOptions& o, const std::string&, const std::string&) { apply(o); }};
+}
+OptionSpec of(OptionSpec spec, Command command, std::string why, bool defaultRunToo = false) {
+    spec.only = command;
+    spec.onlyWhy = std::move(why);
+    spec.defaultRunToo = defaultRunToo;
+    return spec;
+}
+// prepare's: the data set a run measures is made by prepare.
+OptionSpec ofPrepare(OptionSpec spec) {
+    const std::string name = spec.names.back();
+    return of(std::move(spec), Command::Prepare,
+              "the data set is made by blobbench-cli prepare DATABASE " + name +
+                  " ...; a run measures what the "
+                  "database holds",
+              true);
+}
+
+void setLatency(CliOptions& o, const std::string& option, const std::string& value) {
+    const auto latency = parseLatency(value);
+    if (option != "--latency-down") {
+        o.link.latencyUp = latency;
     }
+    if (option != "--latency-up") {
+        o.link.latencyDown = latency;
+    }
+    o.wireTap = true;
+    o.linkSet = true;
+}
+
+void setBandwidth(CliOptions& o, const std::string& option, const std::string& value) {
+    const auto rate = parseBitRate(value);
+    if (option != "--bandwidth-down" && option != "--down") {
+        o.link.bandwidthUp = rate;
+    }
+    if (option != "--bandwidth-up" && option != "--up") {
+        o.link.bandwidthDown = rate;
+    }
+    o.wireTap = true;
+    o.linkSet = true;
+}
+
+const std::vector<OptionSpec>& optionTable() {
+    using S = const std::string&;
+    static const std::vector<OptionSpec> table = {
+        // The connection
+        {{"-d", "--database"},
+         true,
+         false,
+         std::nullopt,
+         {},
+         false,
+         [](CliOptions& o, S option, S value) {
+             if (o.databaseGiven) {
+                 throw Error(ErrorKind::Usage, option + ": the connection is already '" + o.database + "' (name one)");
+             }
+             o.database = value;
+             o.databaseGiven = true;
+         }},
+        single({"-e", "--engine"}, [](CliOptions& o, S, S v) { o.engine = v; }),
+        single({"-u", "--username"}, [](CliOptions& o, S, S v) { o.user = v; }),
+        single({"-p", "--password"}, [](CliOptions& o, S, S v) { o.password = v; }),
+        single({"-c", "--charset"}, [](CliOptions& o, S, S v) { o.charset = v; }),
+        single({"--client-library"},
+               [](CliOptions& o, S option, S v) {
+                   o.clientLibrary = v;
+                   refuseWhatIsNoFile(option, o.clientLibrary);
+               }),
+        {{"-P", "--param"},
+         true,
+         false,
+         std::nullopt,
+         {},
+         false,
+         [](CliOptions& o, S option, S assignment) {
+             const auto eq = assignment.find('=');
+             if (eq == std::string::npos || eq == 0) {
+                 throw Error(ErrorKind::Usage, option + ": '" + assignment + "' is not ID=VALUE");
+             }
+             if (!o.parameters.emplace(assignment.substr(0, eq), assignment.substr(eq + 1)).second) {
+                 throw Error(ErrorKind::Usage, option + " " + assignment.substr(0, eq) +
+                                                   "=... is given twice: a tunable takes one value (give it once)");
+             }
+         }},
+        // prepare
+        ofPrepare(single({"--from-folder"}, [](CliOptions& o, S, S v) { o.fromFolder = v; })),
+        ofPrepare(single({"--rows"},
+                         [](CliOptions& o, S option, S v) {
+                             o.rows = parseCount(option, v, 1);
+                             if (*o.rows > kMaxRows) {
+                                 throw Error(ErrorKind::Usage, "--rows: " + std::to_string(*o.rows) +
+                                                                   " exceeds the limit of " + std::to_string(kMaxRows) +
+                                                                   " rows (about 13 GB of reference data)");
+                             }
+                         })),
+        ofPrepare(single({"--seed"}, [](CliOptions& o, S option, S v) { o.seed = parseCount(option, v, 0); })),
+        ofPrepare(flag({"--binary"}, [](CliOptions& o) { o.binary = true; })),
+        ofPrepare(single({"--batch"},
+                         [](CliOptions& o, S option, S v) {
+                             o.batchRows = parseCount(option, v, 1);
+                             o.batchSet = true;
+                         })),
+        of(flag({"--replace"}, [](CliOptions& o) { o.replaceTables = true; }), Command::Prepare,
+           "it replaces tables BlobBench did not make"),
+        // bytea
+        of(single({"--size"},
+                  [](CliOptions& o, S option, S v) {
+                      o.documentSize = parseSize(v, option);
+                      if (*o.documentSize < 1) {
+                          throw Error(ErrorKind::Usage, "--size must be at least 1 byte");
+                      }
+                      if (static_cast<std::uint64_t>(*o.documentSize) > kMaxValueBytes) {
+                          throw Error(ErrorKind::Usage,
+                                      "--size: " + std::to_string(*o.documentSize) +
+                                          " bytes exceed the limit of 1G (PostgreSQL's largest bytea value)");
+                      }
+                  }),
+           Command::Bytea, "the size of its document"),
+        of(single({"--predict-at"}, [](CliOptions& o, S, S v) { o.predictAt = parsePredictAt(v); }), Command::Bytea,
+           "for other runs: blobbench-cli predict SAMPLES.json --latency MS --bandwidth RATE"),
+        // run
+        {{"-s", "--scenario"},
+         true,
+         false,
+         std::nullopt,
+         {},
+         false,
+         [](CliOptions& o, S, S v) { o.scenarios.push_back(v); }},
+        single({"-r", "--repeat"},
+               [](CliOptions& o, S option, S v) {
+                   o.repeat = static_cast<int>(parseCount(option, v, 1));
+                   o.repeatSet = true;
+               }),
+        single({"-w", "--warmup"},
+               [](CliOptions& o, S option, S v) {
+                   o.warmup = static_cast<int>(parseCount(option, v, 0));
+                   o.warmupSet = true;
+               }),
+        single({"-n", "--limit-rows"}, [](CliOptions& o, S option, S v) { o.limitRows = parseCount(option, v, 1); }),
+        single({"--json"}, [](CliOptions& o, S option, S v) { o.jsonPath = outputFile(option, v); }),
+        single({"--csv"}, [](CliOptions& o, S option, S v) { o.csvPath = outputFile(option, v); }),
+        single({"--markdown"}, [](CliOptions& o, S option, S v) { o.markdownPath = outputFile(option, v); }),
+        flag({"--verify-content"}, [](CliOptions& o) { o.verifyContent = true; }),
+        flag({"-q", "--quiet"}, [](CliOptions& o) { o.quiet = true; }),
+        // projects
+        single({"--sweep"}, [](CliOptions& o, S, S v) { o.sweep = v; }),
+        single({"--connection"},
+               [](CliOptions& o, S, S v) {
+                   o.connection = v;
+                   o.connectionGiven = true;
+               }),
+        single({"--compare"}, [](CliOptions& o, S, S v) { o.compare = v; }),
+        flag({"--no-save"}, [](CliOptions& o) { o.noSave = true; }),
+        // predict
+        of(flag({"--advise"}, [](CliOptions& o) { o.advise = true; }), Command::Predict,
+           "blobbench-cli predict FILE --latency MS --advise"),
+        // many sessions
+        single({"--sessions"},
+               [](CliOptions& o, S option, S v) {
+                   const auto n = parseCount(option, v, 1);
+                   if (n > kMaxSessions) {
+                       throw Error(ErrorKind::Usage, "--sessions: " + std::to_string(n) + " exceeds the limit of " +
+                                                         std::to_string(kMaxSessions));
+                   }
+                   o.sessions = static_cast<int>(n);
+               }),
+        single({"--duration"},
+               [](CliOptions& o, S option, S v) { o.durationS = parseDecimal(option, v, 0, kMaxSeconds, true); }),
+        single({"--rate"}, [](CliOptions& o, S option, S v) { o.rate = parseDecimal(option, v, 0, kMaxRate, true); }),
+        single({"--ramp-up"},
+               [](CliOptions& o, S option, S v) { o.rampUpS = parseDecimal(option, v, 0, kMaxSeconds, false); }),
+        flag({"--shared-link"}, [](CliOptions& o) { o.sharedLink = true; }),
+        single({"--aggregate-log"},
+               [](CliOptions& o, S, S v) {
+                   o.aggregateLog = v;
+                   if (o.aggregateLog.empty()) {
+                       throw Error(ErrorKind::Usage, "--aggregate-log: the file name is empty");
+                   }
+               }),
+        single({"--aggregate-interval"},
+               [](CliOptions& o, S option, S v) {
+                   const std::uint64_t seconds = parseCount(option, v, 1);
+                   if (seconds > 86400) {
+                       throw Error(ErrorKind::Usage,
+                                   "--aggregate-interval: " + std::to_string(seconds) + " is over 86400 s");
+                   }
+                   o.aggregateIntervalS = static_cast<int>(seconds);
+               }),
+        // the wire
+        flag({"--wire-tap", "--tap"}, [](CliOptions& o) { o.wireTap = true; }),
+        flag({"--no-tap"}, [](CliOptions& o) { o.noTap = true; }),
+        flag({"--estimate-compression"},
+             [](CliOptions& o) {
+                 o.estimateCompression = true;
+                 o.wireTap = true;
+             }),
+        single({"--latency"}, setLatency),
+        single({"--latency-up"}, setLatency),
+        single({"--latency-down"}, setLatency),
+        single({"--bandwidth"}, setBandwidth),
+        single({"--up", "--bandwidth-up"}, setBandwidth),
+        single({"--down", "--bandwidth-down"}, setBandwidth),
+    };
+    return table;
+}
+
+const OptionSpec* optionSpec(const std::string& name) {
+    for (const OptionSpec& spec : optionTable()) {
+        if (std::find(spec.names.begin(), spec.names.end(), name) != spec.names.end()) {
+            return &spec;
+        }
+    }
+    return nullptr;
 }
 
 void refuseSessionContradictions(const CliOptions& o) {
@@ -330,185 +536,65 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
             o.command = Command::Run;
         }
     }
-    auto value = [&](const std::string& option) -> std::string {
-        if (i + 1 >= args.size()) {
-            throw Error(ErrorKind::Usage, option + " needs a value");
-        }
-        return args[++i];
-    };
-    // An output's file: `--json ''` wrote nothing and said nothing.
-    auto fileName = [](const std::string& option, const std::string& path) {
-        if (path.empty())
-            throw Error(ErrorKind::Usage, option + " needs a file name (it was given an empty one)");
-        refuseWhatIsNoFile(option, path);
-        return path;
-    };
     std::map<std::string, std::string> given;  // a single-valued option's canonical name -> how it was spelt
+    std::vector<const OptionSpec*> used;       // the options given, for the commands they belong to
     for (; i < args.size(); ++i) {
         std::string arg = args[i];
-        std::string inlineValue;
-        bool hasInline = false;
+        std::optional<std::string> inlineValue;
         if (arg.starts_with("--") && arg.find('=') != std::string::npos) {
             inlineValue = arg.substr(arg.find('=') + 1);
             arg = arg.substr(0, arg.find('='));
-            hasInline = true;
         }
-        auto take = [&](const std::string& option) { return hasInline ? inlineValue : value(option); };
-        refuseRepeated(arg, given);
         if (arg == "-h" || arg == "--help") {
             o.command = Command::Help;
             return o;
-        } else if (arg == "--version") {
+        }
+        if (arg == "--version") {
             o.command = Command::Version;
             return o;
-        } else if (arg == "-d" || arg == "--database") {
+        }
+        const OptionSpec* spec = optionSpec(arg);
+        if (spec == nullptr) {
+            if (arg.starts_with("-") && arg.size() > 1) {
+                throw Error(ErrorKind::Usage, "unknown option '" + shownOption(arg) + "' (try --help)");
+            }
             if (o.databaseGiven) {
-                throw Error(ErrorKind::Usage, arg + ": the connection is already '" + o.database + "' (name one)");
+                throw Error(ErrorKind::Usage,
+                            "unexpected argument '" + arg + "' (the connection is already '" + o.database + "')");
             }
-            o.database = take(arg);
-            o.databaseGiven = true;
-        } else if (arg == "-e" || arg == "--engine") {
-            o.engine = take(arg);
-        } else if (arg == "-u" || arg == "--username") {
-            o.user = take(arg);
-        } else if (arg == "-p" || arg == "--password") {
-            o.password = take(arg);
-        } else if (arg == "-c" || arg == "--charset") {
-            o.charset = take(arg);
-        } else if (arg == "--client-library") {
-            o.clientLibrary = take(arg);
-            refuseWhatIsNoFile(arg, o.clientLibrary);
-        } else if (arg == "-P" || arg == "--param") {
-            const std::string assignment = take(arg);
-            const auto eq = assignment.find('=');
-            if (eq == std::string::npos || eq == 0) {
-                throw Error(ErrorKind::Usage, arg + ": '" + assignment + "' is not ID=VALUE");
-            }
-            if (!o.parameters.emplace(assignment.substr(0, eq), assignment.substr(eq + 1)).second) {
-                throw Error(ErrorKind::Usage, arg + " " + assignment.substr(0, eq) +
-                                                  "=... is given twice: a tunable takes one value (give it once)");
-            }
-        } else if (arg == "--from-folder") {
-            o.fromFolder = take(arg);
-        } else if (arg == "--rows") {
-            o.rows = parseCount(arg, take(arg), 1);
-            if (*o.rows > kMaxRows) {
-                throw Error(ErrorKind::Usage, "--rows: " + std::to_string(*o.rows) + " exceeds the limit of " +
-                                                  std::to_string(kMaxRows) + " rows (about 13 GB of reference data)");
-            }
-        } else if (arg == "--seed") {
-            o.seed = parseCount(arg, take(arg), 0);
-        } else if (arg == "--size") {
-            o.documentSize = parseSize(take(arg), "--size");
-            if (*o.documentSize < 1) {
-                throw Error(ErrorKind::Usage, "--size must be at least 1 byte");
-            }
-            if (static_cast<std::uint64_t>(*o.documentSize) > kMaxValueBytes) {
-                throw Error(ErrorKind::Usage, "--size: " + std::to_string(*o.documentSize) +
-                                                  " bytes exceed the limit of 1G (PostgreSQL's largest bytea value)");
-            }
-        } else if (arg == "--predict-at") {
-            o.predictAt = parsePredictAt(take(arg));
-        } else if (arg == "--binary") {
-            o.binary = true;
-        } else if (arg == "--replace") {
-            o.replaceTables = true;
-        } else if (arg == "--batch") {
-            o.batchRows = parseCount(arg, take(arg), 1);
-            o.batchSet = true;
-        } else if (arg == "-s" || arg == "--scenario") {
-            o.scenarios.push_back(take(arg));
-        } else if (arg == "-r" || arg == "--repeat") {
-            o.repeat = static_cast<int>(parseCount(arg, take(arg), 1));
-            o.repeatSet = true;
-        } else if (arg == "-w" || arg == "--warmup") {
-            o.warmup = static_cast<int>(parseCount(arg, take(arg), 0));
-            o.warmupSet = true;
-        } else if (arg == "-n" || arg == "--limit-rows") {
-            o.limitRows = parseCount(arg, take(arg), 1);
-        } else if (arg == "--json") {
-            o.jsonPath = fileName(arg, take(arg));
-        } else if (arg == "--csv") {
-            o.csvPath = fileName(arg, take(arg));
-        } else if (arg == "--sweep") {
-            o.sweep = take(arg);
-        } else if (arg == "--markdown") {
-            o.markdownPath = fileName(arg, take(arg));
-        } else if (arg == "--connection") {
-            o.connection = take(arg);
-            o.connectionGiven = true;
-        } else if (arg == "--compare") {
-            o.compare = take(arg);
-        } else if (arg == "--advise") {
-            o.advise = true;
-        } else if (arg == "--no-save") {
-            o.noSave = true;
-        } else if (arg == "--sessions") {
-            const auto n = parseCount(arg, take(arg), 1);
-            if (n > kMaxSessions) {
-                throw Error(ErrorKind::Usage, "--sessions: " + std::to_string(n) + " exceeds the limit of " +
-                                                  std::to_string(kMaxSessions));
-            }
-            o.sessions = static_cast<int>(n);
-        } else if (arg == "--duration") {
-            o.durationS = parseDecimal(arg, take(arg), 0, kMaxSeconds, true);
-        } else if (arg == "--rate") {
-            o.rate = parseDecimal(arg, take(arg), 0, kMaxRate, true);
-        } else if (arg == "--ramp-up") {
-            o.rampUpS = parseDecimal(arg, take(arg), 0, kMaxSeconds, false);
-        } else if (arg == "--shared-link") {
-            o.sharedLink = true;
-        } else if (arg == "--aggregate-log") {
-            o.aggregateLog = take(arg);
-            if (o.aggregateLog.empty()) {
-                throw Error(ErrorKind::Usage, "--aggregate-log: the file name is empty");
-            }
-        } else if (arg == "--aggregate-interval") {
-            const std::uint64_t seconds = parseCount(arg, take(arg), 1);
-            if (seconds > 86400) {
-                throw Error(ErrorKind::Usage, "--aggregate-interval: " + std::to_string(seconds) + " is over 86400 s");
-            }
-            o.aggregateIntervalS = static_cast<int>(seconds);
-        } else if (arg == "--verify-content") {
-            o.verifyContent = true;
-        } else if (arg == "-q" || arg == "--quiet") {
-            o.quiet = true;
-        } else if (arg == "--wire-tap" || arg == "--tap") {
-            o.wireTap = true;
-        } else if (arg == "--no-tap") {
-            o.noTap = true;
-        } else if (arg == "--estimate-compression") {
-            o.estimateCompression = true;
-            o.wireTap = true;
-        } else if (arg == "--latency" || arg == "--latency-up" || arg == "--latency-down") {
-            const auto latency = parseLatency(take(arg));
-            if (arg != "--latency-down") {
-                o.link.latencyUp = latency;
-            }
-            if (arg != "--latency-up") {
-                o.link.latencyDown = latency;
-            }
-            o.wireTap = true;
-            o.linkSet = true;
-        } else if (arg == "--bandwidth" || arg == "--bandwidth-up" || arg == "--bandwidth-down" || arg == "--up" ||
-                   arg == "--down") {
-            const auto rate = parseBitRate(take(arg));
-            if (arg != "--bandwidth-down" && arg != "--down") {
-                o.link.bandwidthUp = rate;
-            }
-            if (arg != "--bandwidth-up" && arg != "--up") {
-                o.link.bandwidthDown = rate;
-            }
-            o.wireTap = true;
-            o.linkSet = true;
-        } else if (arg.starts_with("-") && arg.size() > 1) {
-            throw Error(ErrorKind::Usage, "unknown option '" + shownOption(arg) + "' (try --help)");
-        } else if (!o.databaseGiven) {
             o.database = arg;
             o.databaseGiven = true;
-        } else {
-            throw Error(ErrorKind::Usage,
-                        "unexpected argument '" + arg + "' (the connection is already '" + o.database + "')");
+            continue;
+        }
+        // Given twice, the first value was dropped without a word (--json a.json --json b.json wrote only b.json).
+        if (spec->once) {
+            const auto [before, first] = given.emplace(spec->names.back(), arg);
+            if (!first) {
+                const std::string spelt = before->second == arg ? "" : " (" + before->second + " and " + arg + ")";
+                throw Error(ErrorKind::Usage,
+                            spec->names.back() + " is given twice" + spelt +
+                                ": it takes one value, and the first would be dropped (give it once)");
+            }
+        }
+        std::string value;
+        if (spec->takesValue) {
+            if (!inlineValue && i + 1 >= args.size()) {
+                throw Error(ErrorKind::Usage, arg + " needs a value");
+            }
+            value = inlineValue ? *inlineValue : args[++i];
+        } else if (inlineValue) {
+            throw Error(ErrorKind::Usage, arg + " takes no value (it was given '" + *inlineValue + "')");
+        }
+        spec->apply(o, arg, value);
+        used.push_back(spec);
+    }
+    // An option of another command was ignored without a word (hostile round 5n I6): refused, saying
+    // whose it is. `run` on the default SQLite data set prepares it with prepare's options when it has to.
+    const bool defaultRun = (o.command == Command::Run || o.command == Command::Default) && !o.databaseGiven;
+    for (const OptionSpec* spec : used) {
+        if (spec->only && *spec->only != o.command && !(spec->defaultRunToo && defaultRun)) {
+            throw Error(ErrorKind::Usage, spec->names.back() + " is an option of " + commandName(*spec->only) + " (" +
+                                              spec->onlyWhy + ")");
         }
     }
     if (o.databaseGiven && o.database.empty() && (o.command == Command::Run || o.command == Command::Prepare)) {
@@ -519,39 +605,6 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
                     "none for the default SQLite data set");
     }
     o.link.validate();
-    if (o.advise && o.command != Command::Predict) {
-        throw Error(ErrorKind::Usage,
-                    "--advise is an option of predict (blobbench-cli predict FILE --latency MS --advise)");
-    }
-    if (o.predictAt && o.command != Command::Bytea) {
-        throw Error(ErrorKind::Usage,
-                    "--predict-at is an option of bytea (for other runs: blobbench-cli predict SAMPLES.json --latency "
-                    "MS --bandwidth RATE)");
-    }
-    if (o.replaceTables && o.command != Command::Prepare) {
-        throw Error(ErrorKind::Usage, "--replace is an option of prepare (it replaces tables BlobBench did not make)");
-    }
-    // prepare's and bytea's options given to another command were ignored without a word (hostile round
-    // 5n I6). `run` on the default SQLite data set prepares it with them when it has to.
-    if (o.documentSize && o.command != Command::Bytea) {
-        throw Error(ErrorKind::Usage, "--size is an option of bytea (the size of its document)");
-    }
-    if (o.command != Command::Prepare &&
-        !((o.command == Command::Run || o.command == Command::Default) && !o.databaseGiven)) {
-        const std::vector<std::pair<const char*, bool>> prepareOnly = {{"--from-folder", !o.fromFolder.empty()},
-                                                                       {"--rows", o.rows.has_value()},
-                                                                       {"--seed", o.seed.has_value()},
-                                                                       {"--binary", o.binary},
-                                                                       {"--batch", o.batchSet}};
-        for (const auto& [option, given] : prepareOnly) {
-            if (given) {
-                throw Error(ErrorKind::Usage, std::string(option) +
-                                                  " is an option of prepare (the data set is made by blobbench-cli "
-                                                  "prepare DATABASE " +
-                                                  option + " ...; a run measures what the database holds)");
-            }
-        }
-    }
     if (o.noTap && o.wireTap) {
         throw Error(
             ErrorKind::Usage,

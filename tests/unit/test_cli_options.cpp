@@ -95,6 +95,7 @@ INSTANTIATE_TEST_SUITE_P(
         Accepted{"PrepareRowsBinary",
                  {"prepare", "sqlite:/tmp/p.db", "--rows", "300", "--binary"},
                  {"command=prepare", "rows=300", "binary=1"}},
+        Accepted{"RowsOfTheDefaultDataSet", {"--rows", "20", "--seed", "3", "-q"}, {"command=run", "rows=20"}},
         Accepted{"ScenariosAccumulate",
                  {"run", "x.db", "-s", "warm-up", "--scenario", "short-blobs"},
                  {"scenario=warm-up", "scenario=short-blobs"}},
@@ -196,7 +197,12 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{"JsonOverTheJournal",
                 {"run", "/tmp/p.blobbench.json", "--json", "/tmp/p.blobbench.json.journal"},
                 "the project's run journal"},
-        Refused{"TwoDatabases", {"run", "-d", "a.db", "--database", "b.db"}, "the connection is already 'a.db'"}),
+        Refused{"TwoDatabases", {"run", "-d", "a.db", "--database", "b.db"}, "the connection is already 'a.db'"},
+        Refused{"FlagWithAValue", {"run", "x.db", "--quiet=1"}, "--quiet takes no value (it was given '1')"},
+        Refused{"ReplaceOutsidePrepare", {"run", "x.db", "--replace"}, "--replace is an option of prepare"},
+        Refused{"RowsOfANamedDatabase", {"run", "x.db", "--rows", "5"}, "--rows is an option of prepare"},
+        Refused{"BatchOfPredict", {"predict", "x.json", "--batch", "5"}, "--batch is an option of prepare"},
+        Refused{"SizeOutsideBytea", {"prepare", "x.db", "--size", "5"}, "--size is an option of bytea"}),
     [](const ::testing::TestParamInfo<Refused>& info) { return info.param.name; });
 
 struct Dispatched {
