@@ -306,9 +306,7 @@ TEST(CancelDeadline, AStoppedClientIsNoServerStall) {
             },
             60s));
         ASSERT_TRUE(run.running()) << run.wait(1s).err;
-        run.signal(SIGSTOP);
-        std::this_thread::sleep_for(7s);
-        run.signal(SIGCONT);
+        run.stopFor(7s);
         const auto r = run.wait(60s);
         EXPECT_EQ(r.exitCode, 0) << r.err;
         EXPECT_EQ(r.err.find("stall timeout"), std::string::npos) << r.err;

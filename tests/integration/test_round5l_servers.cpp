@@ -70,9 +70,7 @@ TEST(Round5lServers, ByteaSaysWhichPathTheStoppedClientDisturbed) {
         CliProcess bytea({"bytea", uri, "--size", "8M", "-r", "2", "--bandwidth", "100M", "--json", json},
                          target.env());
         std::this_thread::sleep_for(1500ms);
-        bytea.signal(SIGSTOP);
-        std::this_thread::sleep_for(1500ms);
-        bytea.signal(SIGCONT);
+        bytea.stopFor(1500ms);
         const auto r = bytea.wait(120s);
         ASSERT_EQ(r.exitCode, 0) << r.err;
         QFile file(QString::fromStdString(json));

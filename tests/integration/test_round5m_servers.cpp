@@ -46,9 +46,7 @@ TEST(Round5mServers, TheCompatibleModeSaysWhichTestTheStoppedClientDisturbed) {
         CliProcess compat({"-d", database, "-u", env("BLOBBENCH_FB_USER"), "-r", "30", "--json", json},
                           {"ISC_PASSWORD=" + env("BLOBBENCH_FB_PASSWORD")});
         std::this_thread::sleep_for(800ms);
-        compat.signal(SIGSTOP);
-        std::this_thread::sleep_for(1500ms);
-        compat.signal(SIGCONT);
+        compat.stopFor(1500ms);
         const auto r = compat.wait(120s);
         ASSERT_EQ(r.exitCode, 0) << r.err;
         QFile file(QString::fromStdString(json));
@@ -82,9 +80,7 @@ TEST(Round5mServers, ReproduceDrawsNoVerdictFromTimesAStoppedClientDisturbed) {
     for (int attempt = 0; attempt < 3 && !disturbed; ++attempt) {
         CliProcess reproduce({"reproduce", "postgres-bytea-2007", uri, "--size", "262144"}, target.env());
         std::this_thread::sleep_for(1500ms);
-        reproduce.signal(SIGSTOP);
-        std::this_thread::sleep_for(1500ms);
-        reproduce.signal(SIGCONT);
+        reproduce.stopFor(1500ms);
         const auto r = reproduce.wait(180s);
         ASSERT_EQ(r.exitCode, 0) << r.err;
         disturbed = r.out.find("disturbed: ") != std::string::npos;

@@ -170,6 +170,20 @@ void CliProcess::signal(int sig) {
     }
 }
 
+void CliProcess::stopFor(std::chrono::milliseconds pause) {
+    signal(SIGSTOP);
+    std::this_thread::sleep_for(pause);
+    signal(SIGCONT);
+}
+
+bool CliProcess::waitForFile(const std::filesystem::path& path, std::chrono::seconds timeout) {
+    const auto until = std::chrono::steady_clock::now() + timeout;
+    while (!std::filesystem::exists(path) && running() && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return std::filesystem::exists(path);
+}
+
 std::string CliProcess::errSoFar() const {
     return readFile(m_io->file("err"));
 }

@@ -70,6 +70,10 @@ public:
     pid_t pid() const { return m_pid; }
     bool running();  // not exited yet (reaps it when it has)
     void signal(int sig);
+    // SIGSTOP, `pause`, SIGCONT: the client stopped as a laptop's suspend or a debugger stops it.
+    void stopFor(std::chrono::milliseconds pause);
+    // Waits until `path` exists (a study's file: it is under way), the process ends or `timeout` passes.
+    bool waitForFile(const std::filesystem::path& path, std::chrono::seconds timeout = std::chrono::seconds(60));
     std::string errSoFar() const;  // what it wrote on stderr until now
     // Waits at most `timeout`: exitCode 128 + signal for a process killed by one; on timeout the
     // process is killed and exitCode is -1.

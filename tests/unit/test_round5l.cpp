@@ -94,15 +94,9 @@ TEST(Round5l, TheInsertStudySaysWhenTheClientWasStoppedDuringItsInserts) {
     CliProcess study({"storage", "insert", folder, "--variant", "bind", "--rows", "400000", "--size", "100",
                       "--commit-every", "1000", "-q", "--json", json});
     // The variant's database exists once its inserts are under way.
-    const auto until = std::chrono::steady_clock::now() + 60s;
-    while (!std::filesystem::exists(folder + "/insert-bind.sqlite") && study.running() &&
-           std::chrono::steady_clock::now() < until) {
-        std::this_thread::sleep_for(20ms);
-    }
+    study.waitForFile(folder + "/insert-bind.sqlite");
     std::this_thread::sleep_for(100ms);
-    study.signal(SIGSTOP);
-    std::this_thread::sleep_for(1800ms);
-    study.signal(SIGCONT);
+    study.stopFor(1800ms);
     const auto r = study.wait(120s);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     QFile file(QString::fromStdString(json));

@@ -115,14 +115,9 @@ TEST(Round5m, TheKeyedReadStudySaysWhichStepTheStoppedClientDisturbed) {
     CliProcess study(
         {"storage", "keyed-read", folder, "--count", "20000", "--size", "10000", "--no-update", "-q", "--json", json});
     // Its folder of files exists once the study writes.
-    const auto until = std::chrono::steady_clock::now() + 60s;
-    while (!std::filesystem::exists(folder) && study.running() && std::chrono::steady_clock::now() < until) {
-        std::this_thread::sleep_for(20ms);
-    }
+    study.waitForFile(folder);
     std::this_thread::sleep_for(300ms);
-    study.signal(SIGSTOP);
-    std::this_thread::sleep_for(1800ms);
-    study.signal(SIGCONT);
+    study.stopFor(1800ms);
     const auto r = study.wait(180s);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     QFile file(QString::fromStdString(json));

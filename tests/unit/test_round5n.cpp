@@ -22,13 +22,6 @@ using blobbench::test::TempDir;
 
 namespace {
 
-void sqliteExec(const std::string& path, const std::string& sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    sqlite3_close(db);
-}
-
 std::string sqliteValue(const std::string& path, const std::string& sql) {
     sqlite3* db = nullptr;
     EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -49,19 +42,20 @@ TEST(Round5n, PrepareRefusesABlobTestWithARowSwappedOrChanged) {
     ASSERT_EQ(runCli({"prepare", "sqlite:" + file, "--rows", "30", "-q"}).exitCode, 0);
     struct Case {
         const char* what;
-        const char* change;
+        std::vector<std::string> change;
         const char* says;
     };
     for (const Case& c : {Case{"a row swapped for the user's, as many rows",
-                               "DELETE FROM BLOB_TEST WHERE ID = 30; INSERT INTO BLOB_TEST VALUES (1001, 'mine', 'my "
-                               "precious row', 0)",
+                               {"DELETE FROM BLOB_TEST WHERE ID = 30",
+                                "INSERT INTO BLOB_TEST VALUES (1001, 'mine', 'my precious row', 0)"},
                                "BLOB_TEST holds ids 1..1001 and "},
-                          Case{"a value the user changed", "UPDATE BLOB_TEST SET CONTENT = 'mine' WHERE ID = 7",
+                          Case{"a value the user changed",
+                               {"UPDATE BLOB_TEST SET CONTENT = 'mine' WHERE ID = 7"},
                                "BLOB_TEST holds ids 1..30 and "}}) {
         SCOPED_TRACE(c.what);
         const std::string copy = dir.file("copy.db");
         std::filesystem::copy_file(file, copy, std::filesystem::copy_options::overwrite_existing);
-        sqliteExec(copy, c.change);
+        blobbench::test::sqliteExecute(copy, c.change);
         const std::string before =
             sqliteValue(copy, "SELECT group_concat(ID || ':' || length(CONTENT)) FROM BLOB_TEST");
         const auto refused = runCli({"prepare", "sqlite:" + copy, "--rows", "3", "-q"});
@@ -78,7 +72,8 @@ TEST(Round5n, PrepareRefusesABlobSampleWithTheUsersRows) {
     TempDir dir;
     const std::string file = dir.file("s.db");
     ASSERT_EQ(runCli({"prepare", "sqlite:" + file, "--rows", "3", "-q"}).exitCode, 0);
-    sqliteExec(file, "INSERT INTO BLOB_SAMPLE VALUES (1001, 'my/file.txt', 'my precious sample')");
+    blobbench::test::sqliteExecute(file,
+                                   {"INSERT INTO BLOB_SAMPLE VALUES (1001, 'my/file.txt', 'my precious sample')"});
     const auto refused = runCli({"prepare", "sqlite:" + file, "--rows", "3", "-q"});
     EXPECT_EQ(refused.exitCode, 2) << refused.err;
     EXPECT_NE(refused.err.find("BLOB_SAMPLE holds 1 row where BlobBench prepared 0"), std::string::npos) << refused.err;
@@ -99,7 +94,7 @@ TEST(Round5n, AMarkerChangedByHandIsOneLine) {
     TempDir dir;
     const std::string file = dir.file("s.db");
     ASSERT_EQ(runCli({"prepare", "sqlite:" + file, "--rows", "3", "-q"}).exitCode, 0);
-    sqliteExec(file, "UPDATE BLOBBENCH_DATASET SET VAL = 'abc' WHERE NAME = 'rows'");
+    blobbench::test::sqliteExecute(file, {"UPDATE BLOBBENCH_DATASET SET VAL = 'abc' WHERE NAME = 'rows'"});
     for (const std::vector<std::string>& args :
          {std::vector<std::string>{"run", "sqlite:" + file, "-s", "all-blobs", "-r", "1", "-q"},
           std::vector<std::string>{"prepare", "sqlite:" + file, "--rows", "3", "-q"}}) {
@@ -191,14 +186,9 @@ TEST(Round5n, ReproduceDrawsNoVerdictFromTimesTheStoppedClientIsIn) {
     TempDir dir;
     const std::string folder = dir.file("r35");
     CliProcess reproduce({"reproduce", "sqlite-35-percent", folder, "--rows", "20000"});
-    const auto until = std::chrono::steady_clock::now() + 60s;
-    while (!std::filesystem::exists(folder) && reproduce.running() && std::chrono::steady_clock::now() < until) {
-        std::this_thread::sleep_for(20ms);
-    }
+    reproduce.waitForFile(folder);
     std::this_thread::sleep_for(300ms);
-    reproduce.signal(SIGSTOP);
-    std::this_thread::sleep_for(1800ms);
-    reproduce.signal(SIGCONT);
+    reproduce.stopFor(1800ms);
     const auto r = reproduce.wait(180s);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     ASSERT_NE(r.out.find("disturbed: the client was stopped"), std::string::npos) << r.out;
