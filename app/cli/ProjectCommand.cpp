@@ -524,44 +524,59 @@ void refuseProjectOnlyOptions(const CliOptions& o) {
     }
 }
 
-int commandRunProject(const CliOptions& o) {
-    QString path = q(o.database);
-    if (isPresetFile(path)) {
-        path = userCopyOfPreset(path);
+namespace {
+
+// One project run's state, from step to step of commandRunProject.
+struct ProjectRun {
+    QString path;                     // the project file itself (a preset's user copy, a link resolved)
+    std::optional<ProjectLock> lock;  // held from the load to the last save (none with --no-save)
+    ProjectDocument doc;
+    ProjectFileStamp stamp;  // the file as loaded: a save notices another program's change
+    const ConnectionProfile* profile = nullptr;
+    const Driver* driver = nullptr;
+    std::vector<ScenarioDef> studies;  // storage studies: after the SQL scenarios, once each
+    RunPlan plan;
+    std::vector<storage::StudyJob> jobs;
+    std::vector<SweepPoint> points{SweepPoint{}};
+    RunRecord record;
+    std::optional<RunRecord> base;  // --compare
+};
+
+// The project loaded under its lock, a crashed run's journal recovered into it, its connection chosen.
+void openProject(const CliOptions& o, ProjectRun& r) {
+    r.path = q(o.database);
+    if (isPresetFile(r.path)) {
+        r.path = userCopyOfPreset(r.path);
         std::cerr << "blobbench-cli: " << terminalLine(o.database) << " is a preset: the run is saved in your copy, "
-                  << path.toStdString() << '\n';
+                  << r.path.toStdString() << '\n';
     }
     // The file itself, not a link to it: the lock and the journal sit next to the file that is
     // written, so a run through a link and one through the file's own name exclude each other.
-    if (const QString real = QFileInfo(path).canonicalFilePath(); !real.isEmpty()) {
-        path = real;
+    if (const QString real = QFileInfo(r.path).canonicalFilePath(); !real.isEmpty()) {
+        r.path = real;
     }
-    SignalCancel interrupt;  // from here a first SIGINT / SIGTERM is the run's to handle
     // One run at a time writes to a project (issue #21): a second one waits rather than refusing,
     // because runs measured at the same time on one machine disturb each other's figures, and a
     // script that starts several wants them all in the history. Held from the load (which sees the
     // runs before it) to the last save; --no-save writes nothing and takes no lock.
-    std::optional<ProjectLock> lock;
-    if (!o.noSave && QFileInfo(path).isFile()) {
-        lock.emplace(
-            path,
+    if (!o.noSave && QFileInfo(r.path).isFile()) {
+        r.lock.emplace(
+            r.path,
             [&](const std::string& line) {
                 std::cerr << "blobbench-cli: " << terminalLine(o.database + ": " + line) << '\n';
             },
             [] { return SignalCancel::received() != 0; });
     }
-    ProjectDocument doc;
-    ProjectFileStamp stamp;
-    Project loaded = loadProjectStamped(path, stamp);
+    Project loaded = loadProjectStamped(r.path, r.stamp);
     if (!o.noSave) {
-        refuseJournalHeldElsewhere(path);
+        refuseJournalHeldElsewhere(r.path);
     }
     // A run that crashed or was killed left its journal: its samples join the history first.
-    if (const QString recovered = recoverJournal(path, loaded); !recovered.isEmpty()) {
+    if (const QString recovered = recoverJournal(r.path, loaded); !recovered.isEmpty()) {
         std::cerr << "blobbench-cli: " << terminalLine(o.database + ": " + recovered.toStdString()) << '\n';
         if (!o.noSave) {
-            saveProjectGuarded(path, loaded, {}, stamp);  // a file changed meanwhile: refused, the journal kept
-            removeJournal(path);
+            saveProjectGuarded(r.path, loaded, {}, r.stamp);  // a file changed meanwhile: refused, the journal kept
+            removeJournal(r.path);
         }
     }
     if (const std::string note = unreadTracesNote(unreadTraces(loaded)); !note.empty()) {
@@ -570,13 +585,19 @@ int commandRunProject(const CliOptions& o) {
     if (o.connectionGiven) {
         loaded.currentConnection = connectionNamed(loaded, o);
     }
-    doc.reset(std::move(loaded), path);
-    const Project& project = doc.project();
-    const ConnectionProfile* profile = project.current();
-    if (profile == nullptr) {
+    r.doc.reset(std::move(loaded), r.path);
+    r.profile = r.doc.project().current();
+    if (r.profile == nullptr) {
         throw Error(ErrorKind::Usage, o.database + ": the project has no connection");
     }
-    ConnectionSpec spec = profile->toSpec(q(o.password));
+}
+
+// The connection as the command line amends it, the scenarios split into SQL and storage studies, a
+// missing SQLite database said (the default data set prepared), the plan of the SQL scenarios and the
+// studies' jobs, all checked before anything connects.
+void planRun(const CliOptions& o, SignalCancel& interrupt, ProjectRun& r) {
+    const Project& project = r.doc.project();
+    ConnectionSpec spec = r.profile->toSpec(q(o.password));
     if (!o.user.empty()) {
         spec.user = o.user;
     }
@@ -585,26 +606,24 @@ int commandRunProject(const CliOptions& o) {
     } else if (!o.charset.empty()) {
         spec.charset = o.charset;  // like -u: the command line over the project's connection
     }
-    const Driver& driver = driverById(spec.engine);
+    r.driver = &driverById(spec.engine);
     // Storage studies (keyed-read, footprint, insert) run after the SQL scenarios, once each, through
     // the same function as `blobbench-cli storage`; they take no part in sweeps or repetitions.
-    const std::vector<ScenarioDef> chosen = chooseScenarios(project, o.scenarios);
-    std::vector<ScenarioDef> studies;
     std::vector<Scenario> queries;
-    for (const auto& s : chosen) {
+    for (const auto& s : chooseScenarios(project, o.scenarios)) {
         if (s.isStudy()) {
             if (!o.sweep.empty() && !o.scenarios.empty()) {
                 throw Error(ErrorKind::Usage,
                             "scenario '" + s.id.toStdString() + "' is a storage study: studies take no part in sweeps");
             }
             if (o.sweep.empty()) {
-                studies.push_back(s);
+                r.studies.push_back(s);
             }
         } else {
             queries.push_back(s.toScenario());
         }
     }
-    if (queries.empty() && studies.empty()) {
+    if (queries.empty() && r.studies.empty()) {
         throw Error(ErrorKind::Usage, "--sweep: the project's enabled scenarios are all storage studies");
     }
     if (spec.engine == "sqlite" && !queries.empty()) {
@@ -627,14 +646,14 @@ int commandRunProject(const CliOptions& o) {
                                              file + ")");
         }
     }
-    RunPlan plan;
+    RunPlan& plan = r.plan;
     plan.runId = isoNow();
     while (findRun(project, q(plan.runId)) != nullptr) {  // the clock's milliseconds are not unique
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
         plan.runId = isoNow();
     }
     plan.connection = spec;
-    if (auto it = project.parameters.find(profile->engine); it != project.parameters.end()) {
+    if (auto it = project.parameters.find(r.profile->engine); it != project.parameters.end()) {
         plan.parameters = it->second;
     }
     for (const auto& [id, value] : o.parameters) {
@@ -645,16 +664,17 @@ int commandRunProject(const CliOptions& o) {
     if (plan.verifyContent) {
         plan.expectContent = cachedExpectedContent();
     }
-    resolveParameters(driver.parameters(), plan.parameters);  // bad tunables refused before connecting
+    resolveParameters(r.driver->parameters(), plan.parameters);  // bad tunables refused before connecting
     plan.scenarios = queries;
     plan.rowLimit = o.limitRows;
-    std::vector<storage::StudyJob> jobs;  // checked now: a bad option costs nothing
-    for (const auto& s : studies) {
+    // The studies' jobs, checked now: a bad option costs nothing.
+    for (const auto& s : r.studies) {
         try {
-            jobs.push_back(studyJob(project, s, plan.runId, {{profile->name, q(o.password)}}, o.limitRows.value_or(0)));
-            if (!o.user.empty() && jobs.back().connection.engine == spec.engine &&
-                jobs.back().connection.target == spec.target) {
-                jobs.back().connection.user = o.user;
+            r.jobs.push_back(
+                studyJob(project, s, plan.runId, {{r.profile->name, q(o.password)}}, o.limitRows.value_or(0)));
+            if (!o.user.empty() && r.jobs.back().connection.engine == spec.engine &&
+                r.jobs.back().connection.target == spec.target) {
+                r.jobs.back().connection.user = o.user;
             }
         } catch (const storage::StudyOptionError& e) {
             throw Error(ErrorKind::Usage, o.database + ": scenario '" + s.id.toStdString() + "': options." + e.what());
@@ -663,144 +683,126 @@ int commandRunProject(const CliOptions& o) {
     // The same rule as the workbench: networked engines go through the tap unless the project or
     // --no-tap turns it off (--tap turns it back on); the project's saved link applies whenever the
     // tap is in use, unless the command line names one.
-    plan.wireTap = driver.networked() && !o.noTap && (o.wireTap || profile->useWireTap);
-    plan.link = o.linkSet ? o.link : toLinkProfile(profile->link);
+    plan.wireTap = r.driver->networked() && !o.noTap && (o.wireTap || r.profile->useWireTap);
+    plan.link = o.linkSet ? o.link : toLinkProfile(r.profile->link);
     plan.estimateCompression = o.estimateCompression;
-    if (o.wireTap && !driver.networked()) {
+    if (o.wireTap && !r.driver->networked()) {
         throw Error(
             ErrorKind::Usage,
-            driver.displayName() + " is embedded: --wire-tap, --latency and --bandwidth need a networked engine");
+            r.driver->displayName() + " is embedded: --wire-tap, --latency and --bandwidth need a networked engine");
     }
     plan.repetitions = o.repeat;
     plan.warmups = o.warmup;
+}
 
-    std::vector<SweepPoint> points{SweepPoint{}};
-    RunRecord record;
-    record.runId = q(plan.runId);
-    if (!o.sweep.empty()) {
-        auto it = std::find_if(project.sweeps.begin(), project.sweeps.end(),
-                               [&](const SweepDef& s) { return s.name == q(o.sweep); });
-        if (it == project.sweeps.end()) {
-            std::string known;
-            for (const auto& s : project.sweeps) {
-                known += (known.empty() ? "" : ", ") + s.name.toStdString();
-            }
-            throw Error(ErrorKind::Usage, "unknown sweep '" + o.sweep + "' (the project has: " +
-                                              (known.empty() ? std::string("none") : known) + ")");
-        }
-        SweepSpec sweep = it->toSpec();
-        if (sweep.randomOrder && sweep.seed == 0) {
-            // 53 bits: exact in every JSON reader (JavaScript's numbers included), never 0
-            std::random_device entropy;
-            sweep.seed = (((static_cast<std::uint64_t>(entropy()) << 32) ^ entropy()) & ((1ULL << 53) - 1)) | 1;
-        }
-        points = validatedPoints(sweep, driver.parameters());
-        plan.repetitions = o.repeatSet ? o.repeat : sweep.repetitions;
-        plan.warmups = o.warmupSet ? o.warmup : sweep.warmups;
-        record.sweepName = it->name;
-        record.orderSeed = sweep.randomOrder ? sweep.seed : 0;
+// --sweep: the sweep's points (a random order seeded), its counts unless -r/-w say otherwise.
+void applySweep(const CliOptions& o, ProjectRun& r) {
+    r.record.runId = q(r.plan.runId);
+    if (o.sweep.empty()) {
+        return;
     }
-    const bool loadRun = isLoadRun(plan.parameters, o.sweep.empty() ? std::vector<SweepPoint>{} : points);
+    const Project& project = r.doc.project();
+    RunPlan& plan = r.plan;
+    auto it = std::find_if(project.sweeps.begin(), project.sweeps.end(),
+                           [&](const SweepDef& s) { return s.name == q(o.sweep); });
+    if (it == project.sweeps.end()) {
+        std::string known;
+        for (const auto& s : project.sweeps) {
+            known += (known.empty() ? "" : ", ") + s.name.toStdString();
+        }
+        throw Error(ErrorKind::Usage, "unknown sweep '" + o.sweep +
+                                          "' (the project has: " + (known.empty() ? std::string("none") : known) + ")");
+    }
+    SweepSpec sweep = it->toSpec();
+    if (sweep.randomOrder && sweep.seed == 0) {
+        // 53 bits: exact in every JSON reader (JavaScript's numbers included), never 0
+        std::random_device entropy;
+        sweep.seed = (((static_cast<std::uint64_t>(entropy()) << 32) ^ entropy()) & ((1ULL << 53) - 1)) | 1;
+    }
+    r.points = validatedPoints(sweep, r.driver->parameters());
+    plan.repetitions = o.repeatSet ? o.repeat : sweep.repetitions;
+    plan.warmups = o.warmupSet ? o.warmup : sweep.warmups;
+    r.record.sweepName = it->name;
+    r.record.orderSeed = sweep.randomOrder ? sweep.seed : 0;
+}
+
+// What a run of many sessions cannot do, refused; --compare's base found, before anything is measured.
+void refuseWhatTheRunCannotDo(const CliOptions& o, ProjectRun& r) {
+    const bool loadRun = isLoadRun(r.plan.parameters, o.sweep.empty() ? std::vector<SweepPoint>{} : r.points);
     if (!loadRun && (!o.aggregateLog.empty() || o.sharedLink)) {
         throw Error(ErrorKind::Usage, std::string(o.sharedLink ? "--shared-link" : "--aggregate-log") +
                                           ": this run is of one session (give --sessions N, or set the project's "
                                           "load tunables)");
     }
     if (loadRun) {
-        if (plan.verifyContent) {
+        if (r.plan.verifyContent) {
             throw Error(ErrorKind::Usage,
                         "--verify-content (-P verify_content) is not available with many sessions "
                         "(not in this version)");
         }
-        if (!jobs.empty()) {
+        if (!r.jobs.empty()) {
             throw Error(ErrorKind::Usage,
                         "storage studies run on one session: leave them out of a run of many "
                         "sessions (-s names the scenarios)");
         }
         // A run of many sessions reports no compression estimate (hostile round 5m EC1).
-        if (plan.estimateCompression || plan.parameters.contains(wireparam::CompressionEstimate)) {
+        if (r.plan.estimateCompression || r.plan.parameters.contains(wireparam::CompressionEstimate)) {
             throw Error(ErrorKind::Usage,
                         "--estimate-compression (-P wire_compression_estimate) is not available with many sessions "
                         "(not in this version): run the scenario in one session to estimate its compression");
         }
     }
-    std::optional<RunRecord> base;
     if (!o.compare.empty()) {
-        base = baseRun(project, o.compare);  // before measuring: a typo costs nothing
+        r.base = baseRun(r.doc.project(), o.compare);  // before measuring: a typo costs nothing
         // The comparison is of samples, which a run of many sessions does not keep (its figures are load
         // points): it printed an empty table and exited 0 (hostile round 5g C13).
-        if (isLoadRun(plan.parameters, o.sweep.empty() ? std::vector<SweepPoint>{} : points)) {
+        if (isLoadRun(r.plan.parameters, o.sweep.empty() ? std::vector<SweepPoint>{} : r.points)) {
             throw Error(ErrorKind::Usage,
                         "--compare compares the samples of runs of one session, and a run of many sessions keeps "
                         "load points instead (compare them in the window's Load tab, or their --csv)");
         }
-        if (base->samples.empty() && !base->loads.empty()) {
-            throw Error(ErrorKind::Usage, "--compare: run " + base->runId.toStdString() +
+        if (r.base->samples.empty() && !r.base->loads.empty()) {
+            throw Error(ErrorKind::Usage, "--compare: run " + r.base->runId.toStdString() +
                                               " is a run of many sessions: it holds load points, no samples to "
                                               "compare with (compare load runs in the window's Load tab)");
         }
     }
+}
 
-    record.startedAt = record.runId;
-    record.machine = QSysInfo::machineHostName();
-    record.connectionName = profile->name;
-    record.link = profile->link;
-    record.toolVersion = QStringLiteral(BLOBBENCH_VERSION);
-    doc.beginRun(record);
-    const bool save = !o.noSave;
-    ProjectObserver observer(doc, record.runId, o, save);
-    if (readsReferenceTable(plan.scenarios)) {
-        observer.prepareHint = "run: blobbench-cli prepare " + plan.connection.label();
-    }
-    observer.stamp = stamp;
-    {
-        const std::string projectPath = doc.filePath().toStdString();
-        // An SQLite database and its journal files (hostile round 5k F1, F2: FILE.2 a link to the database
-        // truncated it; to its -wal, the log went nowhere).
-        const std::string database =
-            plan.connection.engine == "sqlite"
-                ? sqliteFileOf(SqliteDriver::pathOf(plan.connection.target)).value_or(std::string())
-                : std::string();
-        const auto sidecar = [&](const char* suffix) { return database.empty() ? database : database + suffix; };
-        observer.aggregateLog().check(o.sweep.empty() ? 0 : points.size(),
-                                      {{"the database", database},
-                                       {"the database's -wal file", sidecar("-wal")},
-                                       {"the database's -shm file", sidecar("-shm")},
-                                       {"the database's -journal file", sidecar("-journal")},
-                                       {"the project", projectPath},
-                                       {"the project's run journal", projectPath + ".journal"},
-                                       {"the project's lock file", projectPath + ".lock"},
-                                       {"--json", o.jsonPath},
-                                       {"--csv", o.csvPath},
-                                       {"--markdown", o.markdownPath}});
-        // Each point's file is opened when the point starts: none is made before then.
-    }
-    observer.saveAtStart(record);  // a read-only folder or a full disk shows now, before anything is measured
+// --aggregate-log's files, one per sweep point: none may be a file the run writes or reads.
+void checkAggregateLog(const CliOptions& o, const ProjectRun& r, ProjectObserver& observer) {
+    const std::string projectPath = r.doc.filePath().toStdString();
+    // An SQLite database and its journal files (hostile round 5k F1, F2: FILE.2 a link to the database
+    // truncated it; to its -wal, the log went nowhere).
+    const std::string database =
+        r.plan.connection.engine == "sqlite"
+            ? sqliteFileOf(SqliteDriver::pathOf(r.plan.connection.target)).value_or(std::string())
+            : std::string();
+    const auto sidecar = [&](const char* suffix) { return database.empty() ? database : database + suffix; };
+    observer.aggregateLog().check(o.sweep.empty() ? 0 : r.points.size(),
+                                  {{"the database", database},
+                                   {"the database's -wal file", sidecar("-wal")},
+                                   {"the database's -shm file", sidecar("-shm")},
+                                   {"the database's -journal file", sidecar("-journal")},
+                                   {"the project", projectPath},
+                                   {"the project's run journal", projectPath + ".journal"},
+                                   {"the project's lock file", projectPath + ".lock"},
+                                   {"--json", o.jsonPath},
+                                   {"--csv", o.csvPath},
+                                   {"--markdown", o.markdownPath}});
+    // Each point's file is opened when the point starts: none is made before then.
+}
 
-    LoadRun runner;
-    RunOutcome outcome;
-    const ClearCancelOnExit clearCancel(interrupt);  // an exception must not leave the handler a destroyed runner
-    const CancelToken studiesCancel;                 // the storage studies poll it between phases and variants
-    interrupt.setCancel([&runner, studiesCancel] {
-        runner.cancel();
-        studiesCancel.cancel();
-    });
-    observer.stopRun = [&runner, studiesCancel] {
-        runner.cancel();
-        studiesCancel.cancel();
-    };
-    if (!plan.scenarios.empty()) {
-        LoadContext context;
-        context.runId = plan.runId;
-        context.connection = plan.connection.label();
-        outcome = runner.run(plan, points, observer, context);
-    }
+// The storage studies, once each after the SQL scenarios: their samples to the observer, a failure in the
+// outcome (the first one said), a cancel ending them.
+void runStudies(const std::vector<storage::StudyJob>& jobs, const CancelToken& cancel, ProjectObserver& observer,
+                RunOutcome& outcome) {
     for (const auto& job : jobs) {
-        if (studiesCancel.cancelled()) {
+        if (cancel.cancelled()) {
             break;
         }
         storage::StudyHooks hooks;
-        hooks.cancel = studiesCancel;
+        hooks.cancel = cancel;
         hooks.sample = [&](const Sample& sample) { observer.sampleReady(sample); };
         hooks.progress = [&](const std::string& what) { observer.showText(job.scenarioId + ": " + what); };
         storage::StudyOutcome study;
@@ -816,6 +818,45 @@ int commandRunProject(const CliOptions& o) {
             outcome.error = job.scenarioId + ": " + study.error + " (results so far kept)";
         }
     }
+}
+
+// The run: the SQL scenarios (one session or many, at each sweep point) through LoadRun, then the
+// storage studies; every sample to the journal, the exports and the history as it comes; the report.
+int measure(const CliOptions& o, SignalCancel& interrupt, ProjectRun& r) {
+    r.record.startedAt = r.record.runId;
+    r.record.machine = QSysInfo::machineHostName();
+    r.record.connectionName = r.profile->name;
+    r.record.link = r.profile->link;
+    r.record.toolVersion = QStringLiteral(BLOBBENCH_VERSION);
+    r.doc.beginRun(r.record);
+    const bool save = !o.noSave;
+    ProjectObserver observer(r.doc, r.record.runId, o, save);
+    if (readsReferenceTable(r.plan.scenarios)) {
+        observer.prepareHint = "run: blobbench-cli prepare " + r.plan.connection.label();
+    }
+    observer.stamp = r.stamp;
+    checkAggregateLog(o, r, observer);
+    observer.saveAtStart(r.record);  // a read-only folder or a full disk shows now, before anything is measured
+
+    LoadRun runner;
+    RunOutcome outcome;
+    const ClearCancelOnExit clearCancel(interrupt);  // an exception must not leave the handler a destroyed runner
+    const CancelToken studiesCancel;                 // the storage studies poll it between phases and variants
+    interrupt.setCancel([&runner, studiesCancel] {
+        runner.cancel();
+        studiesCancel.cancel();
+    });
+    observer.stopRun = [&runner, studiesCancel] {
+        runner.cancel();
+        studiesCancel.cancel();
+    };
+    if (!r.plan.scenarios.empty()) {
+        LoadContext context;
+        context.runId = r.plan.runId;
+        context.connection = r.plan.connection.label();
+        outcome = runner.run(r.plan, r.points, observer, context);
+    }
+    runStudies(r.jobs, studiesCancel, observer, outcome);
     interrupt.setCancel({});
     observer.stopRun = {};
     if (!observer.keepError().empty()) {  // the run was stopped: what it measured had nowhere safe to go
@@ -828,10 +869,10 @@ int commandRunProject(const CliOptions& o) {
         outcome.errorKind = ErrorKind::Cancelled;
         outcome.error = "cancelled";
     }
-    doc.finishRun(record.runId, outcome.ok ? QStringLiteral("complete")
-                                : outcome.errorKind == ErrorKind::Cancelled
-                                    ? QStringLiteral("cancelled")
-                                    : QStringLiteral("failed: ") + q(oneLine(outcome.error)));
+    r.doc.finishRun(r.record.runId, outcome.ok ? QStringLiteral("complete")
+                                    : outcome.errorKind == ErrorKind::Cancelled
+                                        ? QStringLiteral("cancelled")
+                                        : QStringLiteral("failed: ") + q(oneLine(outcome.error)));
     if (const std::string failed = observer.aggregateLog().end();
         !failed.empty() && observer.aggregateLogError.empty()) {
         observer.aggregateLogError = failed;
@@ -843,7 +884,20 @@ int commandRunProject(const CliOptions& o) {
         std::cout << "Aggregate log: " << printable(observer.aggregateLog().written())
                   << " (pgbench --aggregate-interval columns, PostgreSQL 15 order, microseconds)" << std::endl;
     }
-    const RunKept kept = observer.finish(*findRun(doc.project(), record.runId));
-    return reportRun(o, *findRun(doc.project(), record.runId), base, kept, observer, outcome);
+    const RunKept kept = observer.finish(*findRun(r.doc.project(), r.record.runId));
+    return reportRun(o, *findRun(r.doc.project(), r.record.runId), r.base, kept, observer, outcome);
 }
+
+}  // namespace
+
+int commandRunProject(const CliOptions& o) {
+    SignalCancel interrupt;  // from here a first SIGINT / SIGTERM is the run's to handle
+    ProjectRun r;
+    openProject(o, r);
+    planRun(o, interrupt, r);
+    applySweep(o, r);
+    refuseWhatTheRunCannotDo(o, r);
+    return measure(o, interrupt, r);
+}
+
 }  // namespace blobbench::cli
