@@ -52,6 +52,45 @@ std::string temporaryBeside(const std::string& target) {
     return (slash == std::string::npos ? std::string() : folder) + ".bb-XXXXXX";
 }
 
+// /dev/stdout, /dev/fd/1, /proc/self/fd/1, or a link that leads to one: a descriptor of the process, not
+// a file of the user's. Replaced by a rename, it lost the report the descriptor held or took the place
+// of the system's own /dev/stdout link (hostile round 5o O1).
+bool isDescriptorPath(std::string path) {
+    auto isOne = [](const std::string& p) {
+        if (p == "/dev/stdout" || p == "/dev/stderr" || p == "/dev/stdin") {
+            return true;
+        }
+        for (const char* folder : {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"}) {
+            if (p.starts_with(folder) && p.size() > std::strlen(folder) &&
+                p.find_first_not_of("0123456789", std::strlen(folder)) == std::string::npos) {
+                return true;
+            }
+        }
+        // /proc/<pid>/fd/<n> and /proc/<pid>/task/<tid>/fd/<n>
+        return p.starts_with("/proc/") && p.find("/fd/") != std::string::npos &&
+               p.find_first_not_of("0123456789", p.rfind('/') + 1) == std::string::npos;
+    };
+    for (int hops = 0; hops < 40; ++hops) {  // a loop of links ends here, as the kernel's ELOOP does
+        if (!path.starts_with("/")) {
+            char cwd[PATH_MAX];
+            if (::getcwd(cwd, sizeof cwd) != nullptr) {
+                path = std::string(cwd) + "/" + path;
+            }
+        }
+        if (isOne(path)) {
+            return true;
+        }
+        char link[PATH_MAX];
+        const ssize_t n = ::readlink(path.c_str(), link, sizeof link - 1);
+        if (n <= 0) {
+            return false;
+        }
+        const std::string to(link, static_cast<std::size_t>(n));
+        path = to.starts_with("/") ? to : path.substr(0, path.rfind('/') + 1) + to;
+    }
+    return false;
+}
+
 [[noreturn]] void fail(const std::string& path, int error, const char* after = "") {
     throw Error(ErrorKind::Io, "cannot write " + path + ": " + std::strerror(error) + after);
 }
@@ -67,7 +106,7 @@ bool modeAllowsWriting(const std::string& path, const struct stat& st) {
 
 bool replacedWhole(const std::string& path) {
     struct stat st {};
-    return ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+    return !isDescriptorPath(path) && (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode));
 }
 
 void writeFileAtomically(const QString& name, const QByteArray& data) {
@@ -81,13 +120,16 @@ void writeFileAtomically(const QString& name, const QByteArray& data, const Atom
     const bool exists = ::stat(path.c_str(), &st) == 0;
     // Not a regular file (/dev/stdout, a pipe of the shell's `>(jq .)`, /dev/full): written in
     // place. A FIFO is opened without waiting: with no process reading it, open(2) would wait for
-    // one for ever (and no signal reaches a process blocked there), so it is refused at once.
-    if (exists && !S_ISREG(st.st_mode)) {
+    // one for ever (and no signal reaches a process blocked there), so it is refused at once. A
+    // descriptor of the process (/dev/stdout onto a file) is appended to: what it holds is the report.
+    const bool descriptor = isDescriptorPath(path);
+    if (exists && (!S_ISREG(st.st_mode) || descriptor)) {
         if (S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode)) {
             throw Error(ErrorKind::Io, "cannot write " + path + ": " + whyNotAFile(path) + ": name a file to write");
         }
         const bool fifo = S_ISFIFO(st.st_mode);
-        const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | (fifo ? O_NONBLOCK : 0));
+        const int fd =
+            ::open(path.c_str(), O_WRONLY | O_CLOEXEC | (descriptor ? O_APPEND : O_TRUNC) | (fifo ? O_NONBLOCK : 0));
         if (fd < 0 && fifo && errno == ENXIO) {
             throw Error(ErrorKind::Io, "cannot write " + path + ": a FIFO no process reads (start its reader first)");
         }

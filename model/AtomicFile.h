@@ -32,7 +32,9 @@ void writeFileAtomically(const QString& path, const QByteArray& data, const Atom
 
 // Whether writeFileAtomically replaces `path` whole (a new or a regular file), so that an export
 // there may be rewritten after every sample; a pipe or a device (/dev/stdout, a FIFO) would get each
-// rewrite appended, and takes the export once, at the end.
+// rewrite appended, and takes the export once, at the end. So does a descriptor of the process
+// (/dev/stdout, /dev/fd/N, /proc/self/fd/N, or a link to one) onto a regular file: it is appended to,
+// never replaced, since it may hold the report (hostile round 5o O1).
 bool replacedWhole(const std::string& path);
 
 // Whether the mode bits of an existing file let this process write it (see above).

@@ -18,6 +18,7 @@
 #include "engine/core/Printable.h"
 #include "engine/data/Dataset.h"
 #include "engine/drivers/Registry.h"
+#include "engine/drivers/firebird/FirebirdConnectionString.h"
 #include "engine/drivers/sqlite/SqliteDriver.h"
 #include "engine/drivers/sqlite/SqliteFileName.h"
 
@@ -628,9 +629,13 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
     const std::string lock = project ? o.database + ".lock" : std::string();
     // "sqlite:/x/s.db" is the file /x/s.db: `--json /x/s.db` replaced the database with the JSON.
     // "sqlite:file:/x/s.db?mode=ro" is that file too.
+    // A Firebird database on this machine is a file too (hostile round 5o O2: --json over the .fdb).
+    const bool firebird =
+        !project && (o.engine == "firebird" || (o.engine.empty() && firebird::looksLikeFirebirdTarget(o.database)));
     const std::string databaseFile = o.database.starts_with("sqlite:")
                                          ? sqliteFileOf(SqliteDriver::pathOf(o.database)).value_or(std::string())
-                                         : o.database;
+                                     : firebird ? localFirebirdFile(o.database)
+                                                : o.database;
     // A SQLite database inside the folder it is prepared from read itself as one of the files the second
     // time (hostile round 5n D8).
     if (o.command == Command::Prepare && !o.fromFolder.empty() && o.database.starts_with("sqlite:") &&
@@ -738,6 +743,12 @@ void refuseWhatIsNoFile(const std::string& option, const std::string& path) {
         return;
     }
     throw Error(ErrorKind::Usage, option + " " + path + ": " + whyNotAFile(path) + ": name a file to write");
+}
+
+std::string localFirebirdFile(const std::string& target) {
+    const firebird::FirebirdTarget t = firebird::parseFirebirdTarget(target);
+    const bool here = !t.networked() || t.host == "localhost" || t.host == "127.0.0.1" || t.host == "::1";
+    return here && t.path.starts_with("/") ? t.path : std::string();
 }
 
 bool isWithin(const std::string& path, const std::string& directory) {

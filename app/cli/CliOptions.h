@@ -90,6 +90,9 @@ std::string shownOption(const std::string& arg);
 // --client-library, the file dlopen would open (whyNotALibraryFile: a bare name is looked up in
 // LD_LIBRARY_PATH), which blocked in dlopen when it was a FIFO.
 void refuseWhatIsNoFile(const std::string& option, const std::string& path);
+// The file of a Firebird database on this machine (a local path, or a URL or host:path on localhost,
+// 127.0.0.1 or ::1, whose path is absolute), or "": an output there would replace the database.
+std::string localFirebirdFile(const std::string& target);
 // Whether `path` is `directory` or names something under it (paths resolved).
 bool isWithin(const std::string& path, const std::string& directory);
 // Error(Usage) when the output file `path` of `option` (--json) is one of the files a study writes in

@@ -136,6 +136,21 @@ FbCompatOptions parse(const std::vector<std::string>& args) {
         throw Error(ErrorKind::Usage,
                     "--json and --csv name the same file " + o.csvPath + " (each would overwrite the other)");
     }
+    // --relay after --tap took the relay without a word (hostile round 5o X16).
+    if (o.wire.tapGiven && o.wire.relay) {
+        throw Error(ErrorKind::Usage,
+                    "--tap and --relay contradict each other (--tap counts at fbclient's own socket "
+                    "calls, --relay through the relay): give one");
+    }
+    // The database's own file on this machine (hostile round 5o O2: the .fdb replaced by the JSON).
+    if (const std::string file = localFirebirdFile(o.database); !file.empty()) {
+        for (const auto& [option, path] : {std::pair{"--json", &o.jsonPath}, std::pair{"--csv", &o.csvPath}}) {
+            if (!path->empty() && sameFile(*path, file)) {
+                throw Error(ErrorKind::Usage, std::string(option) + " and the database name the same file " + file +
+                                                  " (the output would replace the database)");
+            }
+        }
+    }
     if (o.user.empty()) {
         o.user = qEnvironmentVariable("ISC_USER").toStdString();
     }
@@ -328,16 +343,23 @@ private:
     void section() {
         std::vector<Sample> repetitions = std::move(m_pending);
         m_pending.clear();
+        const Scenario* scenario = scenarioOf(repetitions.back().scenarioId);
+        const bool lobs = scenario == nullptr || scenario->readsLobs;
+        const bool content = scenario == nullptr || scenario->fetch != FetchMode::IdsOnly;
         if (repetitions.back().status != SampleStatus::Complete) {
-            // The failing sample is the one to show, whatever the median of the others; a cancelled
-            // one is said by the signal's line.
+            // The repetitions measured whole before it get their section, in fb-blob-test's layout
+            // (hostile round 5o X11: they were on no line); then the failing sample's own, whatever the
+            // median of the others. A cancelled one is said by the signal's line too.
+            if (repetitions.size() > 1) {
+                m_report.section({repetitions.begin(), repetitions.end() - 1}, lobs, content);
+            }
             repetitions = {repetitions.back()};
             if (repetitions.back().status == SampleStatus::Failed) {
                 m_failure = repetitions.back().scenarioTitle + ": " + repetitions.back().error;
                 m_failed = true;
             }
         }
-        m_report.section(repetitions, readsLobs(repetitions.back().scenarioId));
+        m_report.section(repetitions, lobs, content);
         if (const std::string failed = save(m_options, m_info, m_all); !failed.empty()) {
             sayFailure(false);
             m_err << "blobbench-cli: " << terminalLine(failed) << std::endl;
@@ -355,13 +377,13 @@ private:
             m_failure.clear();
         }
     }
-    bool readsLobs(const std::string& scenarioId) const {
+    const Scenario* scenarioOf(const std::string& scenarioId) const {
         for (const Scenario& scenario : m_plan.scenarios) {
             if (scenario.id == scenarioId) {
-                return scenario.readsLobs;
+                return &scenario;
             }
         }
-        return true;
+        return nullptr;
     }
 
     const FbCompatOptions& m_options;

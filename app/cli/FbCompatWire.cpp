@@ -9,6 +9,7 @@ namespace blobbench::cli {
 bool parseCompatWireOption(const std::string& arg, const std::function<std::string()>& take, CompatWireOptions& o) {
     if (arg == "--tap" || arg == "--wire-tap") {
         o.tap = true;
+        o.tapGiven = true;
     } else if (arg == "--relay") {
         o.tap = true;
         o.relay = true;

@@ -15,6 +15,7 @@ namespace blobbench::cli {
 struct CompatWireOptions {
     bool tap = false;
     bool relay = false;
+    bool tapGiven = false;  // --tap itself (in-process counting), which --relay contradicts
     LinkProfile link;
     std::chrono::seconds stallTimeout{30};  // --stall-timeout (StallGuard.h), counted or not
 };

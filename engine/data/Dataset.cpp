@@ -6,8 +6,10 @@
 #include <fstream>
 
 #include "engine/core/Error.h"
+#include "engine/data/ExpectedContent.h"
 #include "engine/data/ReferenceSuite.h"
 #include "engine/run/ContentCheck.h"
+#include "engine/run/MeasuringSink.h"
 
 namespace blobbench {
 namespace fs = std::filesystem;
@@ -409,6 +411,23 @@ void refuseForeignTables(Session& session, const ReferenceSchema& schema) {
                             std::to_string(fingerprint.values[2]) + " and " + std::to_string(fingerprint.values[3]) +
                             " content bytes where BlobBench prepared ids 1.." + std::to_string(prepared) + " and " +
                             std::to_string(bytes) + ": rows were changed since (or it is another BLOB_TEST)" + tail);
+        }
+        // As many rows and bytes, but a value changed in place to one of the same length (hostile round
+        // 5o D1): every value compared with what the data set's source makes, as verify_content does
+        // (generated again from the seed, or a folder set's stored hashes). A set that cannot be verified
+        // (a folder's prepared before the hashes were kept) has the count and the bytes only.
+        if (const ContentExpectation expected = holds == prepared ? expectedContent(session) : ContentExpectation{};
+            holds == prepared && expected.notInEffect.empty()) {
+            MeasuringSink values;
+            VerifyingSink verify(values, expected, true);
+            session.query(QuerySpec{"SELECT ID, CONTENT FROM BLOB_TEST ORDER BY ID"}, verify, CancelToken());
+            verify.finishEveryRow();
+            if (verify.verdict().mismatches > 0) {
+                throw Error(ErrorKind::Usage, "BLOB_TEST holds " + std::to_string(verify.verdict().mismatches) +
+                                                  (verify.verdict().mismatches == 1 ? " value" : " values") +
+                                                  " BlobBench did not prepare (" + verify.verdict().firstMismatch +
+                                                  "): a value was changed since" + tail);
+            }
         }
         // A synthetic data set leaves BLOB_SAMPLE empty; a folder's holds a row per file (round 5n D2).
         if (session.tableExists("BLOB_SAMPLE")) {

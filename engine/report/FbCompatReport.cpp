@@ -35,7 +35,7 @@ void FbCompatReport::header(const SessionInfo& session) {
     m_out.flush();
 }
 
-void FbCompatReport::section(const std::vector<Sample>& repetitions, bool readsLobs) {
+void FbCompatReport::section(const std::vector<Sample>& repetitions, bool readsLobs, bool readsContent) {
     const Sample& s = medianSample(repetitions);
     m_out << "** " << s.scenarioTitle << " **\n" << TextReport::kRule << "\nSQL:\n\n" << s.sql << "\n\n";
     if (s.status != SampleStatus::Complete) {
@@ -67,7 +67,7 @@ void FbCompatReport::section(const std::vector<Sample>& repetitions, bool readsL
         m_out << "Max id: " << *s.maxId << '\n';
     }
     m_out << "Record count: " << s.rows << '\n';
-    if (s.valuesSkipped == 0) {
+    if (s.valuesSkipped == 0 && readsContent) {
         m_out << "Content size: " << s.contentBytes << " bytes\n";
     }
     if (s.nativeLogical.available) {

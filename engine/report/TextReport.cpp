@@ -171,7 +171,17 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
         }
     }
     if (s.status != SampleStatus::Complete) {
-        m_out << "Failed: " << printable(oneLine(s.error)) << '\n';
+        // The repetitions measured whole before it are figures the user has: printed, not only in the
+        // --json (hostile round 5o X11: a cancel in repetition 2 of 3 left repetition 1 on no line).
+        std::vector<Sample> complete;
+        std::copy_if(repetitions.begin(), repetitions.end(), std::back_inserter(complete),
+                     [](const Sample& r) { return r.status == SampleStatus::Complete; });
+        if (!complete.empty()) {
+            m_out << "Complete repetitions: " << complete.size() << " of " << repetitions.size() << '\n';
+            writeFigures(complete);
+        }
+        m_out << (s.status == SampleStatus::Cancelled && !complete.empty() ? "Then cancelled: " : "Failed: ")
+              << printable(oneLine(s.error)) << '\n';
         if (s.partial) {
             m_out << "Measured until then: " << wholeMilliseconds(s.phases.elapsed()) << " ms, " << s.rows << " rows, "
                   << s.contentBytes << " content bytes (partial)\n";
@@ -180,14 +190,21 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
         m_out.flush();
         return;
     }
+    writeFigures(repetitions);
+    m_out << '\n';
+    m_out.flush();
+}
+
+// From "Elapsed time" on: the median repetition's figures.
+void TextReport::writeFigures(const std::vector<Sample>& repetitions) {
+    const Sample& s = medianSample(repetitions);
     m_out << "Elapsed time: " << wholeMilliseconds(s.phases.elapsed()) << " ms";
     if (repetitions.size() > 1) {
         m_out << " (median of " << repetitions.size() << ")";
     }
     m_out << '\n';
     if (s.scalar) {
-        m_out << printable(s.scalarLabel) << ": " << printable(*s.scalar) << "\n\n";
-        m_out.flush();
+        m_out << printable(s.scalarLabel) << ": " << printable(*s.scalar) << '\n';
         return;
     }
     m_out << "Max id: " << (s.maxId ? std::to_string(*s.maxId) : std::string("none")) << '\n';
@@ -213,8 +230,6 @@ void TextReport::section(const std::vector<Sample>& repetitions) {
             s.tap.unavailableReason.empty() ? s.nativeLogical.unavailableReason : s.tap.unavailableReason;
         m_out << "Wire statistics: " << (why.empty() ? "not measured" : printable(oneLine(why))) << '\n';
     }
-    m_out << '\n';
-    m_out.flush();
 }
 
 void TextReport::failure(const std::string& oneLineError) {

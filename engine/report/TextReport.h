@@ -25,6 +25,7 @@ public:
         "------------------------------------------------------------------------------------";
 
 private:
+    void writeFigures(const std::vector<Sample>& repetitions);  // from "Elapsed time" on, of their median
     std::ostream& m_out;
     std::vector<ParameterEffect> m_sessionEffects;
 };

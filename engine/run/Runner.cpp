@@ -822,7 +822,9 @@ Sample Runner::measureOnce(const RunPlan& plan, const Scenario& scenario, Conten
     sample.contentBytes = sink.contentBytes();
     sample.valuesRead = sink.valuesRead();
     sample.valuesSkipped = sink.valuesSkipped();
-    sample.maxId = sink.maxId();
+    if (scenario.kind == ScenarioKind::Query) {  // a scalar's first integer is its value, not an id (5o X25)
+        sample.maxId = sink.maxId();
+    }
     if (scenario.kind == ScenarioKind::Scalar) {
         sample.scalarLabel = scenario.scalarLabel;
         sample.scalar = sink.firstValue();
