@@ -606,6 +606,12 @@ CliOptions parseArguments(const std::vector<std::string>& args) {
                     "none for the default SQLite data set");
     }
     o.link.validate();
+    // prepare loads the data set directly: a link or the tap was accepted and ignored (hostile round 5o D7).
+    if (o.command == Command::Prepare && o.wireTap) {
+        throw Error(ErrorKind::Usage,
+                    "--tap, --latency, --bandwidth and --estimate-compression are options of run and "
+                    "bytea (prepare loads the data set directly, without a link)");
+    }
     if (o.noTap && o.wireTap) {
         throw Error(
             ErrorKind::Usage,

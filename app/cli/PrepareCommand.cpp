@@ -69,6 +69,10 @@ DatasetSummary prepareOn(const ConnectionSpec& spec, const CliOptions& o, const 
     choice.seed = o.seed;
     choice.binary = o.binary;
     auto source = makeRowSource(choice);
+    if (const std::string left = source->leftOut(); !left.empty()) {
+        std::cerr << "blobbench-cli: --from-folder "
+                  << terminalLine(o.fromFolder + ": left out what is no file: " + left) << '\n';
+    }
     ProgressLine line(!o.quiet);
     PrepareOptions options;
     options.batchRows = o.batchRows;

@@ -27,6 +27,8 @@ public:
     virtual void sampleContent(std::uint64_t sample, std::string& out) const = 0;
     virtual std::uint64_t testRows() const = 0;
     virtual std::uint64_t sampleOfTestRow(std::uint64_t row) const = 0;
+    // What the source left out and why ("p (a FIFO), z (a character device)"), for the user to be told.
+    virtual std::string leftOut() const { return {}; }
 };
 
 class SyntheticRowSource final : public RowSource {
@@ -62,9 +64,11 @@ public:
     void sampleContent(std::uint64_t sample, std::string& out) const override;
     std::uint64_t testRows() const override { return m_rows; }
     std::uint64_t sampleOfTestRow(std::uint64_t row) const override { return row % m_files.size(); }
+    std::string leftOut() const override { return m_leftOut; }
 
 private:
     std::filesystem::path m_folder;
+    std::string m_leftOut;             // entries that are no regular file (a FIFO, a device, a broken link)
     std::vector<std::string> m_files;  // relative, generic format, sorted
     std::uint64_t m_rows;
 };

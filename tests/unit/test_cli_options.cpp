@@ -202,7 +202,8 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{"ReplaceOutsidePrepare", {"run", "x.db", "--replace"}, "--replace is an option of prepare"},
         Refused{"RowsOfANamedDatabase", {"run", "x.db", "--rows", "5"}, "--rows is an option of prepare"},
         Refused{"BatchOfPredict", {"predict", "x.json", "--batch", "5"}, "--batch is an option of prepare"},
-        Refused{"SizeOutsideBytea", {"prepare", "x.db", "--size", "5"}, "--size is an option of bytea"}),
+        Refused{"SizeOutsideBytea", {"prepare", "x.db", "--size", "5"}, "--size is an option of bytea"},
+        Refused{"LinkOfPrepare", {"prepare", "postgresql://h/d", "--latency", "50"}, "are options of run and bytea"}),
     [](const ::testing::TestParamInfo<Refused>& info) { return info.param.name; });
 
 struct Dispatched {

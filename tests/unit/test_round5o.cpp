@@ -5,6 +5,7 @@
 // on an empty table (X18).
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -146,6 +147,33 @@ TEST(Round5o, AScalarsValueIsNoMaxIdAndAnEmptyIdsOnlyTestHasNoContentLine) {
     std::ostringstream read;
     blobbench::FbCompatReport(read).section({empty}, true);
     EXPECT_NE(read.str().find("Content size: 0 bytes"), std::string::npos) << read.str();
+}
+
+// O3: a FIFO and a link to a device in the folder were left out without a word; D7: prepare --latency
+// was accepted and ignored.
+TEST(Round5o, PrepareSaysWhatItLeftOutOfTheFolderAndRefusesALink) {
+    TempDir dir;
+    const std::string folder = dir.file("s");
+    std::filesystem::create_directory(folder);
+    blobbench::test::writeFile(folder + "/a.bin", std::string(3000, 'a'));
+    ASSERT_EQ(::mkfifo((folder + "/p").c_str(), 0600), 0);
+    std::filesystem::create_symlink("/dev/zero", folder + "/z");
+    std::filesystem::create_symlink(folder + "/gone", folder + "/broken");
+    const auto r = runCli({"prepare", "sqlite:" + dir.file("x.db"), "--from-folder", folder, "--rows", "5", "-q"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("left out what is no file: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("p (not a regular file (a FIFO))"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("z (not a regular file (a device))"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("broken (a broken link)"), std::string::npos) << r.err;
+    // D2: a run of an emptied BLOB_TEST says so beside the marker's figures.
+    blobbench::test::sqliteExecute(dir.file("x.db"), {"DELETE FROM BLOB_TEST"});
+    const auto emptied = runCli({"run", "sqlite:" + dir.file("x.db"), "-s", "all-blobs", "-r", "1"});
+    EXPECT_NE(emptied.out.find("5 rows, "), std::string::npos) << emptied.out;
+    EXPECT_NE(emptied.out.find("BLOB_TEST now holds 0 rows: changed since it was prepared"), std::string::npos)
+        << emptied.out;
+    const auto link = runCli({"prepare", "sqlite:" + dir.file("y.db"), "--rows", "5", "--latency", "50"});
+    EXPECT_EQ(link.exitCode, 2) << link.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("y.db")));
 }
 
 }  // namespace
