@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
+#include <optional>
 #include <string>
 
 #include "engine/core/Error.h"
@@ -55,20 +57,31 @@ std::string temporaryBeside(const std::string& target) {
 // /dev/stdout, /dev/fd/1, /proc/self/fd/1, or a link that leads to one: a descriptor of the process, not
 // a file of the user's. Replaced by a rename, it lost the report the descriptor held or took the place
 // of the system's own /dev/stdout link (hostile round 5o O1).
-bool isDescriptorPath(std::string path) {
-    auto isOne = [](const std::string& p) {
-        if (p == "/dev/stdout" || p == "/dev/stderr" || p == "/dev/stdin") {
-            return true;
+// The descriptor's number when it is one of this process's own (-1 for another process's), or nullopt.
+std::optional<int> descriptorOf(std::string path) {
+    auto isOne = [](const std::string& p) -> std::optional<int> {
+        if (p == "/dev/stdin" || p == "/dev/stdout" || p == "/dev/stderr") {
+            return p == "/dev/stdin" ? 0 : p == "/dev/stdout" ? 1 : 2;
         }
-        for (const char* folder : {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"}) {
-            if (p.starts_with(folder) && p.size() > std::strlen(folder) &&
-                p.find_first_not_of("0123456789", std::strlen(folder)) == std::string::npos) {
-                return true;
+        const auto number = [&](std::size_t from) -> std::optional<int> {
+            if (p.size() <= from || p.size() - from > 9 ||
+                p.find_first_not_of("0123456789", from) != std::string::npos) {
+                return std::nullopt;
+            }
+            return std::stoi(p.substr(from));
+        };
+        const std::string self = "/proc/" + std::to_string(::getpid()) + "/fd/";
+        for (const std::string& folder :
+             {std::string("/dev/fd/"), std::string("/proc/self/fd/"), std::string("/proc/thread-self/fd/"), self}) {
+            if (p.starts_with(folder)) {
+                return number(folder.size());
             }
         }
-        // /proc/<pid>/fd/<n> and /proc/<pid>/task/<tid>/fd/<n>
-        return p.starts_with("/proc/") && p.find("/fd/") != std::string::npos &&
-               p.find_first_not_of("0123456789", p.rfind('/') + 1) == std::string::npos;
+        // Another process's: /proc/<pid>/fd/<n>, /proc/<pid>/task/<tid>/fd/<n>
+        if (p.starts_with("/proc/") && p.find("/fd/") != std::string::npos && number(p.rfind('/') + 1)) {
+            return -1;
+        }
+        return std::nullopt;
     };
     for (int hops = 0; hops < 40; ++hops) {  // a loop of links ends here, as the kernel's ELOOP does
         if (!path.starts_with("/")) {
@@ -77,18 +90,22 @@ bool isDescriptorPath(std::string path) {
                 path = std::string(cwd) + "/" + path;
             }
         }
-        if (isOne(path)) {
-            return true;
+        if (const auto fd = isOne(path)) {
+            return fd;
         }
         char link[PATH_MAX];
         const ssize_t n = ::readlink(path.c_str(), link, sizeof link - 1);
         if (n <= 0) {
-            return false;
+            return std::nullopt;
         }
         const std::string to(link, static_cast<std::size_t>(n));
         path = to.starts_with("/") ? to : path.substr(0, path.rfind('/') + 1) + to;
     }
-    return false;
+    return std::nullopt;
+}
+
+bool isDescriptorPath(const std::string& path) {
+    return descriptorOf(path).has_value();
 }
 
 [[noreturn]] void fail(const std::string& path, int error, const char* after = "") {
@@ -122,7 +139,22 @@ void writeFileAtomically(const QString& name, const QByteArray& data, const Atom
     // place. A FIFO is opened without waiting: with no process reading it, open(2) would wait for
     // one for ever (and no signal reaches a process blocked there), so it is refused at once. A
     // descriptor of the process (/dev/stdout onto a file) is appended to: what it holds is the report.
-    const bool descriptor = isDescriptorPath(path);
+    const std::optional<int> descriptor = descriptorOf(path);
+    // One of this process's own (/dev/stdout): written through the descriptor itself, after what the
+    // process printed there, which a descriptor opened anew would write over from its start when it is
+    // a file the shell opened (hostile round 5p B2: the report overwrote the JSON's start).
+    if (descriptor && *descriptor >= 0) {
+        std::cout.flush();
+        std::cerr.flush();
+        if (::fcntl(*descriptor, F_GETFD) < 0) {
+            throw Error(ErrorKind::Io, "cannot write " + path + ": descriptor " + std::to_string(*descriptor) +
+                                           " of this process is not open");
+        }
+        if (const int error = writeAll(*descriptor, data); error != 0) {
+            fail(path, error);
+        }
+        return;
+    }
     if (exists && (!S_ISREG(st.st_mode) || descriptor)) {
         if (S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode)) {
             throw Error(ErrorKind::Io, "cannot write " + path + ": " + whyNotAFile(path) + ": name a file to write");

@@ -1,6 +1,12 @@
 #include "app/cli/CliOptions.h"
 
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <strings.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
@@ -751,10 +757,68 @@ void refuseWhatIsNoFile(const std::string& option, const std::string& path) {
     throw Error(ErrorKind::Usage, option + " " + path + ": " + whyNotAFile(path) + ": name a file to write");
 }
 
+namespace {
+
+// Whether `host` is this machine: a loopback name or address, its host name, or a name that resolves to
+// an address of one of its interfaces (hostile round 5p C2: `inet://vm:3050//...`, vm being this host).
+bool isThisMachine(const std::string& host) {
+    if (host.empty() || host == "localhost" || host == "127.0.0.1" || host == "::1") {
+        return true;
+    }
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) == 0 && strcasecmp(name, host.c_str()) == 0) {
+        return true;
+    }
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV;
+    addrinfo* found = nullptr;
+    if (::getaddrinfo(host.c_str(), "3050", &hints, &found) != 0) {
+        return false;
+    }
+    ifaddrs* interfaces = nullptr;
+    bool local = false;
+    if (::getifaddrs(&interfaces) == 0) {
+        for (const addrinfo* a = found; a != nullptr && !local; a = a->ai_next) {
+            for (const ifaddrs* i = interfaces; i != nullptr && !local; i = i->ifa_next) {
+                if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != a->ai_family) {
+                    continue;
+                }
+                local = a->ai_family == AF_INET
+                            ? reinterpret_cast<const sockaddr_in*>(a->ai_addr)->sin_addr.s_addr ==
+                                  reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr.s_addr
+                            : std::memcmp(&reinterpret_cast<const sockaddr_in6*>(a->ai_addr)->sin6_addr,
+                                          &reinterpret_cast<const sockaddr_in6*>(i->ifa_addr)->sin6_addr,
+                                          sizeof(in6_addr)) == 0;
+            }
+        }
+        ::freeifaddrs(interfaces);
+    }
+    ::freeaddrinfo(found);
+    return local;
+}
+
+}  // namespace
+
 std::string localFirebirdFile(const std::string& target) {
     const firebird::FirebirdTarget t = firebird::parseFirebirdTarget(target);
-    const bool here = !t.networked() || t.host == "localhost" || t.host == "127.0.0.1" || t.host == "::1";
-    return here && t.path.starts_with("/") ? t.path : std::string();
+    // The file first: a host name is only looked up when a file of that path is here to be replaced.
+    std::error_code ec;
+    return t.path.starts_with("/") && std::filesystem::exists(t.path, ec) && (!t.networked() || isThisMachine(t.host))
+               ? t.path
+               : std::string();
+}
+
+void refuseOutputOverFirebirdDatabase(const std::string& option, const std::string& output,
+                                      const ConnectionSpec& connection) {
+    if (output.empty() || connection.engine != "firebird") {
+        return;
+    }
+    if (const std::string file = localFirebirdFile(connection.target); !file.empty() && sameFile(output, file)) {
+        throw Error(ErrorKind::Usage, option + " and the database name the same file " + file +
+                                          " (the output would replace the database)");
+    }
 }
 
 bool isWithin(const std::string& path, const std::string& directory) {

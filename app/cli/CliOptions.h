@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/core/Parameter.h"
+#include "engine/drivers/Driver.h"
 #include "engine/wire/LinkProfile.h"
 
 namespace blobbench::cli {
@@ -90,9 +91,13 @@ std::string shownOption(const std::string& arg);
 // --client-library, the file dlopen would open (whyNotALibraryFile: a bare name is looked up in
 // LD_LIBRARY_PATH), which blocked in dlopen when it was a FIFO.
 void refuseWhatIsNoFile(const std::string& option, const std::string& path);
-// The file of a Firebird database on this machine (a local path, or a URL or host:path on localhost,
-// 127.0.0.1 or ::1, whose path is absolute), or "": an output there would replace the database.
+// The file of a Firebird database on this machine (an absolute path that exists here, named locally or
+// through a URL or host:path whose host is this machine), or "": an output there would replace it.
 std::string localFirebirdFile(const std::string& target);
+// Error(Usage) when `output` (of `option`) is the file of the Firebird database `connection` names on
+// this machine: writing it would replace the database (hostile round 5o O2, 5p C3 and C4).
+void refuseOutputOverFirebirdDatabase(const std::string& option, const std::string& output,
+                                      const ConnectionSpec& connection);
 // Whether `path` is `directory` or names something under it (paths resolved).
 bool isWithin(const std::string& path, const std::string& directory);
 // Error(Usage) when the output file `path` of `option` (--json) is one of the files a study writes in

@@ -20,6 +20,7 @@
 #include "engine/report/FbCompatReport.h"
 #include "engine/run/Runner.h"
 #include "engine/wire/WireParameters.h"
+#include "model/AtomicFile.h"
 #include "model/SampleJson.h"
 
 namespace blobbench::cli {
@@ -258,10 +259,12 @@ std::int64_t chooseInlineSize(Session& session, const std::string& sql, std::int
 
 // Each export written on its own: a failed --json stopped the run unsaid and left the --csv unwritten
 // (hostile round 5d C6). "" when both are written, else the line: what failed, what holds the samples.
-std::string save(const FbCompatOptions& o, const SessionInfo& info, const std::vector<Sample>& samples) {
+// `last`: a pipe or a descriptor (/dev/stdout) takes the exports then only, once; a file after each test.
+std::string save(const FbCompatOptions& o, const SessionInfo& info, const std::vector<Sample>& samples, bool last) {
+    const auto now = [&](const std::string& path) { return last || replacedWhole(path) ? path : std::string(); };
     const auto [failed, written] =
-        writeEachExport({{o.jsonPath, [&](const QString& path) { writeSamplesJson(path, info, samples); }},
-                         {o.csvPath, [&](const QString& path) { writeSamplesCsv(path, samples); }}});
+        writeEachExport({{now(o.jsonPath), [&](const QString& path) { writeSamplesJson(path, info, samples); }},
+                         {now(o.csvPath), [&](const QString& path) { writeSamplesCsv(path, samples); }}});
     if (failed.empty()) {
         return {};
     }
@@ -334,6 +337,15 @@ public:
             section();
         }
         sayFailure(runStopped);
+        // Once more at the end: what a pipe or a descriptor takes (files hold it already).
+        const bool waiting = (!m_options.jsonPath.empty() && !replacedWhole(m_options.jsonPath)) ||
+                             (!m_options.csvPath.empty() && !replacedWhole(m_options.csvPath));
+        if (waiting && !m_stopped && !m_all.empty()) {
+            if (const std::string failed = save(m_options, m_info, m_all, true); !failed.empty()) {
+                m_err << "blobbench-cli: " << terminalLine(failed) << std::endl;
+                m_stopped = true;
+            }
+        }
     }
     bool failed() const { return m_failed; }
     bool stopped() const { return m_stopped; }  // an export could not be written
@@ -360,7 +372,7 @@ private:
             }
         }
         m_report.section(repetitions, lobs, content);
-        if (const std::string failed = save(m_options, m_info, m_all); !failed.empty()) {
+        if (const std::string failed = save(m_options, m_info, m_all, false); !failed.empty()) {
             sayFailure(false);
             m_err << "blobbench-cli: " << terminalLine(failed) << std::endl;
             m_stopped = true;

@@ -607,6 +607,11 @@ void planRun(const CliOptions& o, SignalCancel& interrupt, ProjectRun& r) {
         spec.charset = o.charset;  // like -u: the command line over the project's connection
     }
     r.driver = &driverById(spec.engine);
+    // The project's Firebird database on this machine is no place for an output (hostile round 5p C4).
+    for (const auto& [option, path] :
+         {std::pair{"--json", &o.jsonPath}, std::pair{"--csv", &o.csvPath}, std::pair{"--markdown", &o.markdownPath}}) {
+        refuseOutputOverFirebirdDatabase(option, *path, spec);
+    }
     // Storage studies (keyed-read, footprint, insert) run after the SQL scenarios, once each, through
     // the same function as `blobbench-cli storage`; they take no part in sweeps or repetitions.
     std::vector<Scenario> queries;

@@ -194,6 +194,7 @@ const Publication& check(ReproduceOptions& o) {
     if (o.connection.charset.empty() && driver.id() == "firebird") {
         o.connection.charset = "UTF8";
     }
+    refuseOutputOverFirebirdDatabase("--json", o.jsonPath, o.connection);  // hostile round 5p C3
     return *p;
 }
 

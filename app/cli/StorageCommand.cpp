@@ -215,6 +215,14 @@ public:
         }
     }
 
+    // After a variant: a file is replaced whole each time; a pipe or a descriptor takes the JSON once, at
+    // the end (hostile round 5p B3: three documents one after the other).
+    void saveInterim() const {
+        if (!m_path.empty() && replacedWhole(m_path)) {
+            save();
+        }
+    }
+
 private:
     std::string m_path;
 };
@@ -420,6 +428,7 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
     }
     storage::checkInsertOptions(o.insert);
     const std::string engineId = engine == "sqlite" ? engine : driverById(engine).id();
+    refuseOutputOverFirebirdDatabase("--json", o.jsonPath, ConnectionSpec{engineId, target});  // round 5p C3
     // One engine a run: a variant of another engine's ran nothing and the JSON said complete (hostile
     // round 5n I10).
     for (const std::string& variant : o.insert.variants) {
@@ -510,7 +519,7 @@ int insert(StorageOptions& o, std::ostream& out, std::ostream& err) {
         }
         rows.append(row);
         json.root[QStringLiteral("results")] = rows;
-        json.save();  // after every variant: a later failure loses nothing measured
+        json.saveInterim();  // after every variant: a later failure loses nothing measured
     };
     storage::StudyJob job;
     job.runId = isoNow();

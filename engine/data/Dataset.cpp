@@ -177,7 +177,7 @@ void writeContentHashes(Session& session, const ReferenceSchema& schema, const R
     session.commit();
 }
 
-void refuseForeignTables(Session& session, const ReferenceSchema& schema);
+void refuseForeignTables(Session& session, const ReferenceSchema& schema, const CancelToken& cancel);
 
 // The reference tables that exist, dropped in one transaction where the engine's DDL is transactional
 // (MariaDB's is not: BLOB_TEST goes first). A drop that fails ends prepare with the server's words: a
@@ -219,7 +219,11 @@ void dropReferenceTables(Session& session, const ReferenceSchema& schema) {
 DatasetSummary prepareReferenceTables(Session& session, const RowSource& source, const PrepareOptions& options) {
     const ReferenceSchema schema = referenceSchema(session.dialect());
     if (!options.replaceForeignTables) {
-        refuseForeignTables(session, schema);
+        refuseForeignTables(session, schema, options.cancel);
+    }
+    // A signal during the checks above ended prepare only after the drop (hostile round 5p A8).
+    if (options.cancel.cancelled()) {
+        throw Error(ErrorKind::Cancelled, "prepare cancelled before anything was changed");
     }
     dropReferenceTables(session, schema);
     for (const auto& create : schema.createStatements) {
@@ -362,6 +366,16 @@ std::string foreignCountSql(Dialect dialect) {
 }
 
 // One row of integers (an engine may hand a NUMERIC over as text).
+class ColumnsSink final : public RowSink {
+public:
+    std::vector<ColumnInfo> names;
+    void columns(const std::vector<ColumnInfo>& c) override { names = c; }
+    void integer(std::size_t, std::int64_t) override {}
+    void null(std::size_t) override {}
+    void chunk(std::size_t, std::string_view) override {}
+    void endRow() override {}
+};
+
 class CountSink final : public RowSink {
 public:
     std::vector<std::uint64_t> values;
@@ -392,7 +406,7 @@ private:
 
 // A reference table of BlobBench's names that holds rows, with no BLOBBENCH_DATASET beside it, is
 // someone else's: prepare would have dropped it without a word (hostile round 5l D3).
-void refuseForeignTables(Session& session, const ReferenceSchema& schema) {
+void refuseForeignTables(Session& session, const ReferenceSchema& schema, const CancelToken& cancel) {
     if (session.tableExists(schema.metaTable)) {
         // BlobBench's own, complete or not; but a complete set whose BLOB_TEST no longer holds the rows
         // it prepared was changed since, or is another BLOB_TEST (a schema earlier in PostgreSQL's
@@ -424,17 +438,54 @@ void refuseForeignTables(Session& session, const ReferenceSchema& schema) {
         // 5o D1): every value compared with what the data set's source makes, as verify_content does
         // (generated again from the seed, or a folder set's stored hashes). A set that cannot be verified
         // (a folder's prepared before the hashes were kept) has the count and the bytes only.
+        // Columns the user added to BLOB_TEST went with the drop (hostile round 5p A3).
+        ColumnsSink columns;
+        session.query(QuerySpec{"SELECT * FROM BLOB_TEST WHERE 1 = 0"}, columns, cancel);
+        for (const ColumnInfo& column : columns.names) {
+            std::string name = column.name;
+            std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
+            if (name != "ID" && name != "SHORT_CONTENT" && name != "CONTENT" && name != "SHORT_BLOB") {
+                throw Error(ErrorKind::Usage, "BLOB_TEST has a column " + column.name +
+                                                  " BlobBench did not make: it was added since" + tail);
+            }
+        }
+        // The short rows' flag: SHORT_BLOB set on as many rows as the prepare set it (round 5p A2).
+        CountSink shortRows;
+        session.query(QuerySpec{schema.countShortRows}, shortRows, cancel);
+        if (holds == prepared && !shortRows.values.empty() &&
+            shortRows.values[0] != toNumber(meta.values, "short_rows")) {
+            throw Error(ErrorKind::Usage, "BLOB_TEST has SHORT_BLOB set on " + std::to_string(shortRows.values[0]) +
+                                              " rows where BlobBench set it on " +
+                                              std::to_string(toNumber(meta.values, "short_rows")) +
+                                              ": rows were changed since" + tail);
+        }
+        // The values, CONTENT and SHORT_CONTENT (the same value where it is set), and a folder set's
+        // BLOB_SAMPLE values that rows hold (row i holds file i while there are files), each compared
+        // with what the data set's source makes, as verify_content does.
         if (const ContentExpectation expected = holds == prepared ? expectedContent(session) : ContentExpectation{};
             holds == prepared && expected.notInEffect.empty()) {
-            MeasuringSink values;
-            VerifyingSink verify(values, expected, true);
-            session.query(QuerySpec{"SELECT ID, CONTENT FROM BLOB_TEST ORDER BY ID"}, verify, CancelToken());
-            verify.finishEveryRow();
-            if (verify.verdict().mismatches > 0) {
-                throw Error(ErrorKind::Usage, "BLOB_TEST holds " + std::to_string(verify.verdict().mismatches) +
-                                                  (verify.verdict().mismatches == 1 ? " value" : " values") +
-                                                  " BlobBench did not prepare (" + verify.verdict().firstMismatch +
-                                                  "): a value was changed since" + tail);
+            const bool folder = meta.values["source"].starts_with("folder ");
+            for (const std::string& sql :
+                 {std::string("SELECT ID, CONTENT, SHORT_CONTENT FROM BLOB_TEST ORDER BY ID"),
+                  folder
+                      ? "SELECT ID, CONTENT FROM BLOB_SAMPLE WHERE ID <= " + std::to_string(prepared) + " ORDER BY ID"
+                      : std::string()}) {
+                if (sql.empty()) {
+                    continue;
+                }
+                MeasuringSink values;
+                VerifyingSink verify(values, expected, sql.find("BLOB_TEST") != std::string::npos);
+                session.query(QuerySpec{sql}, verify, cancel);
+                if (sql.find("BLOB_TEST") != std::string::npos) {
+                    verify.finishEveryRow();
+                }
+                if (verify.verdict().mismatches > 0) {
+                    const std::string table = sql.find("BLOB_TEST") != std::string::npos ? "BLOB_TEST" : "BLOB_SAMPLE";
+                    throw Error(ErrorKind::Usage, table + " holds " + std::to_string(verify.verdict().mismatches) +
+                                                      (verify.verdict().mismatches == 1 ? " value" : " values") +
+                                                      " BlobBench did not prepare (" + verify.verdict().firstMismatch +
+                                                      "): a value was changed since" + tail);
+                }
             }
         }
         // A synthetic data set leaves BLOB_SAMPLE empty; a folder's holds a row per file (round 5n D2).

@@ -23,6 +23,7 @@ struct ReferenceSchema {
     std::string selectMeta;    // NAME, VAL
     // COUNT(*), MIN(ID), MAX(ID) and the content bytes of BLOB_TEST: what a prepared data set's marker
     // says of it (rows, ids 1..rows, content_bytes), to tell BlobBench's rows from a user's.
+    std::string countShortRows = "SELECT COUNT(*) FROM BLOB_TEST WHERE SHORT_BLOB IS TRUE";
     std::string selectTestFingerprint = "SELECT COUNT(*), MIN(ID), MAX(ID), SUM(OCTET_LENGTH(CONTENT)) FROM BLOB_TEST";
     std::string metaTable = "BLOBBENCH_DATASET";
     // A data set loaded from a folder keeps each BLOB_TEST row's length and content hash
