@@ -268,7 +268,7 @@ std::string save(const FbCompatOptions& o, const SessionInfo& info, const std::v
     if (failed.empty()) {
         return {};
     }
-    return failed + "; the run stopped: its " + std::to_string(samples.size()) +
+    return failed + (last ? "; its " : "; the run stopped: its ") + std::to_string(samples.size()) +
            (samples.size() == 1 ? " sample is" : " samples are") + " printed above" +
            (written.empty() ? "" : " and saved in " + written);
 }
