@@ -144,14 +144,8 @@ FbCompatOptions parse(const std::vector<std::string>& args) {
                     "calls, --relay through the relay): give one");
     }
     // The database's own file on this machine (hostile round 5o O2: the .fdb replaced by the JSON).
-    if (const std::string file = localFirebirdFile(o.database); !file.empty()) {
-        for (const auto& [option, path] : {std::pair{"--json", &o.jsonPath}, std::pair{"--csv", &o.csvPath}}) {
-            if (!path->empty() && sameFile(*path, file)) {
-                throw Error(ErrorKind::Usage, std::string(option) + " and the database name the same file " + file +
-                                                  " (the output would replace the database)");
-            }
-        }
-    }
+    refuseOutputOverFirebirdDatabase("--json", o.jsonPath, ConnectionSpec{"firebird", o.database});
+    refuseOutputOverFirebirdDatabase("--csv", o.csvPath, ConnectionSpec{"firebird", o.database});
     if (o.user.empty()) {
         o.user = qEnvironmentVariable("ISC_USER").toStdString();
     }
